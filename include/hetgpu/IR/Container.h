@@ -1,0 +1,158 @@
+//===- Container.h - hetGPU fat-binary container ----------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The versioned container that hetgpu-cc embeds in host objects (section
+/// `.nv_fatbin`, registered through `__cudaRegisterFatBinary`). It holds one
+/// or more hetIR modules and, for each, a table of its kernels, their
+/// parameters and their state layouts, so the runtime never has to parse
+/// bitcode to launch a kernel.
+///
+/// This header and Container.cpp use only the C++ standard library: the
+/// runtime links them without LLVM. Tools wrap the error strings in
+/// llvm::Error. The byte format is specified in docs/Container.md.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_IR_CONTAINER_H
+#define HETGPU_IR_CONTAINER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetgpu {
+namespace container {
+
+constexpr char Magic[8] = {'H', 'E', 'T', 'G', 'P', 'U', 'F', 'B'};
+constexpr uint16_t VersionMajor = 1;
+constexpr uint16_t VersionMinor = 0;
+/// Size of the fixed file header; the total size is read from it.
+constexpr size_t HeaderSize = 48;
+
+/// How a kernel parameter is passed (`!hetgpu.kernels` "params").
+enum class ParamKind : uint32_t {
+  Value = 0,   ///< scalar or vector passed by value
+  Pointer = 1, ///< pointer (device address)
+  ByVal = 2,   ///< aggregate passed by value (bytes copied)
+};
+
+/// What a state slot holds (`!hetgpu.state`).
+enum class SlotKind : uint32_t {
+  Value = 0,      ///< SSA value, its bytes
+  PrivatePtr = 1, ///< pointer into a thread's private memory: slot + offset
+  SharedPtr = 2,  ///< pointer into block shared memory: offset from base
+  Memory = 3,     ///< contents of a private allocation (alloca)
+};
+
+enum class SafePointKind : uint32_t { Entry = 0, Barrier = 1, LoopLatch = 2 };
+
+/// Feature bits of a kernel ("features" in `!hetgpu.kernels`).
+enum Feature : uint32_t {
+  FeatBarrier = 1u << 0,
+  FeatWarp = 1u << 1,
+  FeatAtomicGlobal = 1u << 2,
+  FeatAtomicShared = 1u << 3,
+  FeatAtomicFloat = 1u << 4,
+  FeatPrintf = 1u << 5,
+  FeatAssert = 1u << 6,
+  FeatMalloc = 1u << 7,
+  FeatDynamicShared = 1u << 8,
+  FeatDouble = 1u << 9,
+  FeatMath = 1u << 10,
+  FeatClock = 1u << 11,
+  FeatFence = 1u << 12,
+};
+/// Names of the feature bits, in bit order (for printing and metadata).
+const char *featureName(unsigned Bit);
+constexpr unsigned NumFeatures = 13;
+
+struct ParamInfo {
+  ParamKind Kind = ParamKind::Value;
+  uint32_t Size = 0;
+  uint32_t Align = 1;
+  /// Offset of this parameter in a packed argument buffer (each parameter
+  /// at its alignment), as CUDA's kernel parameter layout.
+  uint32_t Offset = 0;
+};
+
+struct SlotInfo {
+  SlotKind Kind = SlotKind::Value;
+  uint32_t Offset = 0; ///< byte offset in the thread's record
+  uint32_t Size = 0;
+  uint32_t Align = 1;
+  std::string Type; ///< LLVM type spelling, e.g. "float", "[4 x i32]"
+};
+
+struct SafePointInfo {
+  uint32_t Id = 0;
+  SafePointKind Kind = SafePointKind::Entry;
+  uint32_t RecordSize = 0; ///< bytes per thread at this point
+  std::vector<SlotInfo> Slots;
+};
+
+struct KernelInfo {
+  std::string Name;      ///< symbol (mangled) name
+  std::string Demangled; ///< human-readable name
+  std::vector<ParamInfo> Params;
+  uint32_t ParamBufferSize = 0;
+  uint64_t StaticShared = 0; ///< bytes of static __shared__ data
+  uint32_t Features = 0;     ///< Feature bits
+  uint32_t MaxThreads = 0;   ///< __launch_bounds__ max threads, 0 = none
+  uint32_t MinBlocks = 0;    ///< __launch_bounds__ min blocks, 0 = none
+  /// Largest per-thread record over all safe points.
+  uint32_t StateRecordSize = 0;
+  std::vector<SafePointInfo> SafePoints;
+};
+
+/// A `__device__`, `__constant__` or `__managed__` variable of a module.
+struct GlobalInfo {
+  std::string Name;
+  uint64_t Size = 0;
+  uint32_t AddrSpace = 1; ///< 1 global, 4 constant
+  uint32_t Flags = 0;     ///< reserved
+};
+
+enum class ModuleKind : uint32_t { HetIRBitcode = 1 };
+
+struct ModuleInfo {
+  ModuleKind Kind = ModuleKind::HetIRBitcode;
+  uint32_t IRVersionMajor = 0;
+  uint32_t IRVersionMinor = 0;
+  std::vector<KernelInfo> Kernels;
+  std::vector<GlobalInfo> Globals;
+  std::string IR; ///< the bitcode bytes
+  /// FNV-1a 64 of IR; the JIT cache keys translations on it.
+  uint64_t IRHash = 0;
+
+  const KernelInfo *findKernel(const std::string &Name) const;
+};
+
+struct Container {
+  uint16_t Major = VersionMajor;
+  uint16_t Minor = VersionMinor;
+  std::vector<ModuleInfo> Modules;
+};
+
+/// FNV-1a, 64 bit.
+uint64_t fnv1a64(const void *Data, size_t Size, uint64_t Seed = 0xcbf29ce484222325ull);
+
+/// Serialises \p C (IRHash fields are recomputed).
+std::string write(const Container &C);
+
+/// Reads a container from \p Data, never reading past \p Size. Returns false
+/// and sets \p Error ("container: <what> at offset N: <why>") when the data
+/// is truncated, corrupted, of another version or otherwise malformed.
+bool read(const void *Data, size_t Size, Container &Out, std::string &Error);
+
+/// Size recorded in the header at \p Data (which must hold HeaderSize bytes),
+/// or 0 when the magic does not match. Used when only a pointer is known
+/// (`__cudaRegisterFatBinary`).
+uint64_t peekTotalSize(const void *Data);
+
+} // namespace container
+} // namespace hetgpu
+
+#endif // HETGPU_IR_CONTAINER_H

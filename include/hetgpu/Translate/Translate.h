@@ -1,0 +1,64 @@
+/*===- Translate.h - C entry point of the hetIR translator library -------===*\
+ * SPDX-License-Identifier: Apache-2.0
+ *===----------------------------------------------------------------------===*
+ *
+ * \file
+ * The runtime loads libhetgpu-translate with dlopen only when a translation
+ * is missing from the JIT cache, and calls the one function below. This
+ * header is plain C and includes no LLVM, so LLVM never leaks into the
+ * runtime (the AdaptiveCpp pattern).
+ *
+\*===----------------------------------------------------------------------===*/
+
+#ifndef HETGPU_TRANSLATE_TRANSLATE_H
+#define HETGPU_TRANSLATE_TRANSLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped whenever the translator's output may change for the same input:
+ *  part of every JIT cache key. */
+#define HETGPU_TRANSLATOR_ABI_VERSION 1u
+
+enum hetgpu_translate_flags {
+  /** Insert checkpoint/restore code at safe points (live migration). */
+  HETGPU_TRANSLATE_INSTRUMENT = 1u << 0,
+};
+
+typedef struct hetgpu_translate_request {
+  const char *target;   /**< Targets.def name: "host", "nvptx", "spirv", ... */
+  const char *arch;     /**< "sm_90", "gfx942", ...; NULL or "" = default */
+  const char *features; /**< target features; NULL or "" = none */
+  const void *ir;       /**< hetIR bitcode */
+  size_t ir_size;
+  unsigned opt_level; /**< 0..3 */
+  unsigned flags;     /**< hetgpu_translate_flags */
+} hetgpu_translate_request;
+
+typedef struct hetgpu_translate_result {
+  void *data;  /**< native binary (malloc'ed), NULL on failure */
+  size_t size;
+  char *error; /**< malloc'ed message naming the kernel/construct, or NULL */
+} hetgpu_translate_result;
+
+/** Returns 0 on success; otherwise non-zero and result->error is set. */
+int hetgpu_translate(const hetgpu_translate_request *request,
+                     hetgpu_translate_result *result);
+/** Releases data and error of a result. */
+void hetgpu_translate_dispose(hetgpu_translate_result *result);
+/** The translator's version string (LLVM version included). */
+const char *hetgpu_translate_version(void);
+
+typedef int (*hetgpu_translate_fn)(const hetgpu_translate_request *,
+                                   hetgpu_translate_result *);
+typedef void (*hetgpu_translate_dispose_fn)(hetgpu_translate_result *);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HETGPU_TRANSLATE_TRANSLATE_H */

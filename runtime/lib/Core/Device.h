@@ -1,0 +1,203 @@
+//===- Device.h - The interface every device backend implements -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A backend (CPU, NVIDIA, OpenCL, Level Zero, HIP, tt-sim) discovers devices;
+/// a device allocates memory, loads translated modules and creates queues
+/// (in-order streams) and events. The CUDA runtime API in Core maps CUDA
+/// calls onto this interface; it never includes a vendor header, and no
+/// backend includes a CUDA header: errors are ErrorCode values that Core
+/// turns into cudaError_t.
+///
+/// Threading: Device, Queue and Event methods may be called from any host
+/// thread; implementations synchronise internally.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_CORE_DEVICE_H
+#define HETGPU_RUNTIME_CORE_DEVICE_H
+
+#include "hetgpu/IR/Container.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+
+/// The errors a backend can report; Core maps each to a cudaError_t.
+enum class ErrorCode {
+  Success = 0,
+  InvalidValue,         ///< cudaErrorInvalidValue
+  OutOfMemory,          ///< cudaErrorMemoryAllocation
+  InvalidDevicePointer, ///< cudaErrorInvalidDevicePointer
+  InvalidConfiguration, ///< cudaErrorInvalidConfiguration
+  LaunchOutOfResources, ///< cudaErrorLaunchOutOfResources
+  LaunchFailure,        ///< cudaErrorLaunchFailure (trap, fault)
+  Assert,               ///< cudaErrorAssert (device-side assert)
+  NotReady,             ///< cudaErrorNotReady
+  NoBinaryForGpu,       ///< cudaErrorNoKernelImageForDevice (JIT failed)
+  InvalidSymbol,        ///< cudaErrorInvalidSymbol
+  NotSupported,         ///< cudaErrorNotSupported
+  DriverFailure,        ///< cudaErrorUnknown (vendor driver error)
+};
+
+/// An error value: a code and a message naming the operation and the reason.
+struct Status {
+  ErrorCode Code = ErrorCode::Success;
+  std::string Message;
+
+  Status() = default;
+  Status(ErrorCode C, std::string M) : Code(C), Message(std::move(M)) {}
+  static Status ok() { return Status(); }
+  explicit operator bool() const { return Code != ErrorCode::Success; }
+  bool isOk() const { return Code == ErrorCode::Success; }
+};
+
+enum class BackendKind { CPU, NVIDIA, OpenCL, LevelZero, HIP, TTSim };
+
+/// What a device reports about itself; Core fills cudaDeviceProp from it.
+struct DeviceProperties {
+  std::string Name;   ///< "NVIDIA H200", "Host CPU (x86-64, 16 threads)"
+  std::string Vendor; ///< "NVIDIA", "Intel", "AMD", "host", "hetGPU"
+  BackendKind Kind = BackendKind::CPU;
+  /// Targets.def name of the lowering target ("host", "nvptx", ...) and
+  /// the processor passed to it ("sm_90", "x86-64", "gfx942").
+  std::string Target;
+  std::string Arch;
+  std::string Features;
+  uint64_t TotalMemory = 0;
+  uint32_t MultiProcessorCount = 1;
+  uint32_t MaxThreadsPerBlock = 1024;
+  uint32_t MaxBlockDim[3] = {1024, 1024, 64};
+  uint32_t MaxGridDim[3] = {2147483647u, 65535, 65535};
+  uint64_t SharedMemPerBlock = 48 * 1024;
+  uint64_t SharedMemPerBlockOptin = 48 * 1024;
+  uint64_t SharedMemPerMultiprocessor = 64 * 1024;
+  uint64_t TotalConstMem = 64 * 1024;
+  uint32_t RegsPerBlock = 65536;
+  uint32_t MaxThreadsPerMultiProcessor = 2048;
+  uint32_t MaxBlocksPerMultiProcessor = 32;
+  uint32_t ClockRateKHz = 1000000;
+  uint32_t MemoryClockRateKHz = 1000000;
+  uint32_t MemoryBusWidth = 64;
+  uint32_t L2CacheSize = 0;
+  int ComputeMajor = 8; ///< reported compute capability
+  int ComputeMinor = 0;
+  int PciBusId = 0;
+  bool Integrated = false;      ///< device memory is host memory
+  bool ConcurrentKernels = true;
+  bool ManagedMemory = true;
+};
+
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost };
+
+/// A kernel of a loaded module.
+class Kernel {
+public:
+  virtual ~Kernel();
+  /// The container's description (parameters, shared memory, state).
+  virtual const container::KernelInfo &info() const = 0;
+};
+
+/// One kernel launch. `Args[i]` points to parameter i's bytes, as in
+/// cudaLaunchKernel; sizes are in Kernel::info().Params.
+struct LaunchParams {
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint64_t DynamicShared = 0;
+  void **Args = nullptr;
+  /// Live migration: the launch's state buffer and flags; null when the
+  /// launch is not migratable (see docs/StateMetadata.md).
+  void *State = nullptr;
+  uint32_t StateFlags = 0;
+};
+
+/// A translated module loaded on a device.
+class Module {
+public:
+  virtual ~Module();
+  /// The kernel named \p Name (mangled), or an InvalidValue status.
+  virtual Status getKernel(const std::string &Name, Kernel *&Out) = 0;
+  /// Device address and size of a `__device__`/`__constant__` variable.
+  virtual Status getGlobal(const std::string &Name, void *&Addr,
+                           size_t &Size) = 0;
+};
+
+class Event {
+public:
+  virtual ~Event();
+  /// Blocks until the work before the record point is done.
+  virtual Status synchronize() = 0;
+  /// Success when complete, NotReady otherwise.
+  virtual Status query() = 0;
+  /// Milliseconds from \p Start to this event (both recorded and complete).
+  virtual Status elapsedSince(Event &Start, float &Ms) = 0;
+};
+
+/// An in-order stream of work. Every enqueue returns as soon as the work is
+/// queued (it may also run it at once); errors of asynchronous work are
+/// reported by the next synchronize()/query() of the queue.
+class Queue {
+public:
+  virtual ~Queue();
+  virtual Status memcpy(void *Dst, const void *Src, size_t Bytes,
+                        CopyKind Kind) = 0;
+  virtual Status memset(void *Dst, int Value, size_t Bytes) = 0;
+  virtual Status launch(Kernel &K, const LaunchParams &P) = 0;
+  /// Runs \p Fn on a host thread once the work before it is done.
+  virtual Status hostFunc(std::function<void()> Fn) = 0;
+  virtual Status record(Event &E) = 0;
+  /// Work queued after this waits until \p E completes.
+  virtual Status wait(Event &E) = 0;
+  virtual Status synchronize() = 0;
+  /// Success when idle, NotReady while work is pending.
+  virtual Status query() = 0;
+};
+
+class Device {
+public:
+  virtual ~Device();
+  virtual const DeviceProperties &properties() const = 0;
+
+  /// Device memory. Pointers are device addresses (on integrated devices
+  /// they are also host addresses).
+  virtual Status allocate(size_t Bytes, void *&Ptr) = 0;
+  virtual Status release(void *Ptr) = 0;
+  /// Page-locked host memory (cudaMallocHost); may be plain host memory.
+  virtual Status allocateHost(size_t Bytes, void *&Ptr) = 0;
+  virtual Status releaseHost(void *Ptr) = 0;
+  virtual Status memoryInfo(size_t &Free, size_t &Total) = 0;
+
+  /// Loads a binary produced by the lowering target of properties().Target
+  /// for the module described by \p Info.
+  virtual Status loadModule(const std::vector<char> &Binary,
+                            const container::ModuleInfo &Info,
+                            std::unique_ptr<Module> &Out) = 0;
+
+  virtual Status createQueue(std::unique_ptr<Queue> &Out) = 0;
+  virtual Status createEvent(std::unique_ptr<Event> &Out) = 0;
+  /// Waits for all work on all queues of this device.
+  virtual Status synchronize() = 0;
+};
+
+/// A backend finds the devices of one API (one vendor driver).
+class Backend {
+public:
+  virtual ~Backend();
+  /// "cpu", "nvidia", "opencl", "level-zero", "hip", "tt-sim".
+  virtual const char *name() const = 0;
+  /// Appends the devices found. Returns a non-ok status (e.g. "libcuda.so.1
+  /// not found") when the backend is unavailable; `hetgpu-info` prints it.
+  virtual Status discover(std::vector<std::unique_ptr<Device>> &Out) = 0;
+};
+
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_CORE_DEVICE_H

@@ -1,0 +1,51 @@
+# test/lit.cfg.py - lit configuration of hetGPU's test suite.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "hetGPU"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".ll", ".cu", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hetgpu_obj_root, "test")
+
+bindir = os.path.join(config.hetgpu_obj_root, "bin")
+libdir = os.path.join(config.hetgpu_obj_root, "lib")
+llvm_config.with_environment("PATH", bindir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+# Tests get their own JIT cache, so they never read a user's.
+config.environment["HETGPU_CACHE_DIR"] = os.path.join(config.test_exec_root, "jit-cache")
+for var in ("HETGPU_DEVICE", "HETGPU_LOG", "HETGPU_MIGRATE"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%shlibext", ".so"))
+config.substitutions.append(("%hetgpu_plugin", os.path.join(libdir, "HetGPUPasses.so")))
+config.substitutions.append(("%hetgpu_clang_plugin", os.path.join(libdir, "HetGPUClang.so")))
+config.substitutions.append(("%hetgpu_src", config.hetgpu_src_root))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+llvm_config.use_default_substitutions()
+tools = ["opt", "llvm-as", "llvm-dis", "llc", "llvm-readobj", "llvm-objdump", "not", "FileCheck", "count", "split-file"]
+llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
+
+for t in config.hetgpu_targets.split(";"):
+    config.available_features.add("target-" + t.lower())
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
+if shutil.which("qemu-riscv64"):
+    config.available_features.add("qemu-riscv64")
+if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
+    config.available_features.add("pocl")
+# GPU tests live in test/Execution and need `REQUIRES: gpu-<name>`; the
+# device machine sets HETGPU_TEST_GPUS=nvidia.
+for g in os.environ.get("HETGPU_TEST_GPUS", "").split(","):
+    if g:
+        config.available_features.add("gpu-" + g)
