@@ -1,0 +1,235 @@
+/*===- cuda_runtime_api.h - The CUDA runtime C API (hetGPU) ---------------===*\
+ * SPDX-License-Identifier: Apache-2.0
+ *===----------------------------------------------------------------------===*
+ *
+ * \file
+ * C declarations of the CUDA runtime API that libhetgpu-rt implements, with
+ * CUDA 12's names and signatures, plus the registration entry points that
+ * clang's host-side CUDA code calls (__cudaRegisterFatBinary, ...). The C++
+ * template conveniences (cudaMalloc(T**), symbol templates, ...) live in
+ * cuda_runtime.h, which includes this header.
+ *
+ * Plain declarations without __host__: in clang's CUDA mode an unattributed
+ * function is a host function, which is what these are.
+ *
+\*===----------------------------------------------------------------------===*/
+
+#ifndef HETGPU_CUDA_RUNTIME_API_H
+#define HETGPU_CUDA_RUNTIME_API_H
+
+#include "driver_types.h"
+#include "vector_types.h"
+
+#include <stddef.h>
+
+/* Runtime version reported by cudaRuntimeGetVersion: 12.8. */
+#define CUDART_VERSION 12080
+#ifndef __CUDART_API_VERSION
+#define __CUDART_API_VERSION CUDART_VERSION
+#endif
+
+#ifdef __cplusplus
+#define HETGPU_DEFAULT_ARG(X) = X
+extern "C" {
+#else
+#define HETGPU_DEFAULT_ARG(X)
+#endif
+
+/* CUDA 12 maps cudaGetDeviceProperties to the _v2 entry point. Both exist. */
+#define cudaGetDeviceProperties cudaGetDeviceProperties_v2
+
+/*---- Errors ---------------------------------------------------------------*/
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+
+/*---- Versions, profiler ---------------------------------------------------*/
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
+cudaError_t cudaDriverGetVersion(int *driverVersion);
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+
+/*---- Devices --------------------------------------------------------------*/
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
+                                   int device);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
+                                            int *greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
+                                    int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+
+/*---- Memory ---------------------------------------------------------------*/
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                              unsigned int flags
+                                  HETGPU_DEFAULT_ARG(cudaMemAttachGlobal));
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                            size_t height);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
+                                     unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                     const void *ptr);
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            enum cudaMemcpyKind kind,
+                            cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind,
+                              cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+                           int srcDevice, size_t count);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                               size_t count, size_t offset HETGPU_DEFAULT_ARG(0),
+                               enum cudaMemcpyKind kind
+                                   HETGPU_DEFAULT_ARG(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                 size_t offset HETGPU_DEFAULT_ARG(0),
+                                 enum cudaMemcpyKind kind
+                                     HETGPU_DEFAULT_ARG(cudaMemcpyDeviceToHost));
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                    size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind,
+                                    cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                      size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind,
+                                      cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                            cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                         size_t height);
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                 int dstDevice,
+                                 cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+                          int device);
+
+/*---- Streams --------------------------------------------------------------*/
+cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
+                                      unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
+                                         unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+                                  cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+                               void *userData);
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+
+/*---- Events ---------------------------------------------------------------*/
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event,
+                            cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event,
+                                     cudaStream_t stream HETGPU_DEFAULT_ARG(0),
+                                     unsigned int flags HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/*---- Execution ------------------------------------------------------------*/
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                  const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                 int value);
+cudaError_t cudaFuncSetCacheConfig(const void *func,
+                                   enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func,
+                                       enum cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                          const void *func,
+                                                          int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags);
+/* Not a CUDA C entry point (CUDA has only the C++ template in
+ * cuda_runtime.h): the template calls this. blockSizeLimit 0 = no limit. */
+cudaError_t __hetgpuOccupancyMaxPotentialBlockSize(int *minGridSize,
+                                                   int *blockSize,
+                                                   const void *func,
+                                                   size_t dynamicSMemSize,
+                                                   int blockSizeLimit);
+
+/*---- Registration (called by clang's host-side CUDA code) ----------------*/
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+void __cudaUnregisterFatBinary(void **fatCubinHandle);
+int __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
+                           char *deviceFun, const char *deviceName,
+                           int thread_limit, void *tid, void *bid,
+                           void *bDim, void *gDim, int *wSize);
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar,
+                       char *deviceAddress, const char *deviceName, int ext,
+                       size_t size, int constant, int global);
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+                              char *deviceAddress, const char *deviceName,
+                              size_t size, unsigned alignment);
+void __cudaRegisterSurface(void **fatCubinHandle, const void *hostVar,
+                           const void **deviceAddress, const char *deviceName,
+                           int dim, int ext);
+void __cudaRegisterTexture(void **fatCubinHandle, const void *hostVar,
+                           const void **deviceAddress, const char *deviceName,
+                           int dim, int norm, int ext);
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
+                                     size_t sharedMem HETGPU_DEFAULT_ARG(0),
+                                     struct CUstream_st *stream
+                                         HETGPU_DEFAULT_ARG(0));
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+                                       size_t *sharedMem, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#undef HETGPU_DEFAULT_ARG
+
+#endif /* HETGPU_CUDA_RUNTIME_API_H */
