@@ -1,0 +1,68 @@
+//===- device_launch_parameters.h - threadIdx, blockIdx, ... ------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The built-in variables threadIdx, blockIdx, blockDim, gridDim and
+/// warpSize. Each is an object of an empty struct whose members x, y, z are
+/// `__declspec(property)`s: reading `threadIdx.x` calls a getter that calls
+/// the hetIR builtin (`__hetgpu_tid_x()`). This is the pattern clang's own
+/// CUDA headers use; the variables themselves are never defined or read, and
+/// their address cannot be taken.
+///
+//===----------------------------------------------------------------------===//
+#ifndef HETGPU_DEVICE_LAUNCH_PARAMETERS_H
+#define HETGPU_DEVICE_LAUNCH_PARAMETERS_H
+
+#include <hetgpu/cuda/builtins.h>
+#include <vector_types.h>
+
+#define __HG_BUILTIN_VAR_COMPONENT(Comp, Builtin)                              \
+  __declspec(property(get = __fetch_builtin_##Comp)) unsigned int Comp;        \
+  static __inline__ __attribute__((always_inline)) __device__ unsigned int     \
+      __fetch_builtin_##Comp(void) {                                           \
+    return Builtin();                                                          \
+  }
+
+#define __HG_BUILTIN_VAR_TYPE(TypeName, Prefix)                                \
+  struct TypeName {                                                            \
+    __HG_BUILTIN_VAR_COMPONENT(x, __hetgpu_##Prefix##_x)                       \
+    __HG_BUILTIN_VAR_COMPONENT(y, __hetgpu_##Prefix##_y)                       \
+    __HG_BUILTIN_VAR_COMPONENT(z, __hetgpu_##Prefix##_z)                       \
+    __device__ operator dim3() const { return dim3(x, y, z); }                 \
+    __device__ operator uint3() const {                                        \
+      uint3 r;                                                                 \
+      r.x = x;                                                                 \
+      r.y = y;                                                                 \
+      r.z = z;                                                                 \
+      return r;                                                                \
+    }                                                                          \
+                                                                               \
+  private:                                                                     \
+    __device__ TypeName() = delete;                                            \
+    __device__ TypeName(const TypeName &) = delete;                            \
+    __device__ void operator=(const TypeName &) const = delete;                \
+    __device__ TypeName *operator&() const = delete;                           \
+  };
+
+// The type names are clang's, so diagnostics read the same as with nvcc/clang.
+__HG_BUILTIN_VAR_TYPE(__cuda_builtin_threadIdx_t, tid)
+__HG_BUILTIN_VAR_TYPE(__cuda_builtin_blockIdx_t, ctaid)
+__HG_BUILTIN_VAR_TYPE(__cuda_builtin_blockDim_t, ntid)
+__HG_BUILTIN_VAR_TYPE(__cuda_builtin_gridDim_t, nctaid)
+#undef __HG_BUILTIN_VAR_TYPE
+#undef __HG_BUILTIN_VAR_COMPONENT
+
+#define __HG_BUILTIN_VAR                                                       \
+  extern const __device__ __attribute__((weak))
+__HG_BUILTIN_VAR __cuda_builtin_threadIdx_t threadIdx;
+__HG_BUILTIN_VAR __cuda_builtin_blockIdx_t blockIdx;
+__HG_BUILTIN_VAR __cuda_builtin_blockDim_t blockDim;
+__HG_BUILTIN_VAR __cuda_builtin_gridDim_t gridDim;
+#undef __HG_BUILTIN_VAR
+
+/// Warps are 32 lanes on every hetGPU target (docs/hetIR.md). A constant,
+/// not a macro, so that `prop.warpSize` (cudaDeviceProp) still works.
+static constexpr int warpSize = 32;
+
+#endif // HETGPU_DEVICE_LAUNCH_PARAMETERS_H
