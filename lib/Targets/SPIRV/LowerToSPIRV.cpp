@@ -1,0 +1,1328 @@
+//===- LowerToSPIRV.cpp - Lower hetIR to OpenCL-flavoured SPIR-V IR -------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu-lower-spirv`. The module is rewritten in these steps:
+///
+///  1. Non-kernel functions are inlined where possible (warp operations are
+///     then checked per kernel), debug info is dropped.
+///  2. Every function and global is cloned with SPIR-V address spaces
+///     (hetIR 0 generic -> 4 Generic, 1 global -> 1 CrossWorkgroup,
+///     3 shared -> 3 Workgroup, 4 constant -> 1, allocas -> 0 Function).
+///     Kernels become `spir_kernel` with pointer parameters in global memory
+///     and byval aggregates in private memory; every defined function gets
+///     the two hidden trailing parameters of SPIRVKernelABI.h (dynamic
+///     shared memory, globals block).
+///  3. `__device__`/`__constant__` variables move into the globals block;
+///     read-only internal data stays a program-scope constant.
+///  4. `__hetgpu_*` builtins become OpenCL built-in calls (mangled as the
+///     OpenCL C compiler mangles them, which the SPIR-V backend turns into
+///     BuiltIn variables and OpenCL.std instructions) or inline code.
+///  5. Atomics the SPIR-V backend cannot select (floating point, wrapping
+///     increment/decrement) become compare-exchange loops.
+///  6. The helper kernels (info, init) are added and address spaces are
+///     inferred so most generic accesses become global or local ones.
+///
+/// USAGE: hetgpu-opt -passes=hetgpu-lower-spirv -S in.ll
+///
+//===----------------------------------------------------------------------===//
+
+#include "LowerToSPIRV.h"
+#include "SPIRVKernelABI.h"
+
+#include "hetgpu/IR/Builtins.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <map>
+
+#define DEBUG_TYPE "hetgpu-lower-spirv"
+
+using namespace llvm;
+
+namespace hetgpu {
+
+static cl::opt<bool> ClSubGroups(
+    "hetgpu-spirv-subgroups", cl::Hidden, cl::init(false),
+    cl::desc("hetgpu-lower-spirv: map warp operations to 32-wide sub-groups"));
+
+namespace {
+
+// SPIR-V (OpenCL) address spaces as LLVM's SPIR-V backend numbers them.
+enum SPIRVAS : unsigned {
+  ASPrivate = 0,
+  ASGlobal = 1,
+  ASConstant = 2,
+  ASLocal = 3,
+  ASGeneric = 4,
+};
+
+constexpr StringLiteral KernelAttr = "hetgpu-kernel";
+
+Error failure(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+std::string kernelOf(const Function &F) {
+  return ("'" + F.getName() + "'").str();
+}
+
+/// Maps hetIR address spaces to SPIR-V ones; nullopt for unknown ones.
+std::optional<unsigned> mapAddrSpace(unsigned AS) {
+  switch (AS) {
+  case 0:
+    return ASGeneric;
+  case 1:
+    return ASGlobal;
+  case 3:
+    return ASLocal;
+  case 4:
+    return ASGlobal; // constant memory is written by the host: global
+  case 5:
+    return ASPrivate;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Rewrites pointer address spaces inside (possibly nested) types.
+class AddrSpaceRemapper final : public ValueMapTypeRemapper {
+public:
+  explicit AddrSpaceRemapper(LLVMContext &Ctx) : Ctx(Ctx) {}
+
+  Type *remapType(Type *T) override {
+    auto It = Cache.find(T);
+    if (It != Cache.end())
+      return It->second;
+    Type *R = compute(T);
+    Cache[T] = R;
+    return R;
+  }
+
+  /// First address space that has no SPIR-V equivalent, if any was seen.
+  std::optional<unsigned> BadAS;
+
+private:
+  Type *compute(Type *T) {
+    if (auto *PT = dyn_cast<PointerType>(T)) {
+      std::optional<unsigned> AS = mapAddrSpace(PT->getAddressSpace());
+      if (!AS) {
+        BadAS = PT->getAddressSpace();
+        return T;
+      }
+      return PointerType::get(Ctx, *AS);
+    }
+    if (auto *VT = dyn_cast<VectorType>(T))
+      return VectorType::get(remapType(VT->getElementType()),
+                             VT->getElementCount());
+    if (auto *AT = dyn_cast<ArrayType>(T))
+      return ArrayType::get(remapType(AT->getElementType()),
+                            AT->getNumElements());
+    if (auto *FT = dyn_cast<FunctionType>(T)) {
+      SmallVector<Type *, 8> Ps;
+      for (Type *P : FT->params())
+        Ps.push_back(remapType(P));
+      return FunctionType::get(remapType(FT->getReturnType()), Ps,
+                               FT->isVarArg());
+    }
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      if (ST->isOpaque())
+        return T;
+      SmallVector<Type *, 8> Es;
+      bool Changed = false;
+      for (Type *E : ST->elements()) {
+        Es.push_back(remapType(E));
+        Changed |= Es.back() != E;
+      }
+      if (!Changed)
+        return T;
+      if (ST->isLiteral())
+        return StructType::get(Ctx, Es, ST->isPacked());
+      return StructType::create(Ctx, Es, (ST->getName() + ".spirv").str(),
+                                ST->isPacked());
+    }
+    return T;
+  }
+
+  LLVMContext &Ctx;
+  DenseMap<Type *, Type *> Cache;
+};
+
+/// A `__device__`/`__constant__` variable placed in the globals block.
+struct BlockVar {
+  std::string Name;
+  GlobalVariable *Placeholder = nullptr; ///< new-module stand-in
+  Type *ValueTy = nullptr;               ///< remapped value type
+  Constant *Init = nullptr;              ///< remapped initializer, or null
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
+};
+
+class SPIRVLowering {
+public:
+  SPIRVLowering(Module &M, const SPIRVLoweringOptions &Opts)
+      : M(M), Ctx(M.getContext()), Opts(Opts), TM(Ctx),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        I8(Type::getInt8Ty(Ctx)) {}
+
+  Error run();
+
+private:
+  Error checkInput();
+  void inlineCalls();
+  Error cloneWithSPIRVTypes();
+  Error placeBlockVars();
+  Error lowerBuiltins();
+  Error lowerWarpOps();
+  Error expandAtomics();
+  void addHelperKernels();
+  void inferAddressSpaces();
+
+  // Helpers for builtin lowering.
+  Value *hiddenDynShared(Function &F) { return F.getArg(F.arg_size() - 2); }
+  Value *hiddenGlobals(Function &F) { return F.getArg(F.arg_size() - 1); }
+  FunctionCallee oclFunc(StringRef Name, Type *Ret, ArrayRef<Type *> Params,
+                         bool Convergent = false, bool ReadNone = false);
+  Value *workItemQuery(IRBuilder<> &B, StringRef Mangled, unsigned Dim);
+  Value *linearLocalId(IRBuilder<> &B);
+  Value *blockSize(IRBuilder<> &B);
+  void emitBarrier(IRBuilder<> &B, unsigned Flags);
+  void emitStatusFailure(IRBuilder<> &B, Function &F, uint32_t Code);
+  GlobalVariable *localScratch(StringRef Name, Type *Ty);
+
+  Module &M;
+  LLVMContext &Ctx;
+  const SPIRVLoweringOptions &Opts;
+  AddrSpaceRemapper TM;
+  Type *I32, *I64, *I8;
+
+  SmallVector<Function *, 8> Kernels; ///< new (lowered) kernels
+  std::vector<BlockVar> BlockVars;
+  uint64_t BlockSize = spirv_abi::HeaderSize;
+  uint64_t BlockAlign = 16;
+  SmallPtrSet<Function *, 8> WarpEmulated;
+};
+
+//===----------------------------------------------------------------------===//
+// Step 0: input checks
+//===----------------------------------------------------------------------===//
+
+Error SPIRVLowering::checkInput() {
+  for (Function &F : M) {
+    if (F.hasFnAttribute(KernelAttr)) {
+      if (F.isDeclaration())
+        return failure("kernel " + kernelOf(F) + " has no body");
+      if (!F.getReturnType()->isVoidTy())
+        return failure("kernel " + kernelOf(F) + " does not return void");
+    }
+    if (F.isVarArg() && !F.isDeclaration())
+      return failure("function " + kernelOf(F) +
+                     " has variable arguments: not supported in SPIR-V");
+  }
+  for (GlobalVariable &G : M.globals()) {
+    if (G.isThreadLocal())
+      return failure("thread-local variable '" + G.getName() +
+                     "' cannot be expressed in SPIR-V");
+    if (G.isDeclaration() && !G.getName().starts_with("llvm."))
+      return failure("variable '" + G.getName() +
+                     "' is declared but not defined in the module (extern "
+                     "device variables need relocatable device code, which "
+                     "the SPIR-V target does not support)");
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: inline
+//===----------------------------------------------------------------------===//
+
+void SPIRVLowering::inlineCalls() {
+  bool Any = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasFnAttribute(KernelAttr))
+      continue;
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::AlwaysInline);
+    Any = true;
+  }
+  if (!Any)
+    return;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  MPM.addPass(AlwaysInlinerPass(/*InsertLifetime=*/false));
+  MPM.run(M, MAM);
+  // Drop what is no longer called.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(M)) {
+      if (!F.isDeclaration() && !F.hasFnAttribute(KernelAttr) &&
+          F.hasLocalLinkage() && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2 and 3: clone with SPIR-V types, globals block
+//===----------------------------------------------------------------------===//
+
+Error SPIRVLowering::cloneWithSPIRVTypes() {
+  // Constant expressions over globals become instructions first, so that the
+  // globals can be replaced by per-function values later.
+  SmallVector<Constant *, 16> GVs;
+  for (GlobalVariable &G : M.globals())
+    GVs.push_back(&G);
+  for (Function &F : M)
+    GVs.push_back(&F);
+  convertUsersOfConstantsToInstructions(GVs);
+
+  SmallVector<Function *, 16> OldFuncs;
+  for (Function &F : M)
+    OldFuncs.push_back(&F);
+  SmallVector<GlobalVariable *, 16> OldGlobals;
+  for (GlobalVariable &G : M.globals())
+    if (!G.getName().starts_with("llvm."))
+      OldGlobals.push_back(&G);
+
+  ValueToValueMapTy VMap;
+  std::vector<std::pair<GlobalVariable *, GlobalVariable *>> GlobalPairs;
+
+  // Globals.
+  for (GlobalVariable *G : OldGlobals) {
+    unsigned AS = G->getAddressSpace();
+    Type *VT = TM.remapType(G->getValueType());
+    if (!mapAddrSpace(AS))
+      return failure("variable '" + G->getName() + "' is in address space " +
+                     Twine(AS) + ", which hetIR does not define");
+    GlobalVariable *NG;
+    if (AS == 3) {
+      NG = new GlobalVariable(M, VT, false, GlobalValue::InternalLinkage,
+                              PoisonValue::get(VT), G->getName() + ".spirv",
+                              nullptr, GlobalValue::NotThreadLocal, ASLocal);
+    } else if (G->isConstant() && G->hasLocalLinkage()) {
+      // Read-only data nobody outside can name: a program-scope constant.
+      NG = new GlobalVariable(M, VT, true, GlobalValue::InternalLinkage,
+                              nullptr, G->getName() + ".spirv", nullptr,
+                              GlobalValue::NotThreadLocal, ASGlobal);
+    } else {
+      // A variable the host may read or write: lives in the globals block.
+      BlockVar BV;
+      BV.Name = G->getName().str();
+      BV.ValueTy = VT;
+      const DataLayout &DL = M.getDataLayout();
+      BV.Size = DL.getTypeAllocSize(G->getValueType());
+      uint64_t Al = std::max<uint64_t>(
+          G->getAlign().valueOrOne().value(),
+          DL.getABITypeAlign(G->getValueType()).value());
+      BlockAlign = std::max(BlockAlign, Al);
+      BV.Offset = alignTo(BlockSize, Al);
+      BlockSize = BV.Offset + BV.Size;
+      NG = new GlobalVariable(M, VT, false, GlobalValue::ExternalLinkage,
+                              nullptr, "__hetgpu_spirv_placeholder." + BV.Name,
+                              nullptr, GlobalValue::NotThreadLocal, ASGlobal);
+      BV.Placeholder = NG;
+      BlockVars.push_back(BV);
+    }
+    NG->setAlignment(G->getAlign());
+    VMap[G] = NG;
+    GlobalPairs.push_back({G, NG});
+  }
+
+  // Function declarations and definitions.
+  std::vector<std::pair<Function *, Function *>> FuncPairs;
+  for (Function *F : OldFuncs) {
+    if (F->isIntrinsic()) {
+      SmallVector<Type *, 4> Tys;
+      FunctionType *NFT = cast<FunctionType>(TM.remapType(F->getFunctionType()));
+      if (NFT == F->getFunctionType())
+        continue; // nothing to remap
+      if (!Intrinsic::getIntrinsicSignature(F->getIntrinsicID(), NFT, Tys))
+        return failure("intrinsic '" + F->getName() +
+                       "' cannot be re-declared for SPIR-V address spaces");
+      VMap[F] = Intrinsic::getOrInsertDeclaration(&M, F->getIntrinsicID(), Tys);
+      continue;
+    }
+    FunctionType *OFT = F->getFunctionType();
+    bool IsKernel = F->hasFnAttribute(KernelAttr);
+    SmallVector<Type *, 8> Ps;
+    for (Argument &A : F->args()) {
+      Type *T = TM.remapType(A.getType());
+      if (!F->isDeclaration() && A.getType()->isPointerTy()) {
+        if (A.hasByValAttr())
+          T = PointerType::get(Ctx, ASPrivate);
+        else if (IsKernel && T->getPointerAddressSpace() == ASGeneric)
+          T = PointerType::get(Ctx, ASGlobal);
+      }
+      Ps.push_back(T);
+    }
+    if (!F->isDeclaration()) {
+      Ps.push_back(PointerType::get(Ctx, ASLocal));
+      Ps.push_back(PointerType::get(Ctx, ASGlobal));
+    }
+    auto *NFT = FunctionType::get(TM.remapType(OFT->getReturnType()), Ps,
+                                  OFT->isVarArg());
+    Function *NF = Function::Create(NFT, F->getLinkage(), 0,
+                                    F->getName() + ".spirv", &M);
+    NF->setCallingConv(IsKernel ? CallingConv::SPIR_KERNEL
+                                : CallingConv::SPIR_FUNC);
+    VMap[F] = NF;
+    FuncPairs.push_back({F, NF});
+  }
+  if (TM.BadAS)
+    return failure("a pointer in address space " + Twine(*TM.BadAS) +
+                   ", which hetIR does not define, cannot be lowered");
+
+  // Initializers.
+  for (auto &[G, NG] : GlobalPairs) {
+    if (!G->hasInitializer() || G->getAddressSpace() == 3)
+      continue;
+    Constant *Init = MapValue(G->getInitializer(), VMap, RF_None, &TM);
+    if (NG->getName().starts_with("__hetgpu_spirv_placeholder.")) {
+      for (BlockVar &BV : BlockVars)
+        if (BV.Placeholder == NG && !Init->isNullValue())
+          BV.Init = Init;
+    } else {
+      NG->setInitializer(Init);
+    }
+  }
+
+  // Bodies.
+  for (auto &[F, NF] : FuncPairs) {
+    if (F->isDeclaration())
+      continue;
+    BasicBlock *Pre = BasicBlock::Create(Ctx, "hetgpu.entry", NF);
+    IRBuilder<> B(Pre);
+    for (Argument &A : F->args()) {
+      Argument *NA = NF->getArg(A.getArgNo());
+      NA->setName(A.getName());
+      Type *Want = TM.remapType(A.getType());
+      if (NA->getType() != Want)
+        VMap[&A] = B.CreateAddrSpaceCast(NA, Want, A.getName() + ".gen");
+      else
+        VMap[&A] = NA;
+    }
+    NF->getArg(NF->arg_size() - 2)->setName("hetgpu.dynshared");
+    NF->getArg(NF->arg_size() - 1)->setName("hetgpu.globals");
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(NF, F, VMap, CloneFunctionChangeType::GlobalChanges,
+                      Returns, "", nullptr, &TM);
+    // Parameter attributes: only those valid for the new types.
+    AttributeList OldAL = F->getAttributes();
+    NF->setAttributes(AttributeList());
+    NF->setCallingConv(F->hasFnAttribute(KernelAttr) ? CallingConv::SPIR_KERNEL
+                                                    : CallingConv::SPIR_FUNC);
+    for (Attribute A : OldAL.getFnAttrs())
+      NF->addFnAttr(A);
+    for (Argument &A : F->args()) {
+      Argument *NA = NF->getArg(A.getArgNo());
+      if (A.hasByValAttr()) {
+        NA->addAttr(Attribute::getWithByValType(
+            Ctx, TM.remapType(A.getParamByValType())));
+        if (MaybeAlign Al = A.getParamAlign())
+          NA->addAttr(Attribute::getWithAlignment(Ctx, *Al));
+      } else if (NA->getType()->isPointerTy()) {
+        if (A.hasNoAliasAttr())
+          NA->addAttr(Attribute::NoAlias);
+      }
+    }
+    B.CreateBr(&*std::next(NF->begin()));
+    MergeBlockIntoPredecessor(&*std::next(NF->begin()));
+  }
+
+  // Fix-ups on the new bodies.
+  for (auto &[F, NF] : FuncPairs) {
+    if (NF->isDeclaration())
+      continue;
+    for (Instruction &I : make_early_inc_range(instructions(*NF))) {
+      // Casts that the mapping made trivial (constant -> global).
+      if (auto *ASC = dyn_cast<AddrSpaceCastInst>(&I)) {
+        if (ASC->getSrcTy() == ASC->getDestTy()) {
+          ASC->replaceAllUsesWith(ASC->getOperand(0));
+          ASC->eraseFromParent();
+        }
+        continue;
+      }
+      // Allocas live in private memory; the rest of the code sees them
+      // through generic pointers, as in hetIR.
+      if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+        if (AI->getAddressSpace() == ASPrivate)
+          continue;
+        IRBuilder<> B(AI);
+        auto *NA = B.CreateAlloca(AI->getAllocatedType(), ASPrivate,
+                                  AI->getArraySize(), AI->getName());
+        NA->setAlignment(AI->getAlign());
+        Value *Cast = B.CreateAddrSpaceCast(NA, AI->getType());
+        SmallVector<Use *, 8> Uses;
+        for (Use &U : AI->uses())
+          Uses.push_back(&U);
+        for (Use *U : Uses)
+          U->set(Cast);
+        AI->eraseFromParent();
+        continue;
+      }
+      // Calls to defined functions pass the hidden parameters on.
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        Function *Callee = CB->getCalledFunction();
+        if (!Callee) {
+          if (!isa<InlineAsm>(CB->getCalledOperand()))
+            return failure("function " + kernelOf(*NF) +
+                           " makes an indirect call: not supported in "
+                           "SPIR-V (OpenCL)");
+          return failure("function " + kernelOf(*NF) +
+                         " contains inline assembly");
+        }
+        if (Callee->isDeclaration())
+          continue;
+        if (!isa<CallInst>(CB))
+          return failure("function " + kernelOf(*NF) +
+                         " uses invoke: exceptions are not supported");
+        SmallVector<Value *, 8> Args(CB->args());
+        Args.push_back(hiddenDynShared(*NF));
+        Args.push_back(hiddenGlobals(*NF));
+        IRBuilder<> B(CB);
+        CallInst *NC = B.CreateCall(Callee, Args);
+        NC->setCallingConv(CallingConv::SPIR_FUNC);
+        NC->takeName(CB);
+        for (unsigned A = 0; A < CB->arg_size(); ++A)
+          if (CB->getParamAttributes(A).hasAttribute(Attribute::ByVal))
+            NC->addParamAttr(A, Attribute::getWithByValType(
+                                    Ctx, CB->getParamByValType(A)));
+        CB->replaceAllUsesWith(NC);
+        CB->eraseFromParent();
+        continue;
+      }
+    }
+  }
+
+  // Calls to kernels from device code (dynamic parallelism) cannot work.
+  for (auto &[F, NF] : FuncPairs)
+    if (F->hasFnAttribute(KernelAttr))
+      for (User *U : NF->users())
+        if (auto *CB = dyn_cast<CallBase>(U))
+          return failure("kernel " + kernelOf(*F) + " is called from " +
+                         kernelOf(*CB->getFunction()) +
+                         ": device-side launches are not supported in SPIR-V");
+
+  // Retire the hetIR functions and globals; the new ones take their names.
+  for (auto &[F, NF] : FuncPairs)
+    F->dropAllReferences();
+  for (Function *F : OldFuncs)
+    if (F->isIntrinsic() && VMap.count(F))
+      F->dropAllReferences();
+  for (auto &[G, NG] : GlobalPairs)
+    if (G->hasInitializer())
+      G->setInitializer(nullptr);
+  for (auto &[F, NF] : FuncPairs) {
+    NF->takeName(F);
+    if (F->hasFnAttribute(KernelAttr))
+      Kernels.push_back(NF);
+  }
+  for (auto &[G, NG] : GlobalPairs) {
+    if (!NG->getName().starts_with("__hetgpu_spirv_placeholder."))
+      NG->takeName(G);
+  }
+  for (auto &[F, NF] : FuncPairs) {
+    F->removeDeadConstantUsers();
+    F->replaceAllUsesWith(PoisonValue::get(F->getType()));
+    F->eraseFromParent();
+  }
+  for (Function *F : OldFuncs) {
+    if (F->isIntrinsic() && VMap.count(F) && VMap[F] != F) {
+      F->removeDeadConstantUsers();
+      if (F->use_empty())
+        F->eraseFromParent();
+    }
+  }
+  for (auto &[G, NG] : GlobalPairs) {
+    G->removeDeadConstantUsers();
+    G->replaceAllUsesWith(PoisonValue::get(G->getType()));
+    G->eraseFromParent();
+  }
+  // llvm.used and friends may name the old values: drop them.
+  for (StringRef N : {"llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *G = M.getNamedGlobal(N))
+      G->eraseFromParent();
+  return Error::success();
+}
+
+Error SPIRVLowering::placeBlockVars() {
+  for (BlockVar &BV : BlockVars) {
+    GlobalVariable *PG = BV.Placeholder;
+    convertUsersOfConstantsToInstructions({PG});
+    DenseMap<Function *, Value *> Addr;
+    SmallVector<Use *, 16> Uses;
+    for (Use &U : PG->uses())
+      Uses.push_back(&U);
+    for (Use *U : Uses) {
+      auto *I = dyn_cast<Instruction>(U->getUser());
+      if (!I)
+        return failure("the initializer of a variable takes the address of '" +
+                       BV.Name +
+                       "': device-variable addresses in initializers are "
+                       "not supported by the SPIR-V target");
+      Function *F = I->getFunction();
+      Value *&A = Addr[F];
+      if (!A) {
+        IRBuilder<> B(&*F->getEntryBlock().getFirstInsertionPt());
+        A = B.CreateInBoundsGEP(I8, hiddenGlobals(*F), B.getInt64(BV.Offset),
+                                BV.Name);
+      }
+      U->set(A);
+    }
+    for (BlockVar &Other : BlockVars)
+      if (Other.Init)
+        for (const Use &U : Other.Init->operands())
+          if (U.get() == PG)
+            return failure("the initializer of '" + Other.Name +
+                           "' takes the address of '" + BV.Name +
+                           "': not supported by the SPIR-V target");
+  }
+  for (BlockVar &BV : BlockVars) {
+    BV.Placeholder->removeDeadConstantUsers();
+    if (BV.Placeholder->use_empty())
+      BV.Placeholder->eraseFromParent();
+    BV.Placeholder = nullptr;
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 4: builtins
+//===----------------------------------------------------------------------===//
+
+FunctionCallee SPIRVLowering::oclFunc(StringRef Name, Type *Ret,
+                                      ArrayRef<Type *> Params, bool Convergent,
+                                      bool ReadNone) {
+  FunctionCallee FC =
+      M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  if (auto *F = dyn_cast<Function>(FC.getCallee())) {
+    F->setCallingConv(CallingConv::SPIR_FUNC);
+    F->addFnAttr(Attribute::NoUnwind);
+    if (Convergent)
+      F->addFnAttr(Attribute::Convergent);
+    if (ReadNone)
+      F->setDoesNotAccessMemory();
+  }
+  return FC;
+}
+
+Value *SPIRVLowering::workItemQuery(IRBuilder<> &B, StringRef Mangled,
+                                    unsigned Dim) {
+  FunctionCallee FC = oclFunc(Mangled, I64, {I32}, false, true);
+  CallInst *C = B.CreateCall(FC, {B.getInt32(Dim)});
+  C->setCallingConv(CallingConv::SPIR_FUNC);
+  return B.CreateTrunc(C, I32);
+}
+
+Value *SPIRVLowering::linearLocalId(IRBuilder<> &B) {
+  Value *X = workItemQuery(B, "_Z12get_local_idj", 0);
+  Value *Y = workItemQuery(B, "_Z12get_local_idj", 1);
+  Value *Z = workItemQuery(B, "_Z12get_local_idj", 2);
+  Value *NX = workItemQuery(B, "_Z14get_local_sizej", 0);
+  Value *NY = workItemQuery(B, "_Z14get_local_sizej", 1);
+  return B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))),
+                     "hetgpu.linear.tid");
+}
+
+Value *SPIRVLowering::blockSize(IRBuilder<> &B) {
+  Value *NX = workItemQuery(B, "_Z14get_local_sizej", 0);
+  Value *NY = workItemQuery(B, "_Z14get_local_sizej", 1);
+  Value *NZ = workItemQuery(B, "_Z14get_local_sizej", 2);
+  return B.CreateMul(NX, B.CreateMul(NY, NZ), "hetgpu.block.size");
+}
+
+void SPIRVLowering::emitBarrier(IRBuilder<> &B, unsigned Flags) {
+  FunctionCallee FC = oclFunc("_Z7barrierj", B.getVoidTy(), {I32}, true);
+  B.CreateCall(FC, {B.getInt32(Flags)})->setCallingConv(CallingConv::SPIR_FUNC);
+}
+
+GlobalVariable *SPIRVLowering::localScratch(StringRef Name, Type *Ty) {
+  if (GlobalVariable *G = M.getNamedGlobal(Name))
+    return G;
+  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                               PoisonValue::get(Ty), Name, nullptr,
+                               GlobalValue::NotThreadLocal, ASLocal);
+  G->setAlignment(Align(8));
+  return G;
+}
+
+void SPIRVLowering::emitStatusFailure(IRBuilder<> &B, Function &F,
+                                      uint32_t Code) {
+  Value *Status = B.CreateInBoundsGEP(I8, hiddenGlobals(F),
+                                      B.getInt64(spirv_abi::StatusOffset));
+  B.CreateAtomicCmpXchg(Status, B.getInt32(0), B.getInt32(Code), Align(4),
+                        AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+}
+
+/// CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE
+constexpr unsigned CLKLocal = 1, CLKGlobal = 2;
+
+/// OpenCL C mangling of a math function over float or double.
+std::string mangleMath(StringRef Name, bool IsFloat, unsigned Arity) {
+  std::string S = ("_Z" + Twine(Name.size()) + Name).str();
+  for (unsigned I = 0; I < Arity; ++I)
+    S += IsFloat ? "f" : "d";
+  return S;
+}
+
+Error SPIRVLowering::lowerBuiltins() {
+  SmallVector<CallInst *, 32> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (Function *Callee = CI->getCalledFunction())
+          if (Callee->getName().starts_with(BuiltinPrefix))
+            Calls.push_back(CI);
+
+  for (CallInst *CI : Calls) {
+    Function *Callee = CI->getCalledFunction();
+    Function &F = *CI->getFunction();
+    StringRef Name = Callee->getName();
+    std::optional<BuiltinInfo> BI = lookupBuiltin(Name);
+    if (!BI)
+      return failure("function " + kernelOf(F) + " calls '" + Name +
+                     "', which is not a hetIR builtin");
+    IRBuilder<> B(CI);
+    Value *R = nullptr;
+    bool Handled = true;
+    auto Unsupported = [&](StringRef What) {
+      return failure("kernel " + kernelOf(F) + ": " + What + " ('" + Name +
+                     "') is not supported by the SPIR-V target");
+    };
+    switch (BI->ID) {
+    case BuiltinID::tid_x:
+    case BuiltinID::tid_y:
+    case BuiltinID::tid_z:
+      R = workItemQuery(B, "_Z12get_local_idj",
+                        unsigned(BI->ID) - unsigned(BuiltinID::tid_x));
+      break;
+    case BuiltinID::ntid_x:
+    case BuiltinID::ntid_y:
+    case BuiltinID::ntid_z:
+      R = workItemQuery(B, "_Z14get_local_sizej",
+                        unsigned(BI->ID) - unsigned(BuiltinID::ntid_x));
+      break;
+    case BuiltinID::ctaid_x:
+    case BuiltinID::ctaid_y:
+    case BuiltinID::ctaid_z:
+      R = workItemQuery(B, "_Z12get_group_idj",
+                        unsigned(BI->ID) - unsigned(BuiltinID::ctaid_x));
+      break;
+    case BuiltinID::nctaid_x:
+    case BuiltinID::nctaid_y:
+    case BuiltinID::nctaid_z:
+      R = workItemQuery(B, "_Z14get_num_groupsj",
+                        unsigned(BI->ID) - unsigned(BuiltinID::nctaid_x));
+      break;
+    case BuiltinID::lane_id:
+      R = B.CreateAnd(linearLocalId(B), B.getInt32(31), "hetgpu.lane");
+      break;
+    case BuiltinID::barrier:
+      emitBarrier(B, CLKLocal | CLKGlobal);
+      break;
+    case BuiltinID::barrier_count:
+    case BuiltinID::barrier_and:
+    case BuiltinID::barrier_or: {
+      // A counter in local memory: reset, count, read, each step fenced by
+      // a work-group barrier so consecutive reductions do not overlap.
+      GlobalVariable *Ctr = localScratch("__hetgpu_spirv_barrier_counter", I32);
+      Value *Lin = linearLocalId(B);
+      emitBarrier(B, CLKLocal | CLKGlobal);
+      Value *IsFirst = B.CreateICmpEQ(Lin, B.getInt32(0));
+      {
+        Instruction *Term = SplitBlockAndInsertIfThen(IsFirst, CI, false);
+        IRBuilder<> TB(Term);
+        TB.CreateStore(TB.getInt32(0), Ctr);
+      }
+      B.SetInsertPoint(CI);
+      emitBarrier(B, CLKLocal);
+      Value *Pred = B.CreateICmpNE(CI->getArgOperand(0), B.getInt32(0));
+      B.CreateAtomicRMW(AtomicRMWInst::Add, Ctr, B.CreateZExt(Pred, I32),
+                        Align(4), AtomicOrdering::Monotonic);
+      emitBarrier(B, CLKLocal);
+      Value *Count = B.CreateLoad(I32, Ctr, "hetgpu.barrier.count");
+      emitBarrier(B, CLKLocal);
+      if (BI->ID == BuiltinID::barrier_count)
+        R = Count;
+      else if (BI->ID == BuiltinID::barrier_or)
+        R = B.CreateZExt(B.CreateICmpNE(Count, B.getInt32(0)), I32);
+      else
+        R = B.CreateZExt(B.CreateICmpEQ(Count, blockSize(B)), I32);
+      break;
+    }
+    case BuiltinID::fence_block:
+      B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                    Ctx.getOrInsertSyncScopeID("workgroup"));
+      break;
+    case BuiltinID::fence_device:
+      B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                    Ctx.getOrInsertSyncScopeID("device"));
+      break;
+    case BuiltinID::fence_system:
+      B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+      break;
+    case BuiltinID::dynamic_shared:
+      R = hiddenDynShared(F);
+      break;
+    case BuiltinID::assert_fail:
+    case BuiltinID::trap: {
+      // Record the failure for the runtime, then leave this work-item.
+      emitStatusFailure(B, F,
+                        BI->ID == BuiltinID::trap ? spirv_abi::StatusTrap
+                                                  : spirv_abi::StatusAssert);
+      Instruction *Next = CI->getNextNode();
+      BasicBlock *BB = CI->getParent();
+      if (Next && isa<UnreachableInst>(Next)) {
+        Next->eraseFromParent();
+      } else {
+        // Split so the rest of the block becomes dead.
+        SplitBlock(BB, Next);
+        BB->getTerminator()->eraseFromParent();
+      }
+      IRBuilder<> RB(BB);
+      if (F.getReturnType()->isVoidTy())
+        RB.CreateRetVoid();
+      else
+        RB.CreateRet(PoisonValue::get(F.getReturnType()));
+      CI->eraseFromParent();
+      continue;
+    }
+    case BuiltinID::malloc:
+    case BuiltinID::free:
+      return Unsupported("device-side malloc/free");
+    case BuiltinID::clock:
+    case BuiltinID::clock64:
+    case BuiltinID::globaltimer:
+      return Unsupported("reading a clock (OpenCL has no device clock)");
+    case BuiltinID::printf:
+      return Unsupported("device-side printf");
+    default:
+      Handled = false;
+      break;
+    }
+    if (!Handled) {
+      StringRef Group = BI->Group;
+      if (Group == "warp")
+        continue; // lowerWarpOps
+      if (Group == "math") {
+        StringRef Fn = Name.drop_front(MathPrefix.size());
+        bool IsFloat = Callee->getReturnType()->isFloatTy();
+        if (IsFloat)
+          Fn = Fn.drop_back(); // sinf -> sin (overloaded in OpenCL C)
+        unsigned Arity = CI->arg_size();
+        SmallVector<Type *, 2> Ps(Arity, Callee->getReturnType());
+        FunctionCallee FC = oclFunc(mangleMath(Fn, IsFloat, Arity),
+                                    Callee->getReturnType(), Ps, false, true);
+        SmallVector<Value *, 2> Args(CI->args());
+        CallInst *NC = B.CreateCall(FC, Args);
+        NC->setCallingConv(CallingConv::SPIR_FUNC);
+        R = NC;
+      } else {
+        return Unsupported("builtin");
+      }
+    }
+    if (R) {
+      R->takeName(CI);
+      CI->replaceAllUsesWith(R);
+    }
+    CI->eraseFromParent();
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warp operations
+//===----------------------------------------------------------------------===//
+
+bool isWarpBuiltin(const CallInst &CI) {
+  if (std::optional<BuiltinInfo> BI = getCalledBuiltin(CI))
+    return BI->Group == "warp";
+  return false;
+}
+
+Error SPIRVLowering::lowerWarpOps() {
+  std::map<Function *, SmallVector<CallInst *, 8>> PerFn;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (isWarpBuiltin(*CI))
+          PerFn[&F].push_back(CI);
+  if (PerFn.empty())
+    return Error::success();
+
+  if (!Opts.SubGroups32) {
+    // Emulation is exact only where every thread of the block executes the
+    // operation the same number of times: blocks that post-dominate the
+    // kernel entry and are in no loop.
+    for (auto &[F, Calls] : PerFn) {
+      if (F->getCallingConv() != CallingConv::SPIR_KERNEL)
+        return failure("function " + kernelOf(*F) + " uses warp operation '" +
+                       Calls.front()->getCalledFunction()->getName() +
+                       "' and could not be inlined into its kernel; warp "
+                       "operations on a " +
+                       Opts.DeviceDesc + " are emulated only in kernels");
+      DominatorTree DT(*F);
+      PostDominatorTree PDT(*F);
+      LoopInfo LI(DT);
+      for (CallInst *CI : Calls) {
+        BasicBlock *BB = CI->getParent();
+        if (!PDT.dominates(BB, &F->getEntryBlock()) || LI.getLoopFor(BB))
+          return failure(
+              "kernel " + kernelOf(*F) + ": warp operation '" +
+              CI->getCalledFunction()->getName() +
+              "' is in code that not every thread of the block reaches the "
+              "same number of times; a " +
+              Opts.DeviceDesc +
+              " can only emulate warp operations in block-convergent code");
+      }
+      WarpEmulated.insert(F);
+    }
+  }
+
+  Type *ScratchTy = ArrayType::get(I32, 1024);
+  for (auto &[F, Calls] : PerFn) {
+    if (Opts.SubGroups32)
+      F->setMetadata("intel_reqd_sub_group_size",
+                     MDNode::get(Ctx, ConstantAsMetadata::get(
+                                          ConstantInt::get(I32, 32))));
+    for (CallInst *CI : Calls) {
+      BuiltinID ID = getCalledBuiltin(*CI)->ID;
+      IRBuilder<> B(CI);
+      Value *Lin = linearLocalId(B);
+      Value *Lane = B.CreateAnd(Lin, B.getInt32(31), "lane");
+      Value *Base = B.CreateAnd(Lin, B.getInt32(~31u), "warp.base");
+      // Lanes of this warp that exist (a partial last warp has fewer).
+      Value *NLanes = B.CreateBinaryIntrinsic(
+          Intrinsic::umin, B.CreateSub(blockSize(B), Base), B.getInt32(32));
+      Value *Exist = B.CreateSelect(
+          B.CreateICmpEQ(NLanes, B.getInt32(32)), B.getInt32(~0u),
+          B.CreateSub(B.CreateShl(B.getInt32(1), NLanes), B.getInt32(1)),
+          "warp.exist");
+
+      GlobalVariable *Scratch =
+          Opts.SubGroups32 ? nullptr
+                           : localScratch("__hetgpu_spirv_warp_scratch",
+                                          ScratchTy);
+      // Publishes V (i32) for the warp; returns a reader of lane L's value.
+      auto Publish = [&](Value *V) {
+        emitBarrier(B, CLKLocal);
+        B.CreateStore(V, B.CreateInBoundsGEP(I32, Scratch, Lin));
+        emitBarrier(B, CLKLocal);
+      };
+      auto ReadLane = [&](Value *L) -> Value * {
+        return B.CreateLoad(
+            I32, B.CreateInBoundsGEP(I32, Scratch, B.CreateAdd(Base, L)));
+      };
+      auto SGShuffle = [&](Value *V, Value *L) -> Value * {
+        FunctionCallee FC =
+            oclFunc("_Z17sub_group_shuffleij", I32, {I32, I32}, true);
+        CallInst *C = B.CreateCall(FC, {V, L});
+        C->setCallingConv(CallingConv::SPIR_FUNC);
+        return C;
+      };
+      auto SGBallot = [&](Value *P) -> Value * {
+        auto *V4 = FixedVectorType::get(I32, 4);
+        FunctionCallee FC =
+            oclFunc("_Z16sub_group_balloti", V4, {I32}, true);
+        CallInst *C = B.CreateCall(FC, {P});
+        C->setCallingConv(CallingConv::SPIR_FUNC);
+        return B.CreateExtractElement(C, uint64_t(0));
+      };
+      // Ballot of a 0/1 predicate over the existing lanes.
+      auto Ballot = [&](Value *P01) -> Value * {
+        if (Opts.SubGroups32)
+          return SGBallot(P01);
+        Publish(P01);
+        Value *Acc = B.getInt32(0);
+        for (unsigned L = 0; L < 32; ++L) {
+          Value *Bit = B.CreateAnd(ReadLane(B.getInt32(L)), B.getInt32(1));
+          Acc = B.CreateOr(Acc, B.CreateShl(Bit, B.getInt32(L)));
+        }
+        return B.CreateAnd(Acc, Exist);
+      };
+
+      Value *R = nullptr;
+      switch (ID) {
+      case BuiltinID::syncwarp:
+        if (Opts.SubGroups32) {
+          FunctionCallee FC =
+              oclFunc("_Z17sub_group_barrierj", B.getVoidTy(), {I32}, true);
+          B.CreateCall(FC, {B.getInt32(CLKLocal | CLKGlobal)})
+              ->setCallingConv(CallingConv::SPIR_FUNC);
+        } else {
+          emitBarrier(B, CLKLocal | CLKGlobal);
+        }
+        break;
+      case BuiltinID::activemask:
+        R = Opts.SubGroups32 ? SGBallot(B.getInt32(1)) : Exist;
+        break;
+      case BuiltinID::vote_ballot:
+      case BuiltinID::vote_any:
+      case BuiltinID::vote_all: {
+        Value *Mask = CI->getArgOperand(0);
+        Value *P = B.CreateZExt(
+            B.CreateICmpNE(CI->getArgOperand(1), B.getInt32(0)), I32);
+        Value *Bal = B.CreateAnd(Ballot(P), Mask);
+        if (ID == BuiltinID::vote_ballot)
+          R = Bal;
+        else if (ID == BuiltinID::vote_any)
+          R = B.CreateZExt(B.CreateICmpNE(Bal, B.getInt32(0)), I32);
+        else
+          R = B.CreateZExt(
+              B.CreateICmpEQ(Bal, B.CreateAnd(B.CreateAnd(Mask, Exist),
+                                              Opts.SubGroups32
+                                                  ? SGBallot(B.getInt32(1))
+                                                  : Exist)),
+              I32);
+        break;
+      }
+      case BuiltinID::match_any_i32: {
+        Value *V = CI->getArgOperand(1);
+        Value *Acc = B.getInt32(0);
+        if (!Opts.SubGroups32)
+          Publish(V);
+        for (unsigned L = 0; L < 32; ++L) {
+          Value *Other = Opts.SubGroups32 ? SGShuffle(V, B.getInt32(L))
+                                          : ReadLane(B.getInt32(L));
+          Value *Eq = B.CreateZExt(B.CreateICmpEQ(Other, V), I32);
+          Acc = B.CreateOr(Acc, B.CreateShl(Eq, B.getInt32(L)));
+        }
+        R = B.CreateAnd(B.CreateAnd(Acc, Exist), CI->getArgOperand(0));
+        break;
+      }
+      case BuiltinID::shfl_idx_i32:
+      case BuiltinID::shfl_up_i32:
+      case BuiltinID::shfl_down_i32:
+      case BuiltinID::shfl_xor_i32: {
+        // CUDA semantics with a segment width W (power of two, <= 32):
+        // lanes are grouped in segments of W; a source outside the
+        // caller's segment yields the caller's own value.
+        Value *V = CI->getArgOperand(1);
+        Value *Arg = CI->getArgOperand(2);
+        Value *W = CI->getArgOperand(3);
+        Value *SegStart =
+            B.CreateAnd(Lane, B.CreateNeg(W), "seg.start"); // lane & ~(W-1)
+        Value *Src = nullptr, *Own = B.getFalse();
+        switch (ID) {
+        case BuiltinID::shfl_idx_i32:
+          Src = B.CreateAdd(SegStart,
+                            B.CreateAnd(Arg, B.CreateSub(W, B.getInt32(1))));
+          break;
+        case BuiltinID::shfl_up_i32:
+          Src = B.CreateSub(Lane, Arg);
+          Own = B.CreateICmpSLT(Src, SegStart);
+          break;
+        case BuiltinID::shfl_down_i32:
+          Src = B.CreateAdd(Lane, Arg);
+          Own = B.CreateICmpSGE(Src, B.CreateAdd(SegStart, W));
+          break;
+        default:
+          Src = B.CreateXor(Lane, Arg);
+          Own = B.CreateICmpSGE(Src, B.CreateAdd(SegStart, W));
+          break;
+        }
+        Src = B.CreateSelect(Own, Lane, B.CreateAnd(Src, B.getInt32(31)));
+        Value *Got;
+        if (Opts.SubGroups32) {
+          Got = SGShuffle(V, Src);
+        } else {
+          Publish(V);
+          Got = ReadLane(Src);
+        }
+        R = B.CreateSelect(Own, V, Got);
+        break;
+      }
+      default:
+        return failure("kernel " + kernelOf(*F) + ": warp builtin '" +
+                       CI->getCalledFunction()->getName() +
+                       "' is not handled by the SPIR-V target");
+      }
+      if (R) {
+        R->takeName(CI);
+        CI->replaceAllUsesWith(R);
+      }
+      CI->eraseFromParent();
+    }
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 5: atomics
+//===----------------------------------------------------------------------===//
+
+Error SPIRVLowering::expandAtomics() {
+  SmallVector<AtomicRMWInst *, 8> Work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Type *T = RMW->getValOperand()->getType();
+        bool Native = T->isIntegerTy(32) || T->isIntegerTy(64);
+        switch (RMW->getOperation()) {
+        case AtomicRMWInst::UIncWrap:
+        case AtomicRMWInst::UDecWrap:
+        case AtomicRMWInst::USubCond:
+        case AtomicRMWInst::USubSat:
+        case AtomicRMWInst::Nand:
+          Native = false;
+          break;
+        default:
+          break;
+        }
+        if (!Native)
+          Work.push_back(RMW);
+      }
+  const DataLayout &DL = M.getDataLayout();
+  for (AtomicRMWInst *RMW : Work) {
+    Type *T = RMW->getValOperand()->getType();
+    unsigned Bits = DL.getTypeSizeInBits(T);
+    if (Bits != 32 && Bits != 64)
+      return failure("function " + kernelOf(*RMW->getFunction()) +
+                     ": a " + Twine(Bits) +
+                     "-bit atomic read-modify-write is not supported by the "
+                     "SPIR-V target (32 and 64 bits are)");
+    IntegerType *IT = IntegerType::get(Ctx, Bits);
+    Value *Ptr = RMW->getPointerOperand();
+    BasicBlock *Before = RMW->getParent();
+    BasicBlock *After = SplitBlock(Before, RMW);
+    BasicBlock *Loop = BasicBlock::Create(Ctx, "atomic.cas", RMW->getFunction(),
+                                          After);
+    Before->getTerminator()->setSuccessor(0, Loop);
+    IRBuilder<> B(Before->getTerminator());
+    Value *Init = B.CreateLoad(IT, Ptr, "atomic.init");
+    B.SetInsertPoint(Loop);
+    PHINode *Cur = B.CreatePHI(IT, 2, "atomic.cur");
+    Cur->addIncoming(Init, Before);
+    Value *CurV = T == IT ? (Value *)Cur
+                          : (T->isPointerTy() ? B.CreateIntToPtr(Cur, T)
+                                              : B.CreateBitCast(Cur, T));
+    Value *NewV = buildAtomicRMWValue(RMW->getOperation(), B, CurV,
+                                      RMW->getValOperand());
+    Value *NewI = T == IT ? NewV
+                          : (T->isPointerTy() ? B.CreatePtrToInt(NewV, IT)
+                                              : B.CreateBitCast(NewV, IT));
+    AtomicOrdering Ord = RMW->getOrdering();
+    auto *CX = B.CreateAtomicCmpXchg(
+        Ptr, Cur, NewI, RMW->getAlign(), Ord,
+        AtomicCmpXchgInst::getStrongestFailureOrdering(Ord),
+        RMW->getSyncScopeID());
+    Value *Seen = B.CreateExtractValue(CX, 0);
+    Value *Ok = B.CreateExtractValue(CX, 1);
+    Cur->addIncoming(Seen, Loop);
+    B.CreateCondBr(Ok, After, Loop);
+    RMW->replaceAllUsesWith(CurV);
+    RMW->eraseFromParent();
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 6: helper kernels, address space inference
+//===----------------------------------------------------------------------===//
+
+void SPIRVLowering::addHelperKernels() {
+  auto *GPtr = PointerType::get(Ctx, ASGlobal);
+
+  // The module table.
+  std::string Table;
+  raw_string_ostream OS(Table);
+  OS << "hetgpu-spirv " << spirv_abi::ABIVersion << "\n";
+  OS << "block " << alignTo(BlockSize, 16) << " " << BlockAlign << "\n";
+  for (const BlockVar &BV : BlockVars)
+    OS << "global " << BV.Name << " " << BV.Offset << " " << BV.Size << "\n";
+  for (Function *K : Kernels)
+    OS << "kernel " << K->getName() << " " << (WarpEmulated.count(K) ? 1 : 0)
+       << "\n";
+
+  {
+    auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {GPtr, I64}, false);
+    Function *F = Function::Create(FT, GlobalValue::ExternalLinkage,
+                                   spirv_abi::InfoKernel, &M);
+    F->setCallingConv(CallingConv::SPIR_KERNEL);
+    Constant *Data = ConstantDataArray::getString(Ctx, Table, false);
+    auto *G = new GlobalVariable(M, Data->getType(), true,
+                                 GlobalValue::InternalLinkage, Data,
+                                 "__hetgpu_spirv_table", nullptr,
+                                 GlobalValue::NotThreadLocal, ASConstant);
+    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+    BasicBlock *Copy = BasicBlock::Create(Ctx, "copy", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+    IRBuilder<> B(Entry);
+    Value *Out = F->getArg(0), *Cap = F->getArg(1);
+    uint64_t Len = Table.size();
+    B.CreateStore(B.getInt64(Len), Out);
+    Value *Room = B.CreateSub(Cap, B.getInt64(8));
+    Value *N = B.CreateSelect(B.CreateICmpULT(Room, B.getInt64(Len)), Room,
+                              B.getInt64(Len));
+    B.CreateCondBr(B.CreateICmpEQ(N, B.getInt64(0)), Done, Copy);
+    B.SetInsertPoint(Copy);
+    PHINode *I = B.CreatePHI(I64, 2);
+    I->addIncoming(B.getInt64(0), Entry);
+    Value *C = B.CreateLoad(I8, B.CreateInBoundsGEP(I8, G, I));
+    B.CreateStore(C, B.CreateInBoundsGEP(
+                         I8, Out, B.CreateAdd(I, B.getInt64(8))));
+    Value *Next = B.CreateAdd(I, B.getInt64(1));
+    I->addIncoming(Next, Copy);
+    B.CreateCondBr(B.CreateICmpULT(Next, N), Copy, Done);
+    B.SetInsertPoint(Done);
+    B.CreateRetVoid();
+  }
+  {
+    auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {GPtr}, false);
+    Function *F = Function::Create(FT, GlobalValue::ExternalLinkage,
+                                   spirv_abi::InitKernel, &M);
+    F->setCallingConv(CallingConv::SPIR_KERNEL);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+    for (const BlockVar &BV : BlockVars) {
+      if (!BV.Init)
+        continue;
+      auto *Img = new GlobalVariable(M, BV.Init->getType(), true,
+                                     GlobalValue::InternalLinkage, BV.Init,
+                                     BV.Name + ".init", nullptr,
+                                     GlobalValue::NotThreadLocal, ASGlobal);
+      B.CreateMemCpy(
+          B.CreateInBoundsGEP(I8, F->getArg(0), B.getInt64(BV.Offset)),
+          Align(1), Img, Align(1), BV.Size);
+    }
+    B.CreateRetVoid();
+  }
+}
+
+void SPIRVLowering::inferAddressSpaces() {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(InferAddressSpacesPass(ASGeneric));
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      FPM.run(F, FAM);
+}
+
+Error SPIRVLowering::run() {
+  if (Error E = checkInput())
+    return E;
+  StripDebugInfo(M);
+  inlineCalls();
+  if (Error E = cloneWithSPIRVTypes())
+    return E;
+  if (Error E = placeBlockVars())
+    return E;
+  if (Error E = lowerWarpOps())
+    return E;
+  if (Error E = lowerBuiltins())
+    return E;
+  if (Error E = expandAtomics())
+    return E;
+  // Builtin declarations are gone now.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.getName().starts_with(BuiltinPrefix) &&
+        F.use_empty())
+      F.eraseFromParent();
+  addHelperKernels();
+  inferAddressSpaces();
+
+  SmallVector<NamedMDNode *, 4> Drop;
+  for (NamedMDNode &N : M.named_metadata())
+    if (N.getName().starts_with("hetgpu."))
+      Drop.push_back(&N);
+  for (NamedMDNode *N : Drop)
+    N->eraseFromParent();
+  M.setTargetTriple(Triple(Opts.SubGroups32 ? "spirv64v1.3-unknown-unknown"
+                                            : "spirv64v1.2-unknown-unknown"));
+  M.setDataLayout("e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
+                  "v256:256-v512:512-v1024:1024-n8:16:32:64-G1");
+
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (verifyModule(M, &OS))
+    return failure("internal error: the lowered SPIR-V module is invalid: " +
+                   OS.str());
+  return Error::success();
+}
+
+} // namespace
+
+bool isLoweredForSPIRV(const Module &M) {
+  return M.getTargetTriple().isSPIRV();
+}
+
+Error lowerModuleToSPIRV(Module &M, const SPIRVLoweringOptions &Opts) {
+  if (isLoweredForSPIRV(M))
+    return Error::success();
+  return SPIRVLowering(M, Opts).run();
+}
+
+LowerToSPIRVPass::LowerToSPIRVPass() {
+  Opts.SubGroups32 = ClSubGroups;
+  if (Opts.SubGroups32)
+    Opts.DeviceDesc = "SPIR-V device with 32-wide sub-groups";
+}
+
+PreservedAnalyses LowerToSPIRVPass::run(Module &M, ModuleAnalysisManager &) {
+  if (isLoweredForSPIRV(M))
+    return PreservedAnalyses::all();
+  if (Error E = lowerModuleToSPIRV(M, Opts)) {
+    std::string Msg = toString(std::move(E));
+    Function *Where = nullptr;
+    for (Function &F : M)
+      if (!F.isDeclaration()) {
+        Where = &F;
+        break;
+      }
+    if (Where)
+      M.getContext().diagnose(
+          DiagnosticInfoUnsupported(*Where, "hetgpu-lower-spirv: " + Msg));
+    else
+      M.getContext().emitError("hetgpu-lower-spirv: " + Msg);
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace hetgpu

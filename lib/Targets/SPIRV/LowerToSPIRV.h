@@ -1,0 +1,59 @@
+//===- LowerToSPIRV.h - Lower hetIR to OpenCL-flavoured SPIR-V IR -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The `hetgpu-lower-spirv` pass: rewrites a hetIR module in place into LLVM
+/// IR for the `spirv64` target (OpenCL environment): address spaces, kernel
+/// ABI (see SPIRVKernelABI.h), builtins to OpenCL built-in functions, warp
+/// operations to sub-groups or to an exact local-memory emulation, atomics
+/// the SPIR-V backend cannot take expanded to compare-exchange loops.
+///
+/// USAGE: hetgpu-opt -passes=hetgpu-lower-spirv -S in.ll
+///        (-hetgpu-spirv-subgroups selects native 32-wide sub-groups)
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_LIB_TARGETS_SPIRV_LOWERTOSPIRV_H
+#define HETGPU_LIB_TARGETS_SPIRV_LOWERTOSPIRV_H
+
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace hetgpu {
+
+struct SPIRVLoweringOptions {
+  /// The device runs kernels in sub-groups of exactly 32 work-items laid
+  /// out by linear local id (Intel GPUs with intel_reqd_sub_group_size).
+  /// Otherwise warp operations are emulated with local memory and barriers,
+  /// which is exact only where every thread of the block reaches them.
+  bool SubGroups32 = false;
+  /// Words naming the device class in error messages.
+  std::string DeviceDesc = "SPIR-V device without 32-wide sub-groups";
+};
+
+/// Rewrites \p M. Returns an error naming the kernel and construct for
+/// anything the SPIR-V target cannot express; \p M is then unusable.
+llvm::Error lowerModuleToSPIRV(llvm::Module &M,
+                               const SPIRVLoweringOptions &Opts);
+
+/// True when \p M was already lowered (its triple is a SPIR-V one).
+bool isLoweredForSPIRV(const llvm::Module &M);
+
+class LowerToSPIRVPass : public llvm::PassInfoMixin<LowerToSPIRVPass> {
+public:
+  explicit LowerToSPIRVPass(SPIRVLoweringOptions Opts) : Opts(std::move(Opts)) {}
+  /// Options from the -hetgpu-spirv-* command-line flags.
+  LowerToSPIRVPass();
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  SPIRVLoweringOptions Opts;
+};
+
+} // namespace hetgpu
+
+#endif // HETGPU_LIB_TARGETS_SPIRV_LOWERTOSPIRV_H

@@ -1,0 +1,68 @@
+//===- SPIRVKernelABI.h - Kernel ABI of hetGPU's SPIR-V modules -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The contract between the SPIR-V lowering target (lib/Targets/SPIRV) and
+/// the runtime backends that load its modules (runtime/lib/Backends/OpenCL,
+/// runtime/lib/Backends/LevelZero). Plain C++, no LLVM: the runtime includes
+/// it too.
+///
+/// Every kernel K of the hetIR module becomes an OpenCL kernel named K with
+/// the hetIR parameters (pointers as `global` pointers, aggregates by value)
+/// followed by two hidden parameters:
+///
+///   * `local char *dyn`   - dynamic shared memory; set with
+///                           clSetKernelArg(k, n, max(bytes, 1), NULL);
+///   * `global char *mod`  - the module's *globals block*.
+///
+/// OpenCL has no portable way for the host to find or write program-scope
+/// variables (and PoCL keeps one copy of them per kernel), so every
+/// `__device__` / `__constant__` variable lives in a per-module globals block
+/// that the runtime allocates (SVM / device memory). The block starts with a
+/// header (status word for device-side assert/trap), then the variables.
+///
+/// Two helper kernels come with every module:
+///
+///   * `InfoKernel(global char *out, ulong cap)` writes the module table:
+///     a u64 byte count followed by that many bytes (truncated to cap - 8) of
+///     text, one record per line:
+///       `hetgpu-spirv <abi version>`
+///       `block <size> <align>`
+///       `global <name> <offset> <size>`
+///       `kernel <name> <warp-emulated 0|1>`
+///   * `InitKernel(global char *mod)` stores the initial values of the
+///     variables into a zero-filled block; run it once per module load
+///     with one work-item.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
+#define HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
+
+#include <cstdint>
+
+namespace hetgpu {
+namespace spirv_abi {
+
+constexpr unsigned ABIVersion = 1;
+constexpr const char *InfoKernel = "__hetgpu_spirv_info";
+constexpr const char *InitKernel = "__hetgpu_spirv_init";
+/// Number of hidden trailing kernel parameters.
+constexpr unsigned NumHiddenParams = 2;
+
+/// Header of the globals block.
+constexpr uint64_t StatusOffset = 0; ///< u32: 0 ok, else a Status code
+constexpr uint64_t HeaderSize = 16;  ///< first variable starts here (or later)
+
+/// Values of the status word (the first device-side failure wins).
+enum Status : uint32_t {
+  StatusOk = 0,
+  StatusAssert = 1, ///< assert() failed
+  StatusTrap = 2,   ///< __trap()
+};
+
+} // namespace spirv_abi
+} // namespace hetgpu
+
+#endif // HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
