@@ -150,8 +150,10 @@ __HG_HOST cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
 }
 
 // Kernels: `func` is the __global__ function (its host stub).
+// (CUDA spells the parameter `const T *`; clang cannot deduce that from a
+// pointer to function, so it is `T *` here.)
 template <class T>
-__HG_HOST cudaError_t cudaLaunchKernel(const T *func, dim3 gridDim,
+__HG_HOST cudaError_t cudaLaunchKernel(T *func, dim3 gridDim,
                                        dim3 blockDim, void **args,
                                        size_t sharedMem = 0,
                                        cudaStream_t stream = 0) {
