@@ -1,4 +1,4 @@
-//===- cooperative_groups.h - CUDA cooperative groups --------------*- C++ -*-===//
+//===- cooperative_groups.h - CUDA cooperative groups -----------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

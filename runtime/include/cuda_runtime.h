@@ -1,4 +1,4 @@
-//===- cuda_runtime.h - hetGPU's CUDA runtime header --------------*- C++ -*-===//
+//===- cuda_runtime.h - hetGPU's CUDA runtime header ------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

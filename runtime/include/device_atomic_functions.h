@@ -1,4 +1,4 @@
-//===- device_atomic_functions.h - CUDA atomic functions ----------*- C++ -*-===//
+//===- device_atomic_functions.h - CUDA atomic functions --------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- device_functions.h - CUDA device intrinsics -----------------*- C++ -*-===//
+//===- device_functions.h - CUDA device intrinsics --------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- device_launch_parameters.h - threadIdx, blockIdx, ... ------*- C++ -*-===//
+//===- device_launch_parameters.h - threadIdx, blockIdx, ... ----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

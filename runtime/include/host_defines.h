@@ -1,4 +1,4 @@
-//===- host_defines.h - CUDA's declaration specifiers -------------*- C++ -*-===//
+//===- host_defines.h - CUDA's declaration specifiers -----------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- math_constants.h - CUDART_* mathematical constants ---------*- C++ -*-===//
+//===- math_constants.h - CUDART_* mathematical constants -------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- math_functions.h - CUDA device math library ----------------*- C++ -*-===//
+//===- math_functions.h - CUDA device math library --------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

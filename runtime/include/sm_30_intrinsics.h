@@ -1,4 +1,4 @@
-//===- sm_30_intrinsics.h - CUDA warp-level functions --------------*- C++ -*-===//
+//===- sm_30_intrinsics.h - CUDA warp-level functions -----------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- vector_types.h - CUDA vector types and dim3 ---------------*- C++ -*-===//
+//===- vector_types.h - CUDA vector types and dim3 --------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
