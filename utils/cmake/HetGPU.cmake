@@ -21,7 +21,8 @@ include(AddLLVM)
 include(HandleLLVMOptions)
 
 include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
-add_definitions(${LLVM_DEFINITIONS})
+separate_arguments(HETGPU_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+add_definitions(${HETGPU_LLVM_DEFS})
 
 set(HETGPU_LLVM_BINDIR ${LLVM_TOOLS_BINARY_DIR})
 find_program(HETGPU_CLANGXX NAMES clang++-${HETGPU_LLVM_MAJOR} clang++ HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)

@@ -26,14 +26,14 @@ struct Entry {
 std::vector<Entry> &entries() {
   static std::vector<Entry> E = [] {
     std::vector<Entry> V;
-#define HETGPU_ENABLED_TARGET(Class) V.push_back({"", #Class, create##Class##Target});
+#define HETGPU_ENABLED_TARGET(C) V.push_back({"", #C, create##C##Target});
 #include "hetgpu/Targets/EnabledTargets.def"
 #undef HETGPU_ENABLED_TARGET
     // Fill in the short names from Targets.def.
     for (Entry &En : V) {
-#define HETGPU_TARGET(Name, Class, Triple)                                     \
-  if (En.Class == #Class)                                                      \
-    En.Name = #Name;
+#define HETGPU_TARGET(N, C, T)                                                 \
+  if (En.Class == #C)                                                          \
+    En.Name = #N;
 #include "hetgpu/Targets/Targets.def"
     }
     return V;

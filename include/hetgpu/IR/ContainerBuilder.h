@@ -1,0 +1,40 @@
+//===- ContainerBuilder.h - hetIR modules in and out of containers -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// LLVM-side helpers around the container format: describe a hetIR module as
+/// a container::ModuleInfo, and find containers in files (a raw container,
+/// a hetIR bitcode or text file, or an ELF object/executable whose
+/// `.nv_fatbin` section holds one container per CUDA translation unit).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_IR_CONTAINERBUILDER_H
+#define HETGPU_IR_CONTAINERBUILDER_H
+
+#include "hetgpu/IR/Container.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace hetgpu {
+
+/// Verifies \p M as hetIR and describes it (kernels, globals, bitcode).
+llvm::Expected<container::ModuleInfo> buildModuleInfo(const llvm::Module &M);
+
+/// Every container found in \p Bytes, which may be a container, hetIR
+/// bitcode or LLVM assembly (wrapped into a one-module container), or an ELF
+/// file with a `.nv_fatbin` section. \p Name is used in error messages.
+llvm::Expected<std::vector<container::Container>>
+loadContainers(llvm::StringRef Bytes, llvm::StringRef Name);
+
+} // namespace hetgpu
+
+#endif // HETGPU_IR_CONTAINERBUILDER_H

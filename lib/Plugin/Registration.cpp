@@ -1,0 +1,77 @@
+//===- Registration.cpp - Register every hetGPU pass by name ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Passes.def and Targets.def become pipeline names here.
+///
+//===----------------------------------------------------------------------===//
+
+#include "hetgpu/Plugin/Registration.h"
+#include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/PassHeaders.def"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace hetgpu {
+namespace {
+
+/// raise -> state layout -> verify, on CUDA device modules only (a host
+/// module seen through -fpass-plugin is left alone).
+class DevicePipelinePass : public RequiredPass<DevicePipelinePass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    if (!M.getTargetTriple().isNVPTX())
+      return PreservedAnalyses::all();
+    RaiseToHetIRPass().run(M, AM);
+    StateLayoutPass().run(M, AM);
+    VerifyHetIRPass().run(M, AM);
+    return PreservedAnalyses::none();
+  }
+};
+
+} // namespace
+
+void registerHetGPUPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+#define HETGPU_MODULE_PASS(N, Ctor)                                            \
+  if (Name == N) {                                                             \
+    MPM.addPass(Ctor);                                                         \
+    return true;                                                               \
+  }
+#include "hetgpu/Transforms/Passes.def"
+        if (Name == "hetgpu-device-pipeline") {
+          MPM.addPass(DevicePipelinePass());
+          return true;
+        }
+        return false;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+#define HETGPU_FUNCTION_PASS(N, Ctor)                                          \
+  if (Name == N) {                                                             \
+    FPM.addPass(Ctor);                                                         \
+    return true;                                                               \
+  }
+#include "hetgpu/Transforms/Passes.def"
+        return false;
+      });
+  for (StringRef T : targetNames())
+    if (auto Target = createTarget(T))
+      Target->registerPasses(PB);
+}
+
+void registerHetGPUDevicePipeline(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        MPM.addPass(DevicePipelinePass());
+      });
+}
+
+} // namespace hetgpu

@@ -1,0 +1,166 @@
+//===- Translate.cpp - hetIR -> native code, the translator library -------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Implements include/hetgpu/Translate/Translate.h: parse the hetIR bitcode,
+/// verify it, optionally instrument the safe points for live migration,
+/// then let the named LoweringTarget lower and emit it. Built into
+/// libhetgpu-translate.so (dlopen'ed by the runtime on a JIT-cache miss)
+/// and linked statically into hetgpu-translate.
+///
+//===----------------------------------------------------------------------===//
+
+#include "hetgpu/Translate/Translate.h"
+#include "hetgpu/IR/Verifier.h"
+#include "hetgpu/Plugin/Registration.h"
+#include "hetgpu/Targets/LoweringTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace llvm;
+
+namespace {
+
+char *dupString(const std::string &S) {
+  char *P = static_cast<char *>(std::malloc(S.size() + 1));
+  if (P)
+    std::memcpy(P, S.c_str(), S.size() + 1);
+  return P;
+}
+
+int failWith(hetgpu_translate_result *R, const Twine &Msg) {
+  R->data = nullptr;
+  R->size = 0;
+  R->error = dupString(Msg.str());
+  return 1;
+}
+
+/// Runs the pipeline named \p Pipeline (registered by some hetGPU pass).
+Error runNamedPipeline(Module &M, StringRef Pipeline) {
+  PassBuilder PB;
+  hetgpu::registerHetGPUPasses(PB);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (Error E = PB.parsePassPipeline(MPM, Pipeline))
+    return E;
+  MPM.run(M, MAM);
+  return Error::success();
+}
+
+} // namespace
+
+extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
+                                hetgpu_translate_result *Res) {
+  if (!Res)
+    return 1;
+  if (!Req || !Req->target || !Req->ir)
+    return failWith(Res, "hetgpu_translate: missing target or input");
+  static std::once_flag Init;
+  std::call_once(Init, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+    InitializeAllAsmParsers();
+  });
+
+  auto Target = hetgpu::createTarget(Req->target);
+  if (!Target) {
+    std::string Known;
+    for (StringRef N : hetgpu::targetNames())
+      Known += (Known.empty() ? "" : ", ") + N.str();
+    return failWith(Res, Twine("unknown target '") + Req->target +
+                             "' (this translator was built with: " + Known + ")");
+  }
+  LLVMContext Ctx;
+  // Diagnostics from passes (HetGPUFailure) become the error message.
+  std::string Diags;
+  Ctx.setDiagnosticHandlerCallBack(
+      [](const DiagnosticInfo *DI, void *Ctx) {
+        if (DI->getSeverity() != DS_Error)
+          return;
+        std::string &Out = *static_cast<std::string *>(Ctx);
+        raw_string_ostream OS(Out);
+        if (!Out.empty())
+          OS << "\n";
+        DiagnosticPrinterRawOStream DP(OS);
+        DI->print(DP);
+      },
+      &Diags);
+  StringRef Bytes(static_cast<const char *>(Req->ir), Req->ir_size);
+  auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "hetir"), Ctx);
+  if (!M)
+    return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
+  if (Error E = hetgpu::verifyHetIR(**M))
+    return failWith(Res, toString(std::move(E)));
+
+  hetgpu::TargetOptions Opts;
+  Opts.Arch = Req->arch ? Req->arch : "";
+  Opts.Features = Req->features ? Req->features : "";
+  Opts.OptLevel = Req->opt_level > 3 ? 3 : Req->opt_level;
+  Opts.Instrument = Req->flags & HETGPU_TRANSLATE_INSTRUMENT;
+  if (Opts.Arch.empty())
+    Opts.Arch = Target->defaultArch();
+
+  if (Opts.Instrument)
+    if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state"))
+      return failWith(Res, "live-migration instrumentation is not available: " +
+                               toString(std::move(E)));
+  if (!Diags.empty())
+    return failWith(Res, Diags);
+  if (Error E = Target->lower(**M, Opts))
+    return failWith(Res, Twine(Req->target) + " lowering failed: " +
+                             toString(std::move(E)) +
+                             (Diags.empty() ? "" : "\n" + Diags));
+  if (!Diags.empty())
+    return failWith(Res, Twine(Req->target) + " lowering failed:\n" + Diags);
+  auto Bin = Target->emit(**M, Opts);
+  if (!Bin)
+    return failWith(Res, Twine(Req->target) + " code generation failed: " +
+                             toString(Bin.takeError()) +
+                             (Diags.empty() ? "" : "\n" + Diags));
+  Res->size = Bin->size();
+  Res->data = std::malloc(Bin->size() ? Bin->size() : 1);
+  if (!Res->data)
+    return failWith(Res, "out of memory");
+  std::memcpy(Res->data, Bin->data(), Bin->size());
+  Res->error = nullptr;
+  return 0;
+}
+
+extern "C" void hetgpu_translate_dispose(hetgpu_translate_result *R) {
+  if (!R)
+    return;
+  std::free(R->data);
+  std::free(R->error);
+  R->data = nullptr;
+  R->error = nullptr;
+  R->size = 0;
+}
+
+extern "C" const char *hetgpu_translate_version(void) {
+  return "hetgpu-translate " LLVM_VERSION_STRING;
+}
