@@ -1,0 +1,865 @@
+//===- OpenCLBackend.cpp - OpenCL devices through the ICD loader ---------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu::rt::createOpenCLBackend()`. Devices of every OpenCL platform
+/// that offer shared virtual memory (SVM) and take either SPIR-V
+/// (CL_DEVICE_IL_VERSION, clCreateProgramWithIL) or SPIR 1.2 (cl_khr_spir;
+/// our SPIR-V goes through `llvm-spirv -r` first, see SPIRVToSPIR.h).
+///
+/// Memory: every allocation is SVM (fine-grain where offered, else coarse
+/// grain), so a device pointer is the same value on host and device, kernel
+/// pointer arguments are set with clSetKernelArgSVMPointer and pointers
+/// stored in device memory stay valid. Devices without SVM are skipped.
+///
+/// Modules follow lib/Targets/SPIRV/SPIRVKernelABI.h: after the build the
+/// info kernel gives the globals table, the module's globals block is
+/// allocated and the init kernel fills it. Streams are in-order command
+/// queues with profiling (events are markers).
+///
+//===----------------------------------------------------------------------===//
+
+#include "OpenCLApi.h"
+#include "SPIRVToSPIR.h"
+
+#include "Core/Device.h"
+#include "Core/Log.h"
+#include "SPIRVKernelABI.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace hetgpu {
+namespace rt {
+
+std::unique_ptr<Backend> createOpenCLBackend();
+
+namespace {
+
+using namespace cl;
+
+ErrorCode mapError(cl_int E) {
+  switch (E) {
+  case CL_SUCCESS:
+    return ErrorCode::Success;
+  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+  case CL_OUT_OF_HOST_MEMORY:
+    return ErrorCode::OutOfMemory;
+  case CL_OUT_OF_RESOURCES:
+    return ErrorCode::LaunchOutOfResources;
+  case CL_INVALID_WORK_GROUP_SIZE:
+  case CL_INVALID_WORK_ITEM_SIZE:
+  case CL_INVALID_GLOBAL_WORK_SIZE:
+    return ErrorCode::InvalidConfiguration;
+  case CL_INVALID_VALUE:
+    return ErrorCode::InvalidValue;
+  default:
+    return ErrorCode::DriverFailure;
+  }
+}
+
+Status clStatus(cl_int E, const std::string &What) {
+  if (E == CL_SUCCESS)
+    return Status::ok();
+  return Status(mapError(E), "opencl: " + What + " failed: " + errorName(E) +
+                                 " (" + std::to_string(E) + ")");
+}
+
+std::string deviceString(const API &A, cl_device_id D, cl_device_info I) {
+  size_t N = 0;
+  if (A.clGetDeviceInfo(D, I, 0, nullptr, &N) != CL_SUCCESS || N == 0)
+    return "";
+  std::string S(N, '\0');
+  if (A.clGetDeviceInfo(D, I, N, S.data(), nullptr) != CL_SUCCESS)
+    return "";
+  while (!S.empty() && (S.back() == '\0' || S.back() == ' '))
+    S.pop_back();
+  return S;
+}
+
+template <typename T>
+T deviceValue(const API &A, cl_device_id D, cl_device_info I, T Default) {
+  T V{};
+  if (A.clGetDeviceInfo(D, I, sizeof(T), &V, nullptr) != CL_SUCCESS)
+    return Default;
+  return V;
+}
+
+class CLDevice;
+
+class CLKernel final : public Kernel {
+public:
+  CLKernel(const API &A, cl_kernel K, const container::KernelInfo &Info,
+           void *Globals)
+      : A(A), K(K), Info(Info), Globals(Globals) {}
+  ~CLKernel() override { A.clReleaseKernel(K); }
+  const container::KernelInfo &info() const override { return Info; }
+
+  const API &A;
+  cl_kernel K;
+  container::KernelInfo Info;
+  void *Globals;
+  /// clSetKernelArg + enqueue must not interleave between threads.
+  std::mutex M;
+};
+
+class CLModule final : public Module {
+public:
+  CLModule(CLDevice &D, cl_program P) : Dev(D), Program(P) {}
+  ~CLModule() override;
+  Status getKernel(const std::string &Name, Kernel *&Out) override;
+  Status getGlobal(const std::string &Name, void *&Addr,
+                   size_t &Size) override;
+
+  CLDevice &Dev;
+  cl_program Program;
+  container::ModuleInfo Info; ///< kernels and globals (IR dropped)
+  void *Block = nullptr;      ///< globals block (SVM)
+  uint64_t BlockBytes = 0;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> Globals;
+  std::map<std::string, std::unique_ptr<CLKernel>> Kernels;
+  std::mutex M;
+};
+
+class CLEvent final : public Event {
+public:
+  explicit CLEvent(const API &A) : A(A) {}
+  ~CLEvent() override {
+    if (E)
+      A.clReleaseEvent(E);
+  }
+  Status synchronize() override {
+    std::lock_guard<std::mutex> L(M);
+    if (!E)
+      return Status::ok();
+    return clStatus(A.clWaitForEvents(1, &E), "clWaitForEvents");
+  }
+  Status query() override {
+    std::lock_guard<std::mutex> L(M);
+    if (!E)
+      return Status::ok();
+    cl_int S = CL_COMPLETE;
+    if (cl_int R = A.clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                    sizeof S, &S, nullptr))
+      return clStatus(R, "clGetEventInfo");
+    if (S < 0)
+      return clStatus(S, "the work before the event");
+    return S == CL_COMPLETE ? Status::ok()
+                            : Status(ErrorCode::NotReady, "event not ready");
+  }
+  Status elapsedSince(Event &Start, float &Ms) override {
+    auto &S = static_cast<CLEvent &>(Start);
+    cl_ulong T0 = 0, T1 = 0;
+    if (!E || !S.E)
+      return Status(ErrorCode::InvalidValue,
+                    "opencl: elapsed time of an event never recorded");
+    if (Status St = S.query())
+      return St;
+    if (Status St = query())
+      return St;
+    if (cl_int R = A.clGetEventProfilingInfo(S.E, CL_PROFILING_COMMAND_END,
+                                             sizeof T0, &T0, nullptr))
+      return clStatus(R, "clGetEventProfilingInfo");
+    if (cl_int R = A.clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_END,
+                                             sizeof T1, &T1, nullptr))
+      return clStatus(R, "clGetEventProfilingInfo");
+    Ms = float(double(int64_t(T1 - T0)) / 1e6);
+    return Status::ok();
+  }
+  /// Replaces the recorded marker.
+  void set(cl_event New) {
+    std::lock_guard<std::mutex> L(M);
+    if (E)
+      A.clReleaseEvent(E);
+    E = New;
+  }
+  cl_event get() {
+    std::lock_guard<std::mutex> L(M);
+    return E;
+  }
+
+private:
+  const API &A;
+  cl_event E = nullptr;
+  std::mutex M;
+};
+
+class CLQueue;
+
+class CLDevice final : public Device {
+public:
+  CLDevice(const API &A, cl_platform_id P, cl_device_id D, cl_context Ctx,
+           bool FineGrain, bool UseIL)
+      : A(A), Platform(P), Dev(D), Ctx(Ctx), FineGrain(FineGrain),
+        UseIL(UseIL) {}
+  ~CLDevice() override {
+    if (Internal)
+      A.clReleaseCommandQueue(Internal);
+    A.clReleaseContext(Ctx);
+  }
+
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status allocate(size_t Bytes, void *&Ptr) override {
+    cl_svm_mem_flags F = CL_MEM_READ_WRITE;
+    if (FineGrain)
+      F |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
+    Ptr = A.clSVMAlloc(Ctx, F, std::max<size_t>(Bytes, 1), 0);
+    if (!Ptr)
+      return Status(ErrorCode::OutOfMemory,
+                    "opencl: clSVMAlloc of " + std::to_string(Bytes) +
+                        " bytes failed on " + Props.Name);
+    std::lock_guard<std::mutex> L(M);
+    Allocations[Ptr] = Bytes;
+    Used += Bytes;
+    return Status::ok();
+  }
+  Status release(void *Ptr) override {
+    if (!Ptr)
+      return Status::ok();
+    {
+      std::lock_guard<std::mutex> L(M);
+      auto It = Allocations.find(Ptr);
+      if (It == Allocations.end())
+        return Status(ErrorCode::InvalidDevicePointer,
+                      "opencl: pointer was not allocated on this device");
+      Used -= It->second;
+      Allocations.erase(It);
+    }
+    // Pending work may still use it.
+    if (Status S = synchronize())
+      log(LogLevel::Warn, S.Message);
+    A.clSVMFree(Ctx, Ptr);
+    return Status::ok();
+  }
+  Status allocateHost(size_t Bytes, void *&Ptr) override {
+    Ptr = aligned_alloc(4096, (std::max<size_t>(Bytes, 1) + 4095) & ~size_t(4095));
+    return Ptr ? Status::ok()
+               : Status(ErrorCode::OutOfMemory, "opencl: host allocation");
+  }
+  Status releaseHost(void *Ptr) override {
+    free(Ptr);
+    return Status::ok();
+  }
+  Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    if (!FineGrain)
+      return Status(ErrorCode::NotSupported,
+                    "opencl: managed memory needs fine-grain SVM");
+    return allocate(Bytes, Ptr);
+  }
+  Status memoryInfo(size_t &Free, size_t &Total) override {
+    std::lock_guard<std::mutex> L(M);
+    Total = Props.TotalMemory;
+    Free = Used < Total ? Total - Used : 0;
+    return Status::ok();
+  }
+
+  Status loadModule(const std::vector<char> &Binary,
+                    const container::ModuleInfo &Info,
+                    std::unique_ptr<Module> &Out) override;
+  Status createQueue(std::unique_ptr<Queue> &Out) override;
+  Status createEvent(std::unique_ptr<Event> &Out) override {
+    Out = std::make_unique<CLEvent>(A);
+    return Status::ok();
+  }
+  Status synchronize() override;
+
+  /// A device-side assert/trap recorded in any module's globals block.
+  Status deviceFailure();
+
+  Status init();
+  Status internalQueue(cl_command_queue &Q);
+  /// Runs \p K with one work-item on the internal queue and waits.
+  Status runHelper(cl_kernel K, const std::string &What);
+
+  const API &A;
+  cl_platform_id Platform;
+  cl_device_id Dev;
+  cl_context Ctx;
+  bool FineGrain;
+  bool UseIL;
+  DeviceProperties Props;
+  std::mutex M;
+  std::map<void *, size_t> Allocations;
+  size_t Used = 0;
+  std::set<CLQueue *> Queues;
+  std::set<CLModule *> Modules;
+  cl_command_queue Internal = nullptr;
+};
+
+class CLQueue final : public Queue {
+public:
+  CLQueue(CLDevice &D, cl_command_queue Q) : D(D), A(D.A), Q(Q) {}
+  ~CLQueue() override {
+    A.clFinish(Q);
+    {
+      std::lock_guard<std::mutex> L(D.M);
+      D.Queues.erase(this);
+    }
+    A.clReleaseCommandQueue(Q);
+  }
+
+  Status memcpy(void *Dst, const void *Src, size_t Bytes,
+                CopyKind Kind) override {
+    if (Bytes == 0)
+      return Status::ok();
+    // Host sources may change as soon as we return: copy them now.
+    cl_bool Blocking = Kind == CopyKind::HostToDevice ||
+                               Kind == CopyKind::HostToHost
+                           ? CL_TRUE
+                           : CL_FALSE;
+    return clStatus(A.clEnqueueSVMMemcpy(Q, Blocking, Dst, Src, Bytes, 0,
+                                         nullptr, nullptr),
+                    "clEnqueueSVMMemcpy");
+  }
+  Status memset(void *Dst, int Value, size_t Bytes) override {
+    if (Bytes == 0)
+      return Status::ok();
+    unsigned char Pattern = static_cast<unsigned char>(Value);
+    return clStatus(A.clEnqueueSVMMemFill(Q, Dst, &Pattern, 1, Bytes, 0,
+                                          nullptr, nullptr),
+                    "clEnqueueSVMMemFill");
+  }
+  Status launch(Kernel &Kn, const LaunchParams &P) override {
+    auto &K = static_cast<CLKernel &>(Kn);
+    const container::KernelInfo &I = K.Info;
+    std::lock_guard<std::mutex> L(K.M);
+    cl_uint N = 0;
+    for (const container::ParamInfo &PI : I.Params) {
+      cl_int R;
+      if (PI.Kind == container::ParamKind::Pointer) {
+        void *Ptr = nullptr;
+        std::memcpy(&Ptr, P.Args[N], sizeof Ptr);
+        R = A.clSetKernelArgSVMPointer(K.K, N, Ptr);
+      } else {
+        R = A.clSetKernelArg(K.K, N, PI.Size, P.Args[N]);
+      }
+      if (R)
+        return clStatus(R, "clSetKernelArg(" + I.Name + ", " +
+                               std::to_string(N) + ")");
+      ++N;
+    }
+    if (cl_int R = A.clSetKernelArg(K.K, N, std::max<uint64_t>(P.DynamicShared, 1),
+                                    nullptr))
+      return clStatus(R, "clSetKernelArg(" + I.Name +
+                             ", dynamic shared memory of " +
+                             std::to_string(P.DynamicShared) + " bytes)");
+    if (cl_int R = A.clSetKernelArgSVMPointer(K.K, N + 1, K.Globals))
+      return clStatus(R, "clSetKernelArgSVMPointer(" + I.Name + ", globals)");
+    size_t Local[3], Global[3];
+    for (int D = 0; D < 3; ++D) {
+      if (P.Grid[D] == 0 || P.Block[D] == 0)
+        return Status(ErrorCode::InvalidConfiguration,
+                      "opencl: empty grid or block");
+      Local[D] = P.Block[D];
+      Global[D] = size_t(P.Grid[D]) * P.Block[D];
+    }
+    return clStatus(A.clEnqueueNDRangeKernel(Q, K.K, 3, nullptr, Global, Local,
+                                             0, nullptr, nullptr),
+                    "clEnqueueNDRangeKernel(" + I.Name + ")");
+  }
+  Status hostFunc(std::function<void()> Fn) override {
+    if (Status S = synchronize())
+      return S;
+    Fn();
+    return Status::ok();
+  }
+  Status record(Event &E) override {
+    cl_event Ev = nullptr;
+    if (cl_int R = A.clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Ev))
+      return clStatus(R, "clEnqueueMarkerWithWaitList");
+    A.clFlush(Q);
+    static_cast<CLEvent &>(E).set(Ev);
+    return Status::ok();
+  }
+  Status wait(Event &E) override {
+    cl_event Ev = static_cast<CLEvent &>(E).get();
+    if (!Ev)
+      return Status::ok();
+    return clStatus(A.clEnqueueBarrierWithWaitList(Q, 1, &Ev, nullptr),
+                    "clEnqueueBarrierWithWaitList");
+  }
+  Status synchronize() override {
+    if (Status S = clStatus(A.clFinish(Q), "clFinish"))
+      return S;
+    return D.deviceFailure();
+  }
+  Status query() override {
+    cl_event Ev = nullptr;
+    if (cl_int R = A.clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Ev))
+      return clStatus(R, "clEnqueueMarkerWithWaitList");
+    A.clFlush(Q);
+    cl_int S = CL_COMPLETE;
+    cl_int R = A.clGetEventInfo(Ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                sizeof S, &S, nullptr);
+    A.clReleaseEvent(Ev);
+    if (R)
+      return clStatus(R, "clGetEventInfo");
+    if (S < 0)
+      return clStatus(S, "queued work");
+    if (S != CL_COMPLETE)
+      return Status(ErrorCode::NotReady, "queue busy");
+    return D.deviceFailure();
+  }
+
+  CLDevice &D;
+  const API &A;
+  cl_command_queue Q;
+};
+
+//===----------------------------------------------------------------------===//
+// CLDevice
+//===----------------------------------------------------------------------===//
+
+Status CLDevice::init() {
+  Props.Name = deviceString(A, Dev, CL_DEVICE_NAME);
+  Props.Vendor = deviceString(A, Dev, CL_DEVICE_VENDOR);
+  Props.Kind = BackendKind::OpenCL;
+  Props.Target = "spirv";
+  std::string IL = deviceString(A, Dev, CL_DEVICE_IL_VERSION);
+  // Highest SPIR-V 1.x the device takes; SPIR consumers get 1.2 (what
+  // llvm-spirv-15 reads back reliably).
+  unsigned Minor = 2;
+  if (UseIL) {
+    Minor = 0;
+    for (unsigned V = 0; V <= 6; ++V)
+      if (IL.find("SPIR-V_1." + std::to_string(V)) != std::string::npos)
+        Minor = V;
+  }
+  Props.Arch = "spirv1." + std::to_string(Minor);
+  std::string Ext = deviceString(A, Dev, CL_DEVICE_EXTENSIONS);
+  if (Ext.find("cl_intel_required_subgroup_size") != std::string::npos) {
+    size_t Sizes[16] = {};
+    size_t Got = 0;
+    if (A.clGetDeviceInfo(Dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof Sizes,
+                          Sizes, &Got) == CL_SUCCESS)
+      for (size_t I = 0; I < Got / sizeof(size_t); ++I)
+        if (Sizes[I] == 32 && UseIL && Minor >= 3)
+          Props.Features = "+subgroups32";
+  }
+  Props.TotalMemory = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
+  Props.MultiProcessorCount =
+      deviceValue<cl_uint>(A, Dev, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
+  size_t WG = deviceValue<size_t>(A, Dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, 256);
+  Props.MaxThreadsPerBlock = uint32_t(std::min<size_t>(WG, 1024));
+  size_t Items[3] = {1, 1, 1};
+  A.clGetDeviceInfo(Dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof Items, Items,
+                    nullptr);
+  for (int D = 0; D < 3; ++D)
+    Props.MaxBlockDim[D] = uint32_t(
+        std::min<size_t>(Items[D], D == 2 ? 64 : Props.MaxThreadsPerBlock));
+  // Local memory minus what the warp emulation and barrier reductions use.
+  uint64_t Local = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_LOCAL_MEM_SIZE,
+                                         48 * 1024);
+  uint64_t Reserved = 4096 + 16;
+  Local = Local > Reserved ? Local - Reserved : 0;
+  Props.SharedMemPerBlock = std::min<uint64_t>(Local, 48 * 1024);
+  Props.SharedMemPerBlockOptin = Local;
+  Props.SharedMemPerMultiprocessor = Local;
+  Props.TotalConstMem = std::min<uint64_t>(
+      deviceValue<cl_ulong>(A, Dev, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
+                            64 * 1024),
+      64 * 1024);
+  Props.ClockRateKHz =
+      deviceValue<cl_uint>(A, Dev, CL_DEVICE_MAX_CLOCK_FREQUENCY, 1000) * 1000;
+  Props.L2CacheSize = uint32_t(
+      deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, 0));
+  Props.Integrated =
+      deviceValue<cl_bool>(A, Dev, CL_DEVICE_HOST_UNIFIED_MEMORY, CL_FALSE) ==
+          CL_TRUE ||
+      (deviceValue<cl_ulong>(A, Dev, CL_DEVICE_TYPE, 0) & CL_DEVICE_TYPE_CPU);
+  Props.ManagedMemory = FineGrain;
+  return Status::ok();
+}
+
+Status CLDevice::internalQueue(cl_command_queue &Q) {
+  std::lock_guard<std::mutex> L(M);
+  if (!Internal) {
+    cl_int E = CL_SUCCESS;
+    Internal = A.clCreateCommandQueueWithProperties(Ctx, Dev, nullptr, &E);
+    if (!Internal)
+      return clStatus(E, "clCreateCommandQueueWithProperties");
+  }
+  Q = Internal;
+  return Status::ok();
+}
+
+Status CLDevice::runHelper(cl_kernel K, const std::string &What) {
+  cl_command_queue Q;
+  if (Status S = internalQueue(Q))
+    return S;
+  size_t One = 1;
+  if (cl_int R = A.clEnqueueNDRangeKernel(Q, K, 1, nullptr, &One, &One, 0,
+                                          nullptr, nullptr))
+    return clStatus(R, "running " + What);
+  return clStatus(A.clFinish(Q), "running " + What);
+}
+
+Status CLDevice::createQueue(std::unique_ptr<Queue> &Out) {
+  cl_queue_properties QP[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                              0};
+  cl_int E = CL_SUCCESS;
+  cl_command_queue Q = A.clCreateCommandQueueWithProperties(Ctx, Dev, QP, &E);
+  if (!Q)
+    return clStatus(E, "clCreateCommandQueueWithProperties");
+  auto CQ = std::make_unique<CLQueue>(*this, Q);
+  {
+    std::lock_guard<std::mutex> L(M);
+    Queues.insert(CQ.get());
+  }
+  Out = std::move(CQ);
+  return Status::ok();
+}
+
+Status CLDevice::synchronize() {
+  std::vector<cl_command_queue> Qs;
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (CLQueue *Q : Queues)
+      Qs.push_back(Q->Q);
+    if (Internal)
+      Qs.push_back(Internal);
+  }
+  for (cl_command_queue Q : Qs)
+    if (Status S = clStatus(A.clFinish(Q), "clFinish"))
+      return S;
+  return deviceFailure();
+}
+
+Status CLDevice::deviceFailure() {
+  std::lock_guard<std::mutex> L(M);
+  for (CLModule *Mod : Modules) {
+    if (!Mod->Block)
+      continue;
+    uint32_t Word = 0;
+    if (FineGrain) {
+      std::memcpy(&Word,
+                  static_cast<char *>(Mod->Block) + spirv_abi::StatusOffset,
+                  sizeof Word);
+    } else if (Internal) {
+      A.clEnqueueSVMMemcpy(Internal, CL_TRUE, &Word,
+                           static_cast<char *>(Mod->Block) +
+                               spirv_abi::StatusOffset,
+                           sizeof Word, 0, nullptr, nullptr);
+    }
+    if (Word == spirv_abi::StatusAssert)
+      return Status(ErrorCode::Assert,
+                    "opencl: a device-side assertion failed");
+    if (Word == spirv_abi::StatusTrap)
+      return Status(ErrorCode::LaunchFailure,
+                    "opencl: a kernel executed __trap()");
+  }
+  return Status::ok();
+}
+
+Status CLDevice::loadModule(const std::vector<char> &Binary,
+                            const container::ModuleInfo &Info,
+                            std::unique_ptr<Module> &Out) {
+  cl_int E = CL_SUCCESS;
+  cl_program P = nullptr;
+  const char *Options = "";
+  std::string Path;
+  if (UseIL) {
+    Path = "SPIR-V (clCreateProgramWithIL)";
+    P = A.clCreateProgramWithIL(Ctx, Binary.data(), Binary.size(), &E);
+    if (!P)
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "opencl: clCreateProgramWithIL failed on " + Props.Name +
+                        ": " + errorName(E));
+  } else {
+    Path = "SPIR 1.2 (llvm-spirv -r, clCreateProgramWithBinary)";
+    std::vector<char> BC;
+    std::string Err;
+    if (!translateSPIRVToSPIR(Binary, BC, Err))
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "opencl: cannot convert SPIR-V to SPIR for " + Props.Name +
+                        ": " + Err);
+    size_t Size = BC.size();
+    const unsigned char *Ptr =
+        reinterpret_cast<const unsigned char *>(BC.data());
+    cl_int BinStatus = CL_SUCCESS;
+    P = A.clCreateProgramWithBinary(Ctx, 1, &Dev, &Size, &Ptr, &BinStatus, &E);
+    if (!P)
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "opencl: clCreateProgramWithBinary (SPIR) failed on " +
+                        Props.Name + ": " + errorName(E));
+    Options = "-x spir -spir-std=1.2";
+  }
+  if (cl_int R = A.clBuildProgram(P, 1, &Dev, Options, nullptr, nullptr)) {
+    size_t N = 0;
+    std::string Log;
+    if (A.clGetProgramBuildInfo(P, Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                                &N) == CL_SUCCESS &&
+        N > 1) {
+      Log.resize(N);
+      A.clGetProgramBuildInfo(P, Dev, CL_PROGRAM_BUILD_LOG, N, Log.data(),
+                              nullptr);
+      while (!Log.empty() && Log.back() == '\0')
+        Log.pop_back();
+    }
+    A.clReleaseProgram(P);
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "opencl: building the module as " + Path + " on " +
+                      Props.Name + " failed: " + errorName(R) +
+                      (Log.empty() ? "" : "; build log:\n" + Log));
+  }
+  auto Mod = std::make_unique<CLModule>(*this, P);
+  Mod->Info.Kind = Info.Kind;
+  Mod->Info.Kernels = Info.Kernels;
+  Mod->Info.Globals = Info.Globals;
+
+  // The module table (SPIRVKernelABI.h).
+  cl_kernel InfoK = A.clCreateKernel(P, spirv_abi::InfoKernel, &E);
+  if (!InfoK)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  std::string("opencl: the module has no ") +
+                      spirv_abi::InfoKernel +
+                      " kernel (not produced by hetgpu's SPIR-V target?): " +
+                      errorName(E));
+  std::string Table;
+  for (uint64_t Cap = 16384;;) {
+    void *Buf = nullptr;
+    if (Status S = allocate(Cap, Buf)) {
+      A.clReleaseKernel(InfoK);
+      return S;
+    }
+    cl_ulong CapArg = Cap;
+    A.clSetKernelArgSVMPointer(InfoK, 0, Buf);
+    A.clSetKernelArg(InfoK, 1, sizeof CapArg, &CapArg);
+    Status S = runHelper(InfoK, spirv_abi::InfoKernel);
+    uint64_t Len = 0;
+    std::vector<char> Host(Cap);
+    if (S.isOk()) {
+      cl_command_queue Q;
+      internalQueue(Q);
+      S = clStatus(A.clEnqueueSVMMemcpy(Q, CL_TRUE, Host.data(), Buf, Cap, 0,
+                                        nullptr, nullptr),
+                   "reading the module table");
+      std::memcpy(&Len, Host.data(), sizeof Len);
+    }
+    release(Buf);
+    if (S) {
+      A.clReleaseKernel(InfoK);
+      return S;
+    }
+    if (Len + 8 <= Cap) {
+      Table.assign(Host.data() + 8, Len);
+      break;
+    }
+    Cap = Len + 8;
+  }
+  A.clReleaseKernel(InfoK);
+
+  std::istringstream In(Table);
+  std::string Line;
+  while (std::getline(In, Line)) {
+    std::istringstream LS(Line);
+    std::string Kind;
+    LS >> Kind;
+    if (Kind == "hetgpu-spirv") {
+      unsigned V = 0;
+      LS >> V;
+      if (V != spirv_abi::ABIVersion)
+        return Status(ErrorCode::NoBinaryForGpu,
+                      "opencl: module ABI version " + std::to_string(V) +
+                          ", this runtime speaks " +
+                          std::to_string(spirv_abi::ABIVersion));
+    } else if (Kind == "block") {
+      LS >> Mod->BlockBytes;
+    } else if (Kind == "global") {
+      std::string Name;
+      uint64_t Off = 0, Size = 0;
+      LS >> Name >> Off >> Size;
+      Mod->Globals[Name] = {Off, Size};
+    }
+  }
+  if (Mod->BlockBytes < spirv_abi::HeaderSize)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "opencl: malformed module table:\n" + Table);
+  if (Status S = allocate(Mod->BlockBytes, Mod->Block))
+    return S;
+  {
+    cl_command_queue Q;
+    if (Status S = internalQueue(Q))
+      return S;
+    unsigned char Zero = 0;
+    if (Status S = clStatus(A.clEnqueueSVMMemFill(Q, Mod->Block, &Zero, 1,
+                                                  Mod->BlockBytes, 0, nullptr,
+                                                  nullptr),
+                            "clearing the globals block"))
+      return S;
+  }
+  cl_kernel InitK = A.clCreateKernel(P, spirv_abi::InitKernel, &E);
+  if (!InitK)
+    return clStatus(E, std::string("clCreateKernel(") + spirv_abi::InitKernel +
+                           ")");
+  A.clSetKernelArgSVMPointer(InitK, 0, Mod->Block);
+  Status S = runHelper(InitK, spirv_abi::InitKernel);
+  A.clReleaseKernel(InitK);
+  if (S)
+    return S;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Modules.insert(Mod.get());
+  }
+  Out = std::move(Mod);
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// CLModule
+//===----------------------------------------------------------------------===//
+
+CLModule::~CLModule() {
+  Dev.synchronize();
+  {
+    std::lock_guard<std::mutex> L(Dev.M);
+    Dev.Modules.erase(this);
+  }
+  Kernels.clear();
+  if (Block)
+    Dev.release(Block);
+  Dev.A.clReleaseProgram(Program);
+}
+
+Status CLModule::getKernel(const std::string &Name, Kernel *&Out) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Kernels.find(Name);
+  if (It != Kernels.end()) {
+    Out = It->second.get();
+    return Status::ok();
+  }
+  const container::KernelInfo *KI = Info.findKernel(Name);
+  if (!KI)
+    return Status(ErrorCode::InvalidValue,
+                  "opencl: no kernel " + Name + " in the module");
+  cl_int E = CL_SUCCESS;
+  cl_kernel K = Dev.A.clCreateKernel(Program, Name.c_str(), &E);
+  if (!K)
+    return clStatus(E, "clCreateKernel(" + Name + ")");
+  cl_uint NArgs = 0;
+  Dev.A.clGetKernelInfo(K, CL_KERNEL_NUM_ARGS, sizeof NArgs, &NArgs, nullptr);
+  if (NArgs != KI->Params.size() + spirv_abi::NumHiddenParams) {
+    Dev.A.clReleaseKernel(K);
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "opencl: kernel " + Name + " takes " + std::to_string(NArgs) +
+                      " arguments, the container lists " +
+                      std::to_string(KI->Params.size()) + " (+" +
+                      std::to_string(spirv_abi::NumHiddenParams) + " hidden)");
+  }
+  auto CK = std::make_unique<CLKernel>(Dev.A, K, *KI, Block);
+  Out = CK.get();
+  Kernels[Name] = std::move(CK);
+  return Status::ok();
+}
+
+Status CLModule::getGlobal(const std::string &Name, void *&Addr,
+                           size_t &Size) {
+  auto It = Globals.find(Name);
+  if (It == Globals.end())
+    return Status(ErrorCode::InvalidSymbol,
+                  "opencl: no device variable " + Name + " in the module");
+  Addr = static_cast<char *>(Block) + It->second.first;
+  Size = It->second.second;
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Backend
+//===----------------------------------------------------------------------===//
+
+class OpenCLBackend final : public Backend {
+public:
+  const char *name() const override { return "opencl"; }
+  Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
+    std::string Err;
+    const API *A = loadAPI(Err);
+    if (!A)
+      return Status(ErrorCode::NotSupported, "opencl: " + Err);
+    cl_uint NP = 0;
+    cl_int R = A->clGetPlatformIDs(0, nullptr, &NP);
+    if (R == CL_PLATFORM_NOT_FOUND_KHR || (R == CL_SUCCESS && NP == 0))
+      return Status(ErrorCode::NotSupported,
+                    "opencl: no OpenCL platform is installed (ICD loader "
+                    "found no vendor in /etc/OpenCL/vendors)");
+    if (R)
+      return clStatus(R, "clGetPlatformIDs");
+    std::vector<cl_platform_id> Ps(NP);
+    A->clGetPlatformIDs(NP, Ps.data(), nullptr);
+    std::string Skipped;
+    size_t Before = Out.size();
+    for (cl_platform_id P : Ps) {
+      cl_uint ND = 0;
+      if (A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &ND) ||
+          ND == 0)
+        continue;
+      std::vector<cl_device_id> Ds(ND);
+      A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, ND, Ds.data(), nullptr);
+      for (cl_device_id D : Ds) {
+        std::string Name = deviceString(*A, D, CL_DEVICE_NAME);
+        auto SVM = deviceValue<cl_device_svm_capabilities>(
+            *A, D, CL_DEVICE_SVM_CAPABILITIES, 0);
+        if (!(SVM & (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                     CL_DEVICE_SVM_FINE_GRAIN_BUFFER))) {
+          Skipped += " " + Name + ": no shared virtual memory;";
+          continue;
+        }
+        std::string IL = deviceString(*A, D, CL_DEVICE_IL_VERSION);
+        std::string Ext = deviceString(*A, D, CL_DEVICE_EXTENSIONS);
+        bool HasIL = IL.find("SPIR-V") != std::string::npos &&
+                     A->clCreateProgramWithIL;
+        bool HasSPIR = Ext.find("cl_khr_spir") != std::string::npos;
+        // HETGPU_OPENCL_PATH=spir|il forces one ingestion path.
+        if (const char *F = getenv("HETGPU_OPENCL_PATH")) {
+          if (std::string(F) == "spir")
+            HasIL = false;
+          else if (std::string(F) == "il")
+            HasSPIR = false;
+        }
+        if (!HasIL && !HasSPIR) {
+          Skipped += " " + Name + ": takes neither SPIR-V nor SPIR;";
+          continue;
+        }
+        cl_context_properties CP[] = {
+            0x1084 /*CL_CONTEXT_PLATFORM*/,
+            reinterpret_cast<cl_context_properties>(P), 0};
+        cl_int E = CL_SUCCESS;
+        cl_context Ctx = A->clCreateContext(CP, 1, &D, nullptr, nullptr, &E);
+        if (!Ctx) {
+          Skipped += " " + Name + ": clCreateContext: " + errorName(E) + ";";
+          continue;
+        }
+        auto Dev = std::make_unique<CLDevice>(
+            *A, P, D, Ctx, (SVM & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0, HasIL);
+        if (Status S = Dev->init()) {
+          Skipped += " " + Name + ": " + S.Message + ";";
+          continue;
+        }
+        Out.push_back(std::move(Dev));
+      }
+    }
+    if (!Skipped.empty())
+      log(LogLevel::Info, "opencl: devices skipped:" + Skipped);
+    if (Out.size() == Before)
+      return Status(ErrorCode::NotSupported,
+                    "opencl: no usable OpenCL device" +
+                        (Skipped.empty() ? std::string()
+                                         : " (skipped:" + Skipped + ")"));
+    return Status::ok();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createOpenCLBackend() {
+  return std::make_unique<OpenCLBackend>();
+}
+
+} // namespace rt
+} // namespace hetgpu
