@@ -107,6 +107,8 @@ public:
 
 /// One kernel launch. `Args[i]` points to parameter i's bytes, as in
 /// cudaLaunchKernel; sizes are in Kernel::info().Params.
+/// `Args` (and what it points to) are valid only during Queue::launch():
+/// a backend that runs the launch later copies them first (Core/ArgPack.h).
 struct LaunchParams {
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
@@ -173,6 +175,10 @@ public:
   virtual Status allocateHost(size_t Bytes, void *&Ptr) = 0;
   virtual Status releaseHost(void *Ptr) = 0;
   virtual Status memoryInfo(size_t &Free, size_t &Total) = 0;
+  /// Memory usable from the host and the device (cudaMallocManaged),
+  /// released with release(). The default says NotSupported; Core then uses
+  /// allocate() on devices whose memory is host memory (Integrated).
+  virtual Status allocateManaged(size_t Bytes, void *&Ptr);
 
   /// Loads a binary produced by the lowering target of properties().Target
   /// for the module described by \p Info.

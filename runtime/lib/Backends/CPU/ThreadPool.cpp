@@ -1,0 +1,101 @@
+//===- ThreadPool.cpp - Worker threads that run a grid's blocks -----------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Workers take loop indices from a shared atomic counter (dynamic
+/// scheduling: blocks of a grid may take very different times).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Backends/CPU/ThreadPool.h"
+
+#include <stdexcept>
+#include <string>
+
+using namespace hetgpu::rt;
+
+namespace {
+struct StartArg {
+  ThreadPool *Pool;
+  unsigned Id;
+};
+} // namespace
+
+ThreadPool::ThreadPool(unsigned Workers, size_t StackBytes) {
+  if (Workers == 0)
+    Workers = 1;
+  for (unsigned I = 0; I < Workers; ++I) {
+    pthread_attr_t Attr;
+    pthread_attr_init(&Attr);
+    pthread_attr_setstacksize(&Attr, StackBytes);
+    pthread_t T;
+    auto *A = new StartArg{this, I};
+    if (pthread_create(&T, &Attr, &ThreadPool::threadMain, A) != 0) {
+      delete A;
+      pthread_attr_destroy(&Attr);
+      if (Threads.empty())
+        throw std::runtime_error("cannot start CPU worker threads");
+      break;
+    }
+    pthread_attr_destroy(&Attr);
+    Threads.push_back(T);
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Stop = true;
+  }
+  WorkCV.notify_all();
+  for (pthread_t T : Threads)
+    pthread_join(T, nullptr);
+}
+
+void *ThreadPool::threadMain(void *Arg) {
+  StartArg A = *static_cast<StartArg *>(Arg);
+  delete static_cast<StartArg *>(Arg);
+  A.Pool->workerLoop(A.Id);
+  return nullptr;
+}
+
+void ThreadPool::workerLoop(unsigned Id) {
+  uint64_t Seen = 0;
+  for (;;) {
+    const std::function<void(uint64_t, unsigned)> *Fn;
+    uint64_t N;
+    {
+      std::unique_lock<std::mutex> Lock(M);
+      WorkCV.wait(Lock, [&] { return Stop || Generation != Seen; });
+      if (Stop)
+        return;
+      Seen = Generation;
+      Fn = Job;
+      N = Count;
+    }
+    for (uint64_t I = Next.fetch_add(1); I < N; I = Next.fetch_add(1))
+      (*Fn)(I, Id);
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      if (--Busy == 0)
+        DoneCV.notify_all();
+    }
+  }
+}
+
+void ThreadPool::parallelFor(
+    uint64_t N, const std::function<void(uint64_t, unsigned)> &Fn) {
+  if (N == 0)
+    return;
+  std::lock_guard<std::mutex> Run(RunM);
+  std::unique_lock<std::mutex> Lock(M);
+  Job = &Fn;
+  Count = N;
+  Next = 0;
+  Busy = size();
+  ++Generation;
+  WorkCV.notify_all();
+  DoneCV.wait(Lock, [&] { return Busy == 0; });
+  Job = nullptr;
+}

@@ -1,0 +1,511 @@
+//===- NVIDIABackend.cpp - NVIDIA GPUs through the CUDA driver API --------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu::rt::createNVIDIABackend()`: devices, memory, PTX modules,
+/// streams and events on top of the CUDA driver API (CudaDriver.h, loaded
+/// with dlopen). Each device uses its primary context, made current on the
+/// calling thread before every driver call. The lowering target is "nvptx"
+/// with the device's sm_XY and a PTX ISA version the driver accepts.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CudaDriver.h"
+
+#include "Core/Device.h"
+#include "Core/Log.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace hetgpu {
+namespace rt {
+
+std::unique_ptr<Backend> createNVIDIABackend();
+
+namespace {
+
+using namespace cu;
+
+ErrorCode mapResult(CUresult R) {
+  switch (R) {
+  case CUDA_SUCCESS:
+    return ErrorCode::Success;
+  case CUDA_ERROR_INVALID_VALUE:
+  case CUDA_ERROR_INVALID_HANDLE:
+    return ErrorCode::InvalidValue;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    return ErrorCode::OutOfMemory;
+  case CUDA_ERROR_NOT_READY:
+    return ErrorCode::NotReady;
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    return ErrorCode::LaunchOutOfResources;
+  case CUDA_ERROR_ASSERT:
+    return ErrorCode::Assert;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return ErrorCode::LaunchFailure;
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+    return ErrorCode::NoBinaryForGpu;
+  case CUDA_ERROR_NOT_FOUND:
+    return ErrorCode::InvalidSymbol;
+  case CUDA_ERROR_NOT_SUPPORTED:
+    return ErrorCode::NotSupported;
+  default:
+    return ErrorCode::DriverFailure;
+  }
+}
+
+/// Status of driver call \p What that returned \p R.
+Status check(const Driver &D, CUresult R, const char *What) {
+  if (R == CUDA_SUCCESS)
+    return Status::ok();
+  return Status(mapResult(R), std::string(What) + ": " + D.describe(R));
+}
+
+CUdeviceptr dptr(const void *P) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(P));
+}
+
+class NVIDIADevice;
+
+/// Makes a device's primary context current on this thread.
+class ContextScope {
+public:
+  ContextScope(const Driver &D, CUcontext Ctx) { Result = D.CtxSetCurrent(Ctx); }
+  CUresult Result;
+};
+
+class NVIDIAKernel final : public Kernel {
+public:
+  NVIDIAKernel(CUfunction F, container::KernelInfo Info)
+      : Fn(F), Info(std::move(Info)) {}
+  const container::KernelInfo &info() const override { return Info; }
+  CUfunction Fn;
+  /// Dynamic shared memory the function is configured for (48 KiB by
+  /// default; raised on demand up to the opt-in limit).
+  uint64_t DynamicSharedLimit = 48 * 1024;
+  std::mutex Mu;
+
+private:
+  container::KernelInfo Info;
+};
+
+class NVIDIAModule final : public Module {
+public:
+  NVIDIAModule(const Driver &D, CUcontext Ctx, CUmodule M,
+               const container::ModuleInfo &Info)
+      : D(D), Ctx(Ctx), Mod(M), Info(Info) {}
+  ~NVIDIAModule() override {
+    ContextScope S(D, Ctx);
+    D.ModuleUnload(Mod);
+  }
+
+  Status getKernel(const std::string &Name, Kernel *&Out) override {
+    std::lock_guard<std::mutex> L(Mu);
+    auto It = Kernels.find(Name);
+    if (It != Kernels.end()) {
+      Out = It->second.get();
+      return Status::ok();
+    }
+    const container::KernelInfo *KI = Info.findKernel(Name);
+    if (!KI)
+      return Status(ErrorCode::InvalidValue,
+                    "kernel '" + Name + "' is not in the module's kernel table");
+    ContextScope S(D, Ctx);
+    CUfunction F = nullptr;
+    if (Status St = check(D, D.ModuleGetFunction(&F, Mod, Name.c_str()),
+                          ("cuModuleGetFunction(" + Name + ")").c_str()))
+      return St;
+    auto K = std::make_unique<NVIDIAKernel>(F, *KI);
+    Out = K.get();
+    Kernels.emplace(Name, std::move(K));
+    return Status::ok();
+  }
+
+  Status getGlobal(const std::string &Name, void *&Addr, size_t &Size) override {
+    ContextScope S(D, Ctx);
+    CUdeviceptr P = 0;
+    size_t Bytes = 0;
+    CUresult R = D.ModuleGetGlobal(&P, &Bytes, Mod, Name.c_str());
+    if (R != CUDA_SUCCESS)
+      return Status(R == CUDA_ERROR_NOT_FOUND ? ErrorCode::InvalidSymbol
+                                              : mapResult(R),
+                    "cuModuleGetGlobal(" + Name + "): " + D.describe(R));
+    Addr = reinterpret_cast<void *>(static_cast<uintptr_t>(P));
+    Size = Bytes;
+    return Status::ok();
+  }
+
+private:
+  const Driver &D;
+  CUcontext Ctx;
+  CUmodule Mod;
+  container::ModuleInfo Info;
+  std::mutex Mu;
+  std::map<std::string, std::unique_ptr<NVIDIAKernel>> Kernels;
+};
+
+class NVIDIAEvent final : public Event {
+public:
+  NVIDIAEvent(const Driver &D, CUcontext Ctx, CUevent E) : Ev(E), D(D), Ctx(Ctx) {}
+  ~NVIDIAEvent() override {
+    ContextScope S(D, Ctx);
+    D.EventDestroy(Ev);
+  }
+  Status synchronize() override {
+    ContextScope S(D, Ctx);
+    return check(D, D.EventSynchronize(Ev), "cuEventSynchronize");
+  }
+  Status query() override {
+    ContextScope S(D, Ctx);
+    return check(D, D.EventQuery(Ev), "cuEventQuery");
+  }
+  Status elapsedSince(Event &Start, float &Ms) override {
+    ContextScope S(D, Ctx);
+    auto &From = static_cast<NVIDIAEvent &>(Start);
+    return check(D, D.EventElapsedTime(&Ms, From.Ev, Ev), "cuEventElapsedTime");
+  }
+  CUevent Ev;
+
+private:
+  const Driver &D;
+  CUcontext Ctx;
+};
+
+class NVIDIAQueue final : public Queue {
+public:
+  NVIDIAQueue(const Driver &D, CUcontext Ctx, CUstream S, uint64_t OptinShared)
+      : D(D), Ctx(Ctx), Stream(S), OptinShared(OptinShared) {}
+  ~NVIDIAQueue() override {
+    ContextScope S(D, Ctx);
+    D.StreamSynchronize(Stream);
+    D.StreamDestroy(Stream);
+  }
+
+  Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) override {
+    if (Bytes == 0)
+      return Status::ok();
+    ContextScope S(D, Ctx);
+    switch (Kind) {
+    case CopyKind::HostToDevice:
+      return check(D, D.MemcpyHtoDAsync(dptr(Dst), Src, Bytes, Stream),
+                   "cuMemcpyHtoDAsync");
+    case CopyKind::DeviceToHost:
+      return check(D, D.MemcpyDtoHAsync(Dst, dptr(Src), Bytes, Stream),
+                   "cuMemcpyDtoHAsync");
+    case CopyKind::DeviceToDevice:
+      return check(D, D.MemcpyDtoDAsync(dptr(Dst), dptr(Src), Bytes, Stream),
+                   "cuMemcpyDtoDAsync");
+    case CopyKind::HostToHost:
+      if (Status St = synchronize())
+        return St;
+      std::memmove(Dst, Src, Bytes);
+      return Status::ok();
+    }
+    return Status(ErrorCode::InvalidValue, "memcpy: unknown copy kind");
+  }
+
+  Status memset(void *Dst, int Value, size_t Bytes) override {
+    if (Bytes == 0)
+      return Status::ok();
+    ContextScope S(D, Ctx);
+    return check(D,
+                 D.MemsetD8Async(dptr(Dst), static_cast<unsigned char>(Value),
+                                 Bytes, Stream),
+                 "cuMemsetD8Async");
+  }
+
+  Status launch(Kernel &K, const LaunchParams &P) override {
+    auto &NK = static_cast<NVIDIAKernel &>(K);
+    if (P.State)
+      return Status(ErrorCode::NotSupported,
+                    "launch of '" + NK.info().Name +
+                        "': live migration (state buffer) is not implemented "
+                        "on the nvidia backend");
+    ContextScope S(D, Ctx);
+    if (P.DynamicShared > 48 * 1024) {
+      std::lock_guard<std::mutex> L(NK.Mu);
+      if (P.DynamicShared > NK.DynamicSharedLimit) {
+        if (P.DynamicShared + NK.info().StaticShared > OptinShared)
+          return Status(ErrorCode::InvalidValue,
+                        "launch of '" + NK.info().Name + "': " +
+                            std::to_string(P.DynamicShared) +
+                            " bytes of dynamic shared memory exceed the "
+                            "device's limit of " +
+                            std::to_string(OptinShared));
+        if (Status St = check(D,
+                              D.FuncSetAttribute(
+                                  NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  static_cast<int>(P.DynamicShared)),
+                              "cuFuncSetAttribute"))
+          return St;
+        NK.DynamicSharedLimit = P.DynamicShared;
+      }
+    }
+    CUresult R = D.LaunchKernel(NK.Fn, P.Grid[0], P.Grid[1], P.Grid[2],
+                                P.Block[0], P.Block[1], P.Block[2],
+                                static_cast<unsigned>(P.DynamicShared), Stream,
+                                P.Args, nullptr);
+    if (R == CUDA_ERROR_INVALID_VALUE)
+      return Status(ErrorCode::InvalidConfiguration,
+                    "cuLaunchKernel(" + NK.info().Name + "): " + D.describe(R));
+    return check(D, R, ("cuLaunchKernel(" + NK.info().Name + ")").c_str());
+  }
+
+  Status hostFunc(std::function<void()> Fn) override {
+    ContextScope S(D, Ctx);
+    auto *Heap = new std::function<void()>(std::move(Fn));
+    CUresult R = D.LaunchHostFunc(
+        Stream,
+        [](void *U) {
+          auto *F = static_cast<std::function<void()> *>(U);
+          (*F)();
+          delete F;
+        },
+        Heap);
+    if (R != CUDA_SUCCESS)
+      delete Heap;
+    return check(D, R, "cuLaunchHostFunc");
+  }
+
+  Status record(Event &E) override {
+    ContextScope S(D, Ctx);
+    return check(D, D.EventRecord(static_cast<NVIDIAEvent &>(E).Ev, Stream),
+                 "cuEventRecord");
+  }
+  Status wait(Event &E) override {
+    ContextScope S(D, Ctx);
+    return check(D, D.StreamWaitEvent(Stream, static_cast<NVIDIAEvent &>(E).Ev, 0),
+                 "cuStreamWaitEvent");
+  }
+  Status synchronize() override {
+    ContextScope S(D, Ctx);
+    return check(D, D.StreamSynchronize(Stream), "cuStreamSynchronize");
+  }
+  Status query() override {
+    ContextScope S(D, Ctx);
+    return check(D, D.StreamQuery(Stream), "cuStreamQuery");
+  }
+
+private:
+  const Driver &D;
+  CUcontext Ctx;
+  CUstream Stream;
+  uint64_t OptinShared;
+};
+
+class NVIDIADevice final : public Device {
+public:
+  NVIDIADevice(const Driver &D, CUdevice Dev, CUcontext Ctx, DeviceProperties P)
+      : D(D), Dev(Dev), Ctx(Ctx), Props(std::move(P)) {}
+  ~NVIDIADevice() override { D.DevicePrimaryCtxRelease(Dev); }
+
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status allocate(size_t Bytes, void *&Ptr) override {
+    ContextScope S(D, Ctx);
+    CUdeviceptr P = 0;
+    if (Status St = check(D, D.MemAlloc(&P, Bytes ? Bytes : 1), "cuMemAlloc"))
+      return St;
+    Ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(P));
+    return Status::ok();
+  }
+  Status release(void *Ptr) override {
+    if (!Ptr)
+      return Status::ok();
+    ContextScope S(D, Ctx);
+    CUresult R = D.MemFree(dptr(Ptr));
+    if (R == CUDA_ERROR_INVALID_VALUE)
+      return Status(ErrorCode::InvalidDevicePointer, "cuMemFree: " + D.describe(R));
+    return check(D, R, "cuMemFree");
+  }
+  Status allocateHost(size_t Bytes, void *&Ptr) override {
+    ContextScope S(D, Ctx);
+    return check(D, D.MemHostAlloc(&Ptr, Bytes ? Bytes : 1, 0), "cuMemHostAlloc");
+  }
+  Status releaseHost(void *Ptr) override {
+    if (!Ptr)
+      return Status::ok();
+    ContextScope S(D, Ctx);
+    return check(D, D.MemFreeHost(Ptr), "cuMemFreeHost");
+  }
+  Status memoryInfo(size_t &Free, size_t &Total) override {
+    ContextScope S(D, Ctx);
+    return check(D, D.MemGetInfo(&Free, &Total), "cuMemGetInfo");
+  }
+
+  Status loadModule(const std::vector<char> &Binary,
+                    const container::ModuleInfo &Info,
+                    std::unique_ptr<Module> &Out) override {
+    // The driver wants NUL-terminated PTX text.
+    std::string PTX(Binary.begin(), Binary.end());
+    if (PTX.find(".target") == std::string::npos)
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "cuModuleLoadDataEx: the nvptx translation is not PTX text");
+    ContextScope S(D, Ctx);
+    char InfoLog[8192] = {0}, ErrorLog[8192] = {0};
+    float WallMs = 0;
+    CUjit_option Opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_WALL_TIME};
+    void *Vals[] = {InfoLog, reinterpret_cast<void *>(uintptr_t(sizeof(InfoLog))),
+                    ErrorLog, reinterpret_cast<void *>(uintptr_t(sizeof(ErrorLog))),
+                    &WallMs};
+    CUmodule M = nullptr;
+    CUresult R = D.ModuleLoadDataEx(&M, PTX.c_str(), 5, Opts, Vals);
+    if (R != CUDA_SUCCESS) {
+      std::string Msg = "cuModuleLoadDataEx (" + Props.Arch + ", " +
+                        Props.Features + "): " + D.describe(R);
+      if (ErrorLog[0])
+        Msg += ": " + std::string(ErrorLog);
+      if (InfoLog[0])
+        Msg += " [info: " + std::string(InfoLog) + "]";
+      ErrorCode C = mapResult(R);
+      return Status(C == ErrorCode::DriverFailure ? ErrorCode::NoBinaryForGpu : C,
+                    Msg);
+    }
+    if (logEnabled(LogLevel::Info))
+      log(LogLevel::Info, "nvidia: PTX JIT of " + std::to_string(PTX.size()) +
+                              " bytes for " + Props.Arch + " took " +
+                              std::to_string(WallMs) + " ms" +
+                              (InfoLog[0] ? std::string(": ") + InfoLog : ""));
+    Out = std::make_unique<NVIDIAModule>(D, Ctx, M, Info);
+    return Status::ok();
+  }
+
+  Status createQueue(std::unique_ptr<Queue> &Out) override {
+    ContextScope S(D, Ctx);
+    CUstream St = nullptr;
+    // CUDA streams other than the legacy default stream do not synchronise
+    // with each other; Core orders the default stream itself.
+    if (Status E = check(D, D.StreamCreate(&St, CU_STREAM_NON_BLOCKING),
+                         "cuStreamCreate"))
+      return E;
+    Out = std::make_unique<NVIDIAQueue>(D, Ctx, St, Props.SharedMemPerBlockOptin);
+    return Status::ok();
+  }
+  Status createEvent(std::unique_ptr<Event> &Out) override {
+    ContextScope S(D, Ctx);
+    CUevent E = nullptr;
+    if (Status St = check(D, D.EventCreate(&E, CU_EVENT_DEFAULT), "cuEventCreate"))
+      return St;
+    Out = std::make_unique<NVIDIAEvent>(D, Ctx, E);
+    return Status::ok();
+  }
+  Status synchronize() override {
+    ContextScope S(D, Ctx);
+    return check(D, D.CtxSynchronize(), "cuCtxSynchronize");
+  }
+
+private:
+  const Driver &D;
+  CUdevice Dev;
+  CUcontext Ctx;
+  DeviceProperties Props;
+};
+
+class NVIDIABackend final : public Backend {
+public:
+  const char *name() const override { return "nvidia"; }
+
+  Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
+    std::string Err;
+    const Driver *DP = loadDriver(Err);
+    if (!DP)
+      return Status(ErrorCode::NotSupported, Err);
+    const Driver &D = *DP;
+    if (Status St = check(D, D.Init(0), "cuInit"))
+      return St;
+    int Version = 0;
+    D.DriverGetVersion(&Version);
+    int Count = 0;
+    if (Status St = check(D, D.DeviceGetCount(&Count), "cuDeviceGetCount"))
+      return St;
+    if (Count == 0)
+      return Status(ErrorCode::NotSupported, "cuDeviceGetCount: no NVIDIA GPU");
+    unsigned MaxPTX = maxPTXVersionForDriver(Version);
+    for (int I = 0; I < Count; ++I) {
+      CUdevice Dev = 0;
+      if (Status St = check(D, D.DeviceGet(&Dev, I), "cuDeviceGet"))
+        return St;
+      auto Attr = [&](CUdevice_attribute A, int Default) {
+        int V = 0;
+        return D.DeviceGetAttribute(&V, A, Dev) == CUDA_SUCCESS ? V : Default;
+      };
+      DeviceProperties P;
+      char Name[256] = {0};
+      D.DeviceGetName(Name, sizeof(Name) - 1, Dev);
+      P.Name = Name;
+      P.Vendor = "NVIDIA";
+      P.Kind = BackendKind::NVIDIA;
+      P.ComputeMajor = Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 7);
+      P.ComputeMinor = Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
+      P.Target = "nvptx";
+      P.Arch = "sm_" + std::to_string(P.ComputeMajor) + std::to_string(P.ComputeMinor);
+      P.Features = "+ptx" + std::to_string(MaxPTX);
+      size_t Total = 0;
+      D.DeviceTotalMem(&Total, Dev);
+      P.TotalMemory = Total;
+      P.MultiProcessorCount = Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
+      P.MaxThreadsPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
+      P.MaxBlockDim[0] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024);
+      P.MaxBlockDim[1] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024);
+      P.MaxBlockDim[2] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64);
+      P.MaxGridDim[0] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647);
+      P.MaxGridDim[1] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535);
+      P.MaxGridDim[2] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535);
+      P.SharedMemPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 48 << 10);
+      P.SharedMemPerBlockOptin = Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                      static_cast<int>(P.SharedMemPerBlock));
+      P.SharedMemPerMultiprocessor =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 64 << 10);
+      P.TotalConstMem = Attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 64 << 10);
+      P.RegsPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536);
+      P.MaxThreadsPerMultiProcessor =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048);
+      P.MaxBlocksPerMultiProcessor =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 32);
+      P.ClockRateKHz = Attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000);
+      P.MemoryClockRateKHz = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 1000000);
+      P.MemoryBusWidth = Attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 64);
+      P.L2CacheSize = Attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0);
+      P.PciBusId = Attr(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0);
+      P.Integrated = Attr(CU_DEVICE_ATTRIBUTE_INTEGRATED, 0) != 0;
+      P.ConcurrentKernels = Attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1) != 0;
+      P.ManagedMemory = Attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 0) != 0;
+
+      CUcontext Ctx = nullptr;
+      if (Status St = check(D, D.DevicePrimaryCtxRetain(&Ctx, Dev),
+                            "cuDevicePrimaryCtxRetain"))
+        return St;
+      if (logEnabled(LogLevel::Info))
+        log(LogLevel::Info, "nvidia: device " + std::to_string(I) + ": " + P.Name +
+                                " (" + P.Arch + ", driver " + std::to_string(Version) +
+                                ", " + P.Features + ")");
+      Out.push_back(std::make_unique<NVIDIADevice>(D, Dev, Ctx, std::move(P)));
+    }
+    return Status::ok();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createNVIDIABackend() {
+  return std::make_unique<NVIDIABackend>();
+}
+
+} // namespace rt
+} // namespace hetgpu

@@ -1,0 +1,984 @@
+//===- TTSimBackend.cpp - tt-sim: RISC-V many-core cores under qemu-user --===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The tt-sim device. Device DRAM is a memfd mapped at RVMC_DRAM_BASE in this
+/// process and, by each core's boot code, at the same address in every core
+/// process, so device pointers are equal and host-visible everywhere. A
+/// module is the rvmc target's static-PIE image: loadModule relocates a copy
+/// into DRAM (code, data, `__device__` variables) and writes the original
+/// to a file that each core process runs. A launch writes a descriptor
+/// (runtime/device/RVManycore/rvmc_abi.h) into DRAM, starts one
+/// qemu-riscv64 process per core, waits for all of them and then reports
+/// errors and prints the printf records. Queues are host worker threads.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TTSim.h"
+#include "TTSimElf.h"
+
+#include "../../Core/Printf.h"
+
+#include "../../../device/RVManycore/rvmc_abi.h"
+#include "../../../device/RVManycore/rvmc_printf.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fcntl.h>
+#include <map>
+#include <mutex>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace hetgpu {
+namespace rt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t envNumber(const char *Name, uint64_t Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  unsigned long long N = std::strtoull(V, &End, 0);
+  return (End && *End == 0) ? N : Default;
+}
+
+std::string findInPath(const std::string &Prog) {
+  if (Prog.find('/') != std::string::npos)
+    return access(Prog.c_str(), X_OK) == 0 ? Prog : "";
+  const char *Path = std::getenv("PATH");
+  std::string P = Path ? Path : "/usr/bin:/bin";
+  size_t Start = 0;
+  while (Start <= P.size()) {
+    size_t End = P.find(':', Start);
+    if (End == std::string::npos)
+      End = P.size();
+    std::string Dir = P.substr(Start, End - Start);
+    if (Dir.empty())
+      Dir = ".";
+    std::string Full = Dir + "/" + Prog;
+    if (access(Full.c_str(), X_OK) == 0)
+      return Full;
+    Start = End + 1;
+  }
+  return "";
+}
+
+std::string hex(uint64_t V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "0x%llx", (unsigned long long)V);
+  return Buf;
+}
+
+//===----------------------------------------------------------------------===//
+// Device DRAM: a memfd at a fixed address, with a first-fit allocator.
+//===----------------------------------------------------------------------===//
+
+class Dram {
+public:
+  Status init(uint64_t Bytes) {
+    Size = Bytes;
+    int Raw = memfd_create("hetgpu-ttsim-dram", MFD_CLOEXEC);
+    if (Raw < 0)
+      return Status(ErrorCode::DriverFailure,
+                    std::string("tt-sim: memfd_create failed: ") +
+                        std::strerror(errno));
+    // Keep it off fd 3, where the cores expect it after dup2.
+    Fd = fcntl(Raw, F_DUPFD_CLOEXEC, 10);
+    close(Raw);
+    if (Fd < 0 || ftruncate(Fd, off_t(Size)) != 0)
+      return Status(ErrorCode::DriverFailure,
+                    std::string("tt-sim: cannot size the DRAM file: ") +
+                        std::strerror(errno));
+    void *P = mmap(reinterpret_cast<void *>(RVMC_DRAM_BASE), Size,
+                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
+                   Fd, 0);
+    if (P == MAP_FAILED || reinterpret_cast<uint64_t>(P) != RVMC_DRAM_BASE) {
+      if (P != MAP_FAILED)
+        munmap(P, Size);
+      return Status(ErrorCode::DriverFailure,
+                    "tt-sim: cannot map device DRAM at " +
+                        hex(RVMC_DRAM_BASE) + ": " + std::strerror(errno));
+    }
+    Free[0] = Size;
+    return Status::ok();
+  }
+
+  int fd() const { return Fd; }
+  uint64_t size() const { return Size; }
+
+  Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256) {
+    if (Bytes == 0)
+      Bytes = 1;
+    Bytes = (Bytes + 255) & ~uint64_t(255);
+    std::lock_guard<std::mutex> G(M);
+    for (auto It = Free.begin(); It != Free.end(); ++It) {
+      uint64_t Start = (It->first + Align - 1) & ~(Align - 1);
+      uint64_t End = It->first + It->second;
+      if (Start + Bytes > End)
+        continue;
+      uint64_t BlockStart = It->first;
+      Free.erase(It);
+      if (Start > BlockStart)
+        Free[BlockStart] = Start - BlockStart;
+      if (Start + Bytes < End)
+        Free[Start + Bytes] = End - (Start + Bytes);
+      Used[Start] = Bytes;
+      InUse += Bytes;
+      Addr = RVMC_DRAM_BASE + Start;
+      return Status::ok();
+    }
+    return Status(ErrorCode::OutOfMemory,
+                  "tt-sim: out of device DRAM allocating " +
+                      std::to_string(Bytes) + " bytes (HETGPU_TTSIM_DRAM_MB)");
+  }
+
+  Status release(uint64_t Addr) {
+    std::lock_guard<std::mutex> G(M);
+    auto It = Used.find(Addr - RVMC_DRAM_BASE);
+    if (Addr < RVMC_DRAM_BASE || It == Used.end())
+      return Status(ErrorCode::InvalidDevicePointer,
+                    "tt-sim: " + hex(Addr) + " is not a device allocation");
+    uint64_t Start = It->first, Bytes = It->second;
+    Used.erase(It);
+    InUse -= Bytes;
+    auto Next = Free.lower_bound(Start);
+    if (Next != Free.end() && Next->first == Start + Bytes) {
+      Bytes += Next->second;
+      Free.erase(Next);
+    }
+    auto Prev = Free.lower_bound(Start);
+    if (Prev != Free.begin()) {
+      --Prev;
+      if (Prev->first + Prev->second == Start) {
+        Prev->second += Bytes;
+        return Status::ok();
+      }
+    }
+    Free[Start] = Bytes;
+    return Status::ok();
+  }
+
+  /// Bytes from the DRAM base to the end of the highest allocation, rounded
+  /// to 2 MiB: what a core maps (mapping all of DRAM costs qemu time).
+  uint64_t highWater() {
+    std::lock_guard<std::mutex> G(M);
+    uint64_t End = Used.empty() ? 0 : Used.rbegin()->first + Used.rbegin()->second;
+    End = (End + (2u << 20) - 1) & ~uint64_t((2u << 20) - 1);
+    return std::max<uint64_t>(std::min(End, Size), 2u << 20 > Size ? Size : 2u << 20);
+  }
+
+  uint64_t inUse() {
+    std::lock_guard<std::mutex> G(M);
+    return InUse;
+  }
+
+  bool contains(const void *P, uint64_t Bytes) const {
+    uint64_t A = reinterpret_cast<uint64_t>(P);
+    return A >= RVMC_DRAM_BASE && A - RVMC_DRAM_BASE <= Size &&
+           Bytes <= Size - (A - RVMC_DRAM_BASE);
+  }
+
+private:
+  int Fd = -1;
+  uint64_t Size = 0;
+  uint64_t InUse = 0;
+  std::mutex M;
+  std::map<uint64_t, uint64_t> Free, Used; // offset -> bytes
+};
+
+/// A DRAM allocation released at scope exit.
+struct DramBlock {
+  Dram &D;
+  uint64_t Addr = 0;
+  explicit DramBlock(Dram &D) : D(D) {}
+  ~DramBlock() {
+    if (Addr)
+      D.release(Addr);
+  }
+  template <typename T> T *as() const { return reinterpret_cast<T *>(Addr); }
+};
+
+struct Config {
+  unsigned Cores = 8;
+  uint64_t DramBytes = 1024ull << 20;
+  std::string Qemu;
+  unsigned Sched = RVMC_SCHED_DYNAMIC;
+  uint64_t PrintfBytes = 1024ull << 10;
+  uint64_t HeapBytes = 8ull << 20;
+  uint64_t TimeoutS = 600;
+  bool KeepImages = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+class TTSimKernel : public Kernel {
+public:
+  TTSimKernel(container::KernelInfo Info, uint64_t BlockFn,
+              uint64_t ImageShared)
+      : Info(std::move(Info)), BlockFn(BlockFn), ImageShared(ImageShared) {}
+  uint64_t ImageBase = 0; ///< DRAM address of the module image
+  std::string ImagePath;  ///< the file each core process boots from
+  ttsim::ElfImage::TlsInfo Tls;
+  const container::KernelInfo &info() const override { return Info; }
+  container::KernelInfo Info;
+  uint64_t BlockFn;     ///< DRAM address of __hetgpu_block_<name>
+  uint64_t ImageShared; ///< static shared bytes the image reports, or 0
+};
+
+class TTSimModule : public Module {
+public:
+  TTSimModule(Dram &D) : D(D) {}
+  ~TTSimModule() override {
+    if (Base)
+      D.release(Base);
+    if (!ImagePath.empty() && !Keep)
+      unlink(ImagePath.c_str());
+  }
+
+  Status getKernel(const std::string &Name, Kernel *&Out) override {
+    for (auto &K : Kernels)
+      if (K->Info.Name == Name) {
+        Out = K.get();
+        return Status::ok();
+      }
+    return Status(ErrorCode::InvalidValue,
+                  "tt-sim: no kernel '" + Name + "' in the module");
+  }
+
+  Status getGlobal(const std::string &Name, void *&Addr,
+                   size_t &Size) override {
+    const ttsim::ElfSymbol *S = Image.symbol(Name);
+    if (!S || S->IsFunction)
+      return Status(ErrorCode::InvalidSymbol,
+                    "tt-sim: no device variable '" + Name + "' in the module");
+    Addr = reinterpret_cast<void *>(Base + S->Value);
+    Size = S->Size;
+    return Status::ok();
+  }
+
+  Dram &D;
+  std::vector<char> Bytes;
+  ttsim::ElfImage Image;
+  uint64_t Base = 0;
+  std::string ImagePath;
+  bool Keep = false;
+  std::vector<std::unique_ptr<TTSimKernel>> Kernels;
+};
+
+//===----------------------------------------------------------------------===//
+// printf records -> text
+//===----------------------------------------------------------------------===//
+
+/// Formats one record with the runtime's printf formatter (the one every
+/// in-process backend uses), after pointing each %s slot of a copy of the
+/// argument buffer at the string copied into the record.
+std::string formatRecord(const char *Rec) {
+  rvmc_printf_rec H;
+  std::memcpy(&H, Rec, sizeof(H));
+  const char *Fmt = Rec + sizeof(H);
+  const char *Args = Fmt + ((H.fmt_len + 1 + 7) & ~7u);
+  const char *Strs = Args + ((H.args_len + 7) & ~7u);
+  std::vector<char> Buf(Args, Args + H.args_len);
+  Buf.resize(H.args_len + 8);
+  uint32_t Off = 0;
+  rvmc_fmt_piece P;
+  for (uint32_t Pos = 0; rvmc_fmt_next(Fmt, Pos, &P); Pos += P.len) {
+    for (uint32_t S = 0; S < P.stars; ++S)
+      Off = rvmc_fmt_align(Off, 4) + 4;
+    if (!P.size)
+      continue;
+    Off = rvmc_fmt_align(Off, P.size);
+    if (P.kind == RVMC_FMT_STRING && Off + 8 <= H.args_len) {
+      uint64_t S;
+      std::memcpy(&S, Args + Off, 8);
+      const char *Str = (S == ~0ull || S >= H.str_len) ? nullptr : Strs + S;
+      std::memcpy(Buf.data() + Off, &Str, 8);
+    }
+    Off += P.size;
+  }
+  return formatDevicePrintf(Fmt, Buf.data());
+}
+
+//===----------------------------------------------------------------------===//
+// Events and queues
+//===----------------------------------------------------------------------===//
+
+class TTSimEvent : public Event {
+public:
+  void markPending() {
+    std::lock_guard<std::mutex> G(M);
+    ++Pending;
+  }
+  void complete() {
+    std::lock_guard<std::mutex> G(M);
+    if (Pending)
+      --Pending;
+    Time = Clock::now();
+    Recorded = true;
+    CV.notify_all();
+  }
+  Status synchronize() override {
+    std::unique_lock<std::mutex> L(M);
+    CV.wait(L, [&] { return Pending == 0; });
+    return Status::ok();
+  }
+  Status query() override {
+    std::lock_guard<std::mutex> G(M);
+    return Pending ? Status(ErrorCode::NotReady, "tt-sim: event pending")
+                   : Status::ok();
+  }
+  Status elapsedSince(Event &StartE, float &Ms) override {
+    auto &S = static_cast<TTSimEvent &>(StartE);
+    Clock::time_point T0, T1;
+    {
+      std::lock_guard<std::mutex> G(S.M);
+      if (!S.Recorded || S.Pending)
+        return Status(S.Pending ? ErrorCode::NotReady : ErrorCode::InvalidValue,
+                      "tt-sim: start event not complete");
+      T0 = S.Time;
+    }
+    {
+      std::lock_guard<std::mutex> G(M);
+      if (!Recorded || Pending)
+        return Status(Pending ? ErrorCode::NotReady : ErrorCode::InvalidValue,
+                      "tt-sim: end event not complete");
+      T1 = Time;
+    }
+    Ms = std::chrono::duration<float, std::milli>(T1 - T0).count();
+    return Status::ok();
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable CV;
+  unsigned Pending = 0;
+  bool Recorded = false;
+  Clock::time_point Time;
+};
+
+class TTSimDevice;
+
+class TTSimQueue : public Queue {
+public:
+  explicit TTSimQueue(TTSimDevice &Dev) : Dev(Dev) {
+    Worker = std::thread([this] { run(); });
+  }
+  ~TTSimQueue() override {
+    {
+      std::lock_guard<std::mutex> G(M);
+      Stop = true;
+      CV.notify_all();
+    }
+    Worker.join();
+  }
+
+  Status memcpy(void *Dst, const void *Src, size_t Bytes,
+                CopyKind Kind) override;
+  Status memset(void *Dst, int Value, size_t Bytes) override;
+  Status launch(Kernel &K, const LaunchParams &P) override;
+  Status hostFunc(std::function<void()> Fn) override {
+    return enqueue([Fn] {
+      Fn();
+      return Status::ok();
+    });
+  }
+  Status record(Event &E) override {
+    auto &TE = static_cast<TTSimEvent &>(E);
+    TE.markPending();
+    return enqueue([&TE] {
+      TE.complete();
+      return Status::ok();
+    });
+  }
+  Status wait(Event &E) override {
+    return enqueue([&E] { return E.synchronize(); });
+  }
+  Status synchronize() override {
+    std::unique_lock<std::mutex> L(M);
+    Done.wait(L, [&] { return Work.empty() && !Busy; });
+    Status S = std::move(Error);
+    Error = Status::ok();
+    return S;
+  }
+  Status query() override {
+    std::lock_guard<std::mutex> G(M);
+    if (!Work.empty() || Busy)
+      return Status(ErrorCode::NotReady, "tt-sim: queue busy");
+    return Status::ok();
+  }
+
+private:
+  Status enqueue(std::function<Status()> Fn) {
+    std::lock_guard<std::mutex> G(M);
+    Work.push_back(std::move(Fn));
+    CV.notify_all();
+    return Status::ok();
+  }
+  void run() {
+    std::unique_lock<std::mutex> L(M);
+    for (;;) {
+      CV.wait(L, [&] { return Stop || !Work.empty(); });
+      if (Work.empty() && Stop)
+        return;
+      auto Fn = std::move(Work.front());
+      Work.pop_front();
+      Busy = true;
+      L.unlock();
+      Status S = Fn();
+      L.lock();
+      Busy = false;
+      if (S && !Error)
+        Error = std::move(S);
+      if (Work.empty())
+        Done.notify_all();
+    }
+  }
+
+  TTSimDevice &Dev;
+  std::mutex M;
+  std::condition_variable CV, Done;
+  std::deque<std::function<Status()>> Work;
+  bool Busy = false, Stop = false;
+  Status Error;
+  std::thread Worker;
+};
+
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+class TTSimDevice : public Device {
+public:
+  TTSimDevice(Config C) : Cfg(std::move(C)) {}
+
+  Status init() {
+    if (Status S = Mem.init(Cfg.DramBytes))
+      return S;
+    Props.Name = "tt-sim RISC-V many-core (" + std::to_string(Cfg.Cores) +
+                 " rv64imafd cores, qemu-riscv64)";
+    Props.Vendor = "hetGPU";
+    Props.Kind = BackendKind::TTSim;
+    Props.Target = "rvmc";
+    Props.Arch = "rv64imafd";
+    Props.TotalMemory = Cfg.DramBytes;
+    Props.MultiProcessorCount = Cfg.Cores;
+    Props.MaxThreadsPerBlock = 1024;
+    Props.SharedMemPerBlock = 48 * 1024;
+    Props.SharedMemPerBlockOptin = RVMC_SRAM_SIZE;
+    Props.SharedMemPerMultiprocessor = RVMC_SRAM_SIZE;
+    Props.MaxThreadsPerMultiProcessor = 1024;
+    Props.MaxBlocksPerMultiProcessor = 1;
+    Props.ClockRateKHz = 1000000;
+    Props.L2CacheSize = 0;
+    Props.Integrated = false;
+    Props.ConcurrentKernels = true;
+    Props.ManagedMemory = true;
+    return Status::ok();
+  }
+
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status allocate(size_t Bytes, void *&Ptr) override {
+    uint64_t A = 0;
+    if (Status S = Mem.allocate(Bytes, A))
+      return S;
+    Ptr = reinterpret_cast<void *>(A);
+    return Status::ok();
+  }
+  Status release(void *Ptr) override {
+    if (!Ptr)
+      return Status::ok();
+    return Mem.release(reinterpret_cast<uint64_t>(Ptr));
+  }
+  Status allocateHost(size_t Bytes, void *&Ptr) override {
+    Ptr = std::malloc(Bytes ? Bytes : 1);
+    return Ptr ? Status::ok()
+               : Status(ErrorCode::OutOfMemory, "tt-sim: host allocation");
+  }
+  Status releaseHost(void *Ptr) override {
+    std::free(Ptr);
+    return Status::ok();
+  }
+  /// Device DRAM is mapped at the same address in the host: managed memory
+  /// is plain device memory.
+  Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    return allocate(Bytes, Ptr);
+  }
+  Status memoryInfo(size_t &Free, size_t &Total) override {
+    Total = Cfg.DramBytes;
+    Free = Cfg.DramBytes - Mem.inUse();
+    return Status::ok();
+  }
+
+  Status loadModule(const std::vector<char> &Binary,
+                    const container::ModuleInfo &Info,
+                    std::unique_ptr<Module> &Out) override;
+
+  Status createQueue(std::unique_ptr<Queue> &Out) override {
+    std::lock_guard<std::mutex> G(M);
+    Out = std::make_unique<TTSimQueue>(*this);
+    return Status::ok();
+  }
+  Status createEvent(std::unique_ptr<Event> &Out) override {
+    Out = std::make_unique<TTSimEvent>();
+    return Status::ok();
+  }
+  Status synchronize() override {
+    // Queues belong to Core, which synchronises each of them; launches are
+    // synchronous inside a queue's worker, so there is nothing else here.
+    return Status::ok();
+  }
+
+  /// Runs one launch to completion (called on a queue's worker thread).
+  Status runLaunch(TTSimKernel &K, const LaunchParams &P,
+                   const std::vector<char> &ArgBytes);
+
+  Dram &dram() { return Mem; }
+
+private:
+  Status startCores(const std::string &Image, uint64_t Desc, unsigned N,
+                    std::string &Log, std::vector<int> &Statuses);
+
+  Config Cfg;
+  Dram Mem;
+  DeviceProperties Props;
+  std::mutex M;
+};
+
+Status TTSimDevice::loadModule(const std::vector<char> &Binary,
+                               const container::ModuleInfo &Info,
+                               std::unique_ptr<Module> &Out) {
+  auto Mod = std::make_unique<TTSimModule>(Mem);
+  Mod->Bytes = Binary;
+  Mod->Keep = Cfg.KeepImages;
+  std::string Err = Mod->Image.parse(Mod->Bytes);
+  if (!Err.empty())
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "tt-sim: cannot load the module image: " + Err);
+  uint64_t Base = 0;
+  if (Status S = Mem.allocate(Mod->Image.span(), Base, 4096))
+    return S;
+  Mod->Base = Base;
+  Err = Mod->Image.loadAt(reinterpret_cast<char *>(Base), Base);
+  if (!Err.empty())
+    return Status(ErrorCode::NoBinaryForGpu, "tt-sim: " + Err);
+
+  for (const container::KernelInfo &KI : Info.Kernels) {
+    const ttsim::ElfSymbol *S = Mod->Image.symbol("__hetgpu_block_" + KI.Name);
+    if (!S || !S->IsFunction)
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "tt-sim: the module image has no block function for "
+                    "kernel '" + KI.Name + "'");
+    uint64_t ImageShared = 0;
+    if (const ttsim::ElfSymbol *Sh =
+            Mod->Image.symbol("__hetgpu_rvmc_shared_" + KI.Name))
+      if (Sh->Size == 8 && Sh->Value + 8 <= Mod->Image.span())
+        std::memcpy(&ImageShared, reinterpret_cast<void *>(Base + Sh->Value),
+                    8);
+    Mod->Kernels.push_back(
+        std::make_unique<TTSimKernel>(KI, Base + S->Value, ImageShared));
+  }
+
+  // The private copy each core process boots from.
+  const char *Tmp = std::getenv("TMPDIR");
+  std::string Path = std::string(Tmp && *Tmp ? Tmp : "/tmp") +
+                     "/hetgpu-ttsim-XXXXXX";
+  std::vector<char> PathBuf(Path.begin(), Path.end());
+  PathBuf.push_back(0);
+  int Fd = mkstemp(PathBuf.data());
+  if (Fd < 0)
+    return Status(ErrorCode::DriverFailure,
+                  "tt-sim: cannot create the core image file: " +
+                      std::string(std::strerror(errno)));
+  Mod->ImagePath = PathBuf.data();
+  size_t Done = 0;
+  while (Done < Binary.size()) {
+    ssize_t W = ::write(Fd, Binary.data() + Done, Binary.size() - Done);
+    if (W <= 0) {
+      close(Fd);
+      return Status(ErrorCode::DriverFailure,
+                    "tt-sim: cannot write the core image file");
+    }
+    Done += size_t(W);
+  }
+  fchmod(Fd, 0700);
+  close(Fd);
+  for (auto &K : Mod->Kernels) {
+    K->ImageBase = Mod->Base;
+    K->ImagePath = Mod->ImagePath;
+    K->Tls = Mod->Image.tls();
+  }
+  Out = std::move(Mod);
+  return Status::ok();
+}
+
+Status TTSimDevice::startCores(const std::string &Image, uint64_t Desc,
+                               unsigned N, std::string &Log,
+                               std::vector<int> &Statuses) {
+  // Core stderr goes to a temporary file, so a failure can quote it.
+  char LogPath[] = "/tmp/hetgpu-ttsim-log-XXXXXX";
+  int LogFd = mkstemp(LogPath);
+  if (LogFd >= 0)
+    unlink(LogPath);
+  std::string DescS = hex(Desc), SizeS = hex(Mem.highWater());
+  std::vector<pid_t> Pids;
+  Status Result;
+  for (unsigned C = 0; C < N; ++C) {
+    std::string CoreS = std::to_string(C);
+    const char *Argv[] = {Cfg.Qemu.c_str(), Image.c_str(), DescS.c_str(),
+                          CoreS.c_str(), SizeS.c_str(), nullptr};
+    pid_t Pid = fork();
+    if (Pid == 0) {
+      // Child: only async-signal-safe calls from here on.
+      struct rlimit NoCore = {0, 0};
+      setrlimit(RLIMIT_CORE, &NoCore);
+      if (dup2(Mem.fd(), RVMC_DRAM_FD) < 0)
+        _exit(126);
+      if (LogFd >= 0)
+        dup2(LogFd, 2);
+      execv(Argv[0], const_cast<char *const *>(Argv));
+      _exit(127);
+    }
+    if (Pid < 0) {
+      Result = Status(ErrorCode::DriverFailure,
+                      "tt-sim: cannot start core " + CoreS + ": " +
+                          std::strerror(errno));
+      break;
+    }
+    Pids.push_back(Pid);
+  }
+  // Wait for every core, with the launch timeout.
+  Statuses.assign(Pids.size(), 0);
+  std::vector<bool> Reaped(Pids.size(), false);
+  size_t Left = Pids.size();
+  auto Deadline = Clock::now() + std::chrono::seconds(Cfg.TimeoutS);
+  bool Killed = false;
+  unsigned Sleep = 20;
+  while (Left) {
+    bool Progress = false;
+    for (size_t I = 0; I < Pids.size(); ++I) {
+      if (Reaped[I])
+        continue;
+      int St = 0;
+      pid_t R = waitpid(Pids[I], &St, WNOHANG);
+      if (R == Pids[I] || (R < 0 && errno != EINTR)) {
+        Reaped[I] = true;
+        Statuses[I] = R < 0 ? -1 : St;
+        --Left;
+        Progress = true;
+      }
+    }
+    if (!Left)
+      break;
+    if (!Killed && Cfg.TimeoutS && Clock::now() > Deadline) {
+      for (size_t I = 0; I < Pids.size(); ++I)
+        if (!Reaped[I])
+          kill(Pids[I], SIGKILL);
+      Killed = true;
+      Result = Status(ErrorCode::LaunchFailure,
+                      "tt-sim: launch timed out after " +
+                          std::to_string(Cfg.TimeoutS) +
+                          " s (HETGPU_TTSIM_TIMEOUT_S)");
+    }
+    if (!Progress) {
+      std::this_thread::sleep_for(std::chrono::microseconds(Sleep));
+      Sleep = std::min(Sleep * 2, 2000u);
+    }
+  }
+  if (LogFd >= 0) {
+    char Buf[4096];
+    lseek(LogFd, 0, SEEK_SET);
+    ssize_t R;
+    while ((R = ::read(LogFd, Buf, sizeof(Buf))) > 0 && Log.size() < 16384)
+      Log.append(Buf, size_t(R));
+    close(LogFd);
+  }
+  return Result;
+}
+
+Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
+                              const std::vector<char> &ArgBytes) {
+  const container::KernelInfo &KI = K.Info;
+  uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
+  uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
+  if (Blocks == 0 || Threads == 0 || Threads > Props.MaxThreadsPerBlock ||
+      P.Block[0] > Props.MaxBlockDim[0] || P.Block[1] > Props.MaxBlockDim[1] ||
+      P.Block[2] > Props.MaxBlockDim[2] || P.Grid[1] > Props.MaxGridDim[1] ||
+      P.Grid[2] > Props.MaxGridDim[2])
+    return Status(ErrorCode::InvalidConfiguration,
+                  "tt-sim: invalid launch configuration for '" + KI.Name +
+                      "': grid " + std::to_string(P.Grid[0]) + "x" +
+                      std::to_string(P.Grid[1]) + "x" +
+                      std::to_string(P.Grid[2]) + ", block " +
+                      std::to_string(P.Block[0]) + "x" +
+                      std::to_string(P.Block[1]) + "x" +
+                      std::to_string(P.Block[2]));
+  // Core SRAM: static shared, then dynamic shared (16-byte aligned).
+  uint64_t Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
+  uint64_t DynOff = (Static + 15) & ~uint64_t(15);
+  uint64_t Need = DynOff + P.DynamicShared;
+  if (Need > RVMC_SRAM_SIZE)
+    return Status(ErrorCode::LaunchOutOfResources,
+                  "tt-sim: kernel '" + KI.Name + "' needs " +
+                      std::to_string(Need) + " bytes of core SRAM (" +
+                      std::to_string(Static) + " static shared + " +
+                      std::to_string(P.DynamicShared) +
+                      " dynamic shared); a core has " +
+                      std::to_string(RVMC_SRAM_SIZE));
+
+  // Descriptor, argument array and bytes, printf ring, heap: one block.
+  size_t NP = KI.Params.size();
+  uint64_t DescBytes = (sizeof(rvmc_launch) + 63) & ~uint64_t(63);
+  uint64_t ArrBytes = (NP * 8 + 63) & ~uint64_t(63);
+  uint64_t ArgAreaBytes = (ArgBytes.size() + 63) & ~uint64_t(63);
+  uint64_t RingHdr = (sizeof(rvmc_ring) + 63) & ~uint64_t(63);
+  uint64_t HeapHdr = (sizeof(rvmc_heap) + 63) & ~uint64_t(63);
+  uint64_t Total = DescBytes + ArrBytes + ArgAreaBytes + RingHdr +
+                   Cfg.PrintfBytes + HeapHdr;
+  DramBlock Block(Mem);
+  if (Status S = Mem.allocate(Total, Block.Addr, 4096))
+    return S;
+  DramBlock Heap(Mem);
+  bool WantHeap = KI.Features & container::FeatMalloc;
+  if (WantHeap)
+    if (Status S = Mem.allocate(Cfg.HeapBytes, Heap.Addr, 4096))
+      return S;
+  char *Base = Block.as<char>();
+  std::memset(Base, 0, DescBytes + ArrBytes + RingHdr + HeapHdr);
+  auto *L = reinterpret_cast<rvmc_launch *>(Base);
+  uint64_t ArrAddr = Block.Addr + DescBytes;
+  uint64_t ArgAddr = ArrAddr + ArrBytes;
+  uint64_t RingAddr = ArgAddr + ArgAreaBytes;
+  uint64_t RingData = RingAddr + RingHdr;
+  uint64_t HeapAddr = RingData + Cfg.PrintfBytes;
+  std::memcpy(reinterpret_cast<void *>(ArgAddr), ArgBytes.data(),
+              ArgBytes.size());
+  for (size_t I = 0; I < NP; ++I) {
+    uint64_t A = ArgAddr + KI.Params[I].Offset;
+    std::memcpy(reinterpret_cast<void *>(ArrAddr + I * 8), &A, 8);
+  }
+  auto *Ring = reinterpret_cast<rvmc_ring *>(RingAddr);
+  Ring->data = RingData;
+  Ring->capacity = Cfg.PrintfBytes;
+  if (WantHeap) {
+    auto *H = reinterpret_cast<rvmc_heap *>(HeapAddr);
+    H->base = Heap.Addr;
+    H->size = Cfg.HeapBytes;
+    H->next = 0;
+  }
+
+  unsigned N = unsigned(std::min<uint64_t>(Cfg.Cores, Blocks));
+  L->abi_version = RVMC_ABI_VERSION;
+  L->num_cores = N;
+  L->block_fn = K.BlockFn;
+  L->args = ArrAddr;
+  for (int I = 0; I < 3; ++I) {
+    L->grid[I] = P.Grid[I];
+    L->block[I] = P.Block[I];
+  }
+  L->num_blocks = Blocks;
+  L->static_shared = Static;
+  L->dynamic_offset = DynOff;
+  L->dynamic_shared = P.DynamicShared;
+  L->sched = Cfg.Sched;
+  L->heap = WantHeap ? HeapAddr : 0;
+  L->ring = RingAddr;
+  L->state = 0;
+  L->yield_flag = 0;
+  for (unsigned C = 0; C < N; ++C) {
+    L->first[C] = Blocks * C / N;
+    L->end[C] = Blocks * (C + 1) / N;
+  }
+  L->image_base = K.ImageBase;
+  L->tls_image = K.ImageBase + K.Tls.VAddr;
+  L->tls_filesz = K.Tls.FileSize;
+  L->tls_memsz = K.Tls.MemSize;
+  L->tls_align = K.Tls.Align;
+
+  std::string Log;
+  std::vector<int> Statuses;
+  Status Start = startCores(K.ImagePath, Block.Addr, N, Log, Statuses);
+
+  // printf output, in the order the records were reserved.
+  uint64_t Used = std::min<uint64_t>(Ring->head, Ring->capacity);
+  std::string Text;
+  for (uint64_t At = 0; At + sizeof(rvmc_printf_rec) <= Used;) {
+    const char *Rec = reinterpret_cast<const char *>(RingData + At);
+    rvmc_printf_rec H;
+    std::memcpy(&H, Rec, sizeof(H));
+    if (H.size < sizeof(H) || At + H.size > Used)
+      break;
+    Text += formatRecord(Rec);
+    At += H.size;
+  }
+  if (!Text.empty()) {
+    std::fwrite(Text.data(), 1, Text.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (Ring->dropped)
+    std::fprintf(stderr,
+                 "tt-sim: %u printf records of '%s' did not fit in the %llu "
+                 "byte ring (HETGPU_TTSIM_PRINTF_KB)\n",
+                 Ring->dropped, KI.Name.c_str(),
+                 (unsigned long long)Ring->capacity);
+
+  if (Start)
+    return Start;
+  if (L->error_kind == RVMC_ERR_ASSERT || L->error_kind == RVMC_ERR_TRAP) {
+    std::string Where = " (kernel '" + KI.Name + "', block " +
+                        std::to_string(L->error_block) + ", core " +
+                        std::to_string(L->error_core) + ")";
+    std::string Text(L->error_text, strnlen(L->error_text, RVMC_ERROR_TEXT));
+    std::fprintf(stderr, "%s%s\n", Text.c_str(), Where.c_str());
+    return Status(L->error_kind == RVMC_ERR_ASSERT ? ErrorCode::Assert
+                                                   : ErrorCode::LaunchFailure,
+                  "tt-sim: " + Text + Where);
+  }
+  for (size_t C = 0; C < Statuses.size(); ++C) {
+    int St = Statuses[C];
+    std::string What;
+    if (St == -1)
+      What = "could not be waited for";
+    else if (WIFSIGNALED(St))
+      What = "was killed by signal " + std::to_string(WTERMSIG(St)) +
+             " (a memory fault or stack overflow in the kernel)";
+    else if (WIFEXITED(St) && WEXITSTATUS(St) == 127)
+      What = "could not execute " + Cfg.Qemu;
+    else if (WIFEXITED(St) && WEXITSTATUS(St) != RVMC_EXIT_OK)
+      What = "exited with status " + std::to_string(WEXITSTATUS(St));
+    if (What.empty())
+      continue;
+    std::string Msg = "tt-sim: core " + std::to_string(C) + " of the launch "
+                      "of '" + KI.Name + "' " + What;
+    // qemu reports guest faults on stderr ("uncaught target signal").
+    if (!Log.empty())
+      Msg += ": " + Log.substr(0, Log.find('\n', 0) == std::string::npos
+                                      ? Log.size()
+                                      : Log.find('\n', 0));
+    return Status(ErrorCode::LaunchFailure, Msg);
+  }
+  if (!Log.empty())
+    std::fwrite(Log.data(), 1, Log.size(), stderr);
+  return Status::ok();
+}
+
+Status TTSimQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
+                          CopyKind Kind) {
+  Dram &D = Dev.dram();
+  bool DstDev = Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
+  bool SrcDev = Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
+  if ((DstDev && !D.contains(Dst, Bytes)) || (SrcDev && !D.contains(Src, Bytes)))
+    return Status(ErrorCode::InvalidValue,
+                  "tt-sim: memcpy of " + std::to_string(Bytes) +
+                      " bytes touches memory outside device DRAM");
+  return enqueue([Dst, Src, Bytes] {
+    std::memcpy(Dst, Src, Bytes);
+    return Status::ok();
+  });
+}
+
+Status TTSimQueue::memset(void *Dst, int Value, size_t Bytes) {
+  if (!Dev.dram().contains(Dst, Bytes))
+    return Status(ErrorCode::InvalidValue,
+                  "tt-sim: memset of " + std::to_string(Bytes) +
+                      " bytes outside device DRAM");
+  return enqueue([Dst, Value, Bytes] {
+    std::memset(Dst, Value, Bytes);
+    return Status::ok();
+  });
+}
+
+Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
+  auto &TK = static_cast<TTSimKernel &>(K);
+  const container::KernelInfo &KI = TK.Info;
+  // Capture the argument values now, as cudaLaunchKernel does.
+  std::vector<char> Bytes(KI.ParamBufferSize);
+  for (size_t I = 0; I < KI.Params.size(); ++I) {
+    const container::ParamInfo &PI = KI.Params[I];
+    if (!P.Args || !P.Args[I] || PI.Offset + PI.Size > Bytes.size())
+      return Status(ErrorCode::InvalidValue,
+                    "tt-sim: missing or bad argument " + std::to_string(I) +
+                        " of '" + KI.Name + "'");
+    std::memcpy(Bytes.data() + PI.Offset, P.Args[I], PI.Size);
+  }
+  LaunchParams Copy = P;
+  Copy.Args = nullptr;
+  TTSimDevice &D = Dev;
+  return enqueue([&D, &TK, Copy, Bytes = std::move(Bytes)] {
+    return D.runLaunch(TK, Copy, Bytes);
+  });
+}
+
+class TTSimBackend : public Backend {
+public:
+  const char *name() const override { return "tt-sim"; }
+  Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
+    Config C;
+    C.Cores = unsigned(envNumber("HETGPU_TTSIM_CORES", 8));
+    if (C.Cores == 0 || C.Cores > RVMC_MAX_CORES)
+      return Status(ErrorCode::InvalidValue,
+                    "tt-sim: HETGPU_TTSIM_CORES must be 1.." +
+                        std::to_string(RVMC_MAX_CORES));
+    C.DramBytes = envNumber("HETGPU_TTSIM_DRAM_MB", 1024) << 20;
+    if (C.DramBytes == 0 || C.DramBytes > RVMC_DRAM_MAX)
+      return Status(ErrorCode::InvalidValue,
+                    "tt-sim: HETGPU_TTSIM_DRAM_MB out of range");
+    const char *Q = std::getenv("HETGPU_TTSIM_QEMU");
+    C.Qemu = findInPath(Q && *Q ? Q : "qemu-riscv64");
+    if (C.Qemu.empty())
+      return Status(ErrorCode::NotSupported,
+                    std::string("tt-sim: ") + (Q && *Q ? Q : "qemu-riscv64") +
+                        " not found (install qemu-user or set "
+                        "HETGPU_TTSIM_QEMU)");
+    const char *Sched = std::getenv("HETGPU_TTSIM_SCHED");
+    if (Sched && std::string(Sched) == "static")
+      C.Sched = RVMC_SCHED_STATIC;
+    else if (Sched && *Sched && std::string(Sched) != "dynamic")
+      return Status(ErrorCode::InvalidValue,
+                    "tt-sim: HETGPU_TTSIM_SCHED must be static or dynamic");
+    C.PrintfBytes = envNumber("HETGPU_TTSIM_PRINTF_KB", 1024) << 10;
+    C.HeapBytes = envNumber("HETGPU_TTSIM_HEAP_MB", 8) << 20;
+    C.TimeoutS = envNumber("HETGPU_TTSIM_TIMEOUT_S", 600);
+    C.KeepImages = std::getenv("HETGPU_TTSIM_KEEP_IMAGES") != nullptr;
+    // Device DRAM sits at a fixed address: one tt-sim device per process.
+    static std::mutex Once;
+    std::lock_guard<std::mutex> G(Once);
+    static bool Mapped = false;
+    if (Mapped)
+      return Status(ErrorCode::NotSupported,
+                    "tt-sim: the device is already open in this process");
+    auto Dev = std::make_unique<TTSimDevice>(C);
+    if (Status S = Dev->init())
+      return S;
+    Mapped = true;
+    Out.push_back(std::move(Dev));
+    return Status::ok();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createTTSimBackend() {
+  return std::make_unique<TTSimBackend>();
+}
+
+} // namespace rt
+} // namespace hetgpu

@@ -1,0 +1,25 @@
+//===- Device.cpp - Out-of-line parts of the device interface -------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Anchors the vtables of the device interface and its default methods.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Core/Device.h"
+
+using namespace hetgpu::rt;
+
+Kernel::~Kernel() = default;
+Module::~Module() = default;
+Event::~Event() = default;
+Queue::~Queue() = default;
+Device::~Device() = default;
+Backend::~Backend() = default;
+
+Status Device::allocateManaged(size_t, void *&Ptr) {
+  Ptr = nullptr;
+  return Status(ErrorCode::NotSupported,
+                "managed memory is not supported by this device");
+}

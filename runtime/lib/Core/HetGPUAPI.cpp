@@ -1,0 +1,81 @@
+//===- HetGPUAPI.cpp - hetGPU's own C API (hetgpu/hetgpu.h) ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Device/backend introspection and JIT cache information.
+///
+//===----------------------------------------------------------------------===//
+
+#include "hetgpu/hetgpu.h"
+
+#include "Core/Runtime.h"
+#include "Core/Translator.h"
+
+#include <string>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+
+#define HETGPU_API extern "C" __attribute__((visibility("default")))
+
+HETGPU_API const char *hetgpuGetVersion(void) {
+  return "hetGPU 0.1 (CUDA runtime API 12.8)";
+}
+
+HETGPU_API int hetgpuGetBackendCount(void) {
+  return static_cast<int>(allBackendNames().size());
+}
+
+HETGPU_API int hetgpuGetBackendInfo(int Index, const char **Name, int *Built,
+                                    int *Probed, int *NumDevices,
+                                    const char **Status) {
+  Runtime &R = Runtime::get();
+  R.init();
+  const auto &Reports = R.backendReports();
+  if (Index < 0 || Index >= static_cast<int>(Reports.size()))
+    return cudaErrorInvalidValue;
+  const BackendReport &B = Reports[Index];
+  if (Name)
+    *Name = B.Name.c_str();
+  if (Built)
+    *Built = B.Built;
+  if (Probed)
+    *Probed = B.Probed;
+  if (NumDevices)
+    *NumDevices = static_cast<int>(B.NumDevices);
+  if (Status)
+    *Status = B.Discovery ? B.Discovery.Message.c_str()
+                          : (B.NumDevices ? "ok" : "no devices");
+  return 0;
+}
+
+HETGPU_API int hetgpuGetDeviceInfo(int Device, const char **Backend,
+                                   const char **Target, const char **Arch) {
+  Runtime &R = Runtime::get();
+  if (cudaError_t E = R.init())
+    return E;
+  DeviceContext *Ctx = R.context(Device);
+  if (!Ctx)
+    return cudaErrorInvalidDevice;
+  const DeviceProperties &P = Ctx->Dev->properties();
+  if (Backend)
+    *Backend = Ctx->Backend.c_str();
+  if (Target)
+    *Target = P.Target.c_str();
+  if (Arch)
+    *Arch = P.Arch.c_str();
+  return 0;
+}
+
+HETGPU_API const char *hetgpuGetCacheDir(void) {
+  static const std::string Dir = cacheDirectory();
+  return Dir.c_str();
+}
+
+HETGPU_API const char *hetgpuGetTranslatorPath(void) {
+  static const std::string Path = translatorPath();
+  return Path.c_str();
+}
+
+HETGPU_API int hetgpuTranslatorLoaded(void) { return translatorLoaded(); }

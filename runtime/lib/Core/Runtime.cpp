@@ -1,0 +1,439 @@
+//===- Runtime.cpp - Process-wide state of the CUDA runtime ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Device selection (HETGPU_DEVICE), streams and the legacy default stream's
+/// ordering, module loading through the JIT cache, the allocation table.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Core/Runtime.h"
+
+#include "Core/CudaErrors.h"
+#include "Core/Log.h"
+#include "Core/Translator.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+
+static thread_local cudaError_t LastError = cudaSuccess;
+static thread_local int CurrentDevice = -1;
+
+cudaError_t hetgpu::rt::setLastError(cudaError_t E) {
+  if (E != cudaSuccess)
+    LastError = E;
+  return E;
+}
+
+namespace hetgpu {
+namespace rt {
+cudaError_t takeLastError(bool Reset) {
+  cudaError_t E = LastError;
+  if (Reset)
+    LastError = cudaSuccess;
+  return E;
+}
+} // namespace rt
+} // namespace hetgpu
+
+Runtime &Runtime::get() {
+  static Runtime *R = new Runtime();
+  return *R;
+}
+
+KernelRecord *Runtime::findKernel(const void *Stub) {
+  std::lock_guard<std::mutex> Lock(RegM);
+  auto It = Kernels.find(Stub);
+  return It == Kernels.end() ? nullptr : &It->second;
+}
+
+VarRecord *Runtime::findVar(const void *Shadow) {
+  std::lock_guard<std::mutex> Lock(RegM);
+  auto It = Vars.find(Shadow);
+  return It == Vars.end() ? nullptr : &It->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+/// Discrete GPUs first, then the CPU, then the rest (integrated or
+/// simulated devices, e.g. OpenCL on the CPU, tt-sim).
+static int rank(const DiscoveredDevice &D) {
+  const DeviceProperties &P = D.Dev->properties();
+  if (P.Kind == BackendKind::CPU)
+    return 1;
+  if (P.Kind == BackendKind::TTSim || P.Integrated)
+    return 2;
+  return 0;
+}
+
+cudaError_t Runtime::init() {
+  std::call_once(InitOnce, [this] {
+    std::string Sel;
+    if (const char *E = getenv("HETGPU_DEVICE"))
+      Sel = E;
+    bool IsIndex = !Sel.empty() &&
+                   Sel.find_first_not_of("0123456789") == std::string::npos;
+    std::string Only;
+    if (!Sel.empty() && !IsIndex) {
+      const auto &Names = allBackendNames();
+      if (std::find(Names.begin(), Names.end(), Sel) == Names.end()) {
+        std::string Valid;
+        for (const std::string &N : Names)
+          Valid += (Valid.empty() ? "" : "|") + N;
+        log(LogLevel::Error, "HETGPU_DEVICE=" + Sel +
+                                 " names no backend (expected " + Valid +
+                                 "|<device index>)");
+        InitError = cudaErrorNoDevice;
+        return;
+      }
+      Only = Sel;
+    }
+    std::vector<DiscoveredDevice> Found;
+    discoverDevices(Only, Found, Reports);
+    std::stable_sort(Found.begin(), Found.end(),
+                     [](const DiscoveredDevice &A, const DiscoveredDevice &B) {
+                       return rank(A) < rank(B);
+                     });
+    for (DiscoveredDevice &D : Found) {
+      auto Ctx = std::make_unique<DeviceContext>();
+      Ctx->Index = static_cast<int>(Contexts.size());
+      Ctx->Dev = std::move(D.Dev);
+      Ctx->Backend = D.Backend;
+      Contexts.push_back(std::move(Ctx));
+    }
+    if (Contexts.empty()) {
+      std::string Why;
+      for (const BackendReport &R : Reports)
+        if (R.Probed)
+          Why += "; " + R.Name + ": " +
+                 (R.Discovery ? R.Discovery.Message : "no devices");
+      log(LogLevel::Error,
+          (Only.empty() ? std::string("no device found")
+                        : "HETGPU_DEVICE=" + Only + ": no device found") +
+              Why);
+      InitError = cudaErrorNoDevice;
+      return;
+    }
+    if (IsIndex) {
+      int I = atoi(Sel.c_str());
+      if (I >= deviceCount()) {
+        log(LogLevel::Error, "HETGPU_DEVICE=" + Sel + ": only " +
+                                 std::to_string(deviceCount()) +
+                                 " devices found");
+        InitError = cudaErrorNoDevice;
+        return;
+      }
+      DefaultIndex = I;
+    }
+    for (auto &C : Contexts)
+      log(LogLevel::Info, "device " + std::to_string(C->Index) + ": " +
+                              C->Dev->properties().Name + " (" + C->Backend +
+                              ")" +
+                              (C->Index == DefaultIndex ? " [default]" : ""));
+  });
+  return InitError;
+}
+
+DeviceContext *Runtime::context(int Index) {
+  if (Index < 0 || Index >= deviceCount())
+    return nullptr;
+  return Contexts[Index].get();
+}
+
+int Runtime::currentIndex() {
+  return CurrentDevice < 0 ? DefaultIndex : CurrentDevice;
+}
+
+void Runtime::setCurrentIndex(int I) { CurrentDevice = I; }
+
+cudaError_t Runtime::current(DeviceContext *&Ctx) {
+  if (cudaError_t E = init())
+    return E;
+  Ctx = context(currentIndex());
+  return Ctx ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+cudaError_t Runtime::createStream(DeviceContext &Ctx, unsigned Flags,
+                                  int Priority, StreamObj *&Out) {
+  auto S = std::make_unique<StreamObj>();
+  S->Ctx = &Ctx;
+  S->Flags = Flags;
+  S->Priority = Priority;
+  if (Status St = Ctx.Dev->createQueue(S->Q)) {
+    log(LogLevel::Error, "cannot create a stream: " + St.Message);
+    return toCudaError(St.Code);
+  }
+  if (Status St = Ctx.Dev->createEvent(S->Marker)) {
+    log(LogLevel::Error, "cannot create a stream: " + St.Message);
+    return toCudaError(St.Code);
+  }
+  Out = S.release();
+  std::lock_guard<std::mutex> Lock(HandleM);
+  LiveStreams.insert(Out);
+  return cudaSuccess;
+}
+
+bool Runtime::isLiveStream(StreamObj *S) {
+  std::lock_guard<std::mutex> Lock(HandleM);
+  return LiveStreams.count(S) != 0;
+}
+
+bool Runtime::isLiveEvent(EventObj *E) {
+  std::lock_guard<std::mutex> Lock(HandleM);
+  return LiveEvents.count(E) != 0;
+}
+
+cudaError_t Runtime::resolveStream(cudaStream_t S, StreamObj *&Out) {
+  DeviceContext *Ctx;
+  if (S == nullptr || S == cudaStreamLegacy || S == cudaStreamPerThread) {
+    if (cudaError_t E = current(Ctx))
+      return E;
+    std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
+    if (!Ctx->NullStream) {
+      StreamObj *N;
+      if (cudaError_t E = createStream(*Ctx, 0, 0, N))
+        return E;
+      N->IsNull = true;
+      Ctx->NullStream.reset(N);
+    }
+    Out = Ctx->NullStream.get();
+    return cudaSuccess;
+  }
+  StreamObj *Obj = reinterpret_cast<StreamObj *>(S);
+  if (!isLiveStream(Obj))
+    return cudaErrorInvalidResourceHandle;
+  Out = Obj;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::destroyStream(StreamObj *S) {
+  {
+    std::lock_guard<std::mutex> Lock(HandleM);
+    if (!LiveStreams.erase(S))
+      return cudaErrorInvalidResourceHandle;
+  }
+  // CUDA lets queued work finish; so do we, before the queue goes away.
+  Status St = S->Q->synchronize();
+  {
+    std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
+    S->Ctx->Streams.erase(S);
+  }
+  cudaError_t E = St ? absorb(*S->Ctx, St) : cudaSuccess;
+  delete S;
+  return E;
+}
+
+void Runtime::orderLegacy(StreamObj &S) {
+  DeviceContext &Ctx = *S.Ctx;
+  if (S.IsNull) {
+    for (StreamObj *T : Ctx.Streams) {
+      if (T->Flags & cudaStreamNonBlocking)
+        continue;
+      if (T->Q->query().isOk())
+        continue; // idle: nothing to wait for
+      T->Q->record(*T->Marker);
+      S.Q->wait(*T->Marker);
+    }
+    return;
+  }
+  if (S.Flags & cudaStreamNonBlocking)
+    return;
+  StreamObj *N = Ctx.NullStream.get();
+  if (!N || N->Q->query().isOk())
+    return;
+  N->Q->record(*N->Marker);
+  S.Q->wait(*N->Marker);
+}
+
+cudaError_t Runtime::absorb(DeviceContext &Ctx, const Status &S) {
+  if (S.isOk())
+    return cudaSuccess;
+  cudaError_t E = toCudaError(S.Code);
+  if (E == cudaErrorNotReady)
+    return E;
+  if (isStickyError(E)) {
+    int Expected = 0;
+    if (Ctx.Sticky.compare_exchange_strong(Expected, E))
+      log(LogLevel::Debug, "device " + std::to_string(Ctx.Index) +
+                               ": sticky error " + cudaErrorNameOrNull(E) +
+                               ": " + S.Message);
+    return static_cast<cudaError_t>(Ctx.Sticky.load());
+  }
+  log(LogLevel::Warn, S.Message);
+  return E;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
+                                int ModuleIndex, LoadedModule *&Out) {
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  auto Key = std::make_pair(static_cast<const BinaryRecord *>(&B), ModuleIndex);
+  auto It = Ctx.Modules.find(Key);
+  if (It != Ctx.Modules.end()) {
+    Out = &It->second;
+    return Out->M ? cudaSuccess : toCudaError(Out->Error.Code);
+  }
+  LoadedModule &LM = Ctx.Modules[Key];
+  Out = &LM;
+  const container::ModuleInfo &MI = B.C.Modules[ModuleIndex];
+  std::vector<char> Binary;
+  Status S = getTranslation(MI, Ctx.Dev->properties(), 0, Binary);
+  if (S.isOk())
+    S = Ctx.Dev->loadModule(Binary, MI, LM.M);
+  if (S.isOk() && !LM.M)
+    S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
+  if (S) {
+    LM.M.reset();
+    if (S.Code != ErrorCode::OutOfMemory)
+      S.Code = ErrorCode::NoBinaryForGpu;
+    LM.Error = S;
+    log(LogLevel::Error, "cannot load a module on device " +
+                             std::to_string(Ctx.Index) + " (" +
+                             Ctx.Dev->properties().Name + "): " + S.Message);
+    return toCudaError(S.Code);
+  }
+  // Point the host pointers of managed variables at their device storage.
+  std::lock_guard<std::mutex> RLock(RegM);
+  for (auto &V : Vars) {
+    VarRecord &VR = V.second;
+    if (VR.Bin == &B && VR.ModuleIndex == ModuleIndex && VR.ManagedPtr) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (LM.M->getGlobal(VR.Name, Addr, Size).isOk())
+        *VR.ManagedPtr = Addr;
+    }
+  }
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
+                               Kernel *&Out) {
+  if (!K.Bin || !K.Bin->Valid) {
+    log(LogLevel::Error, "cannot launch " + K.Name +
+                             ": its device code container was rejected: " +
+                             (K.Bin ? K.Bin->Error : "no container"));
+    return cudaErrorInvalidKernelImage;
+  }
+  if (K.ModuleIndex < 0) {
+    log(LogLevel::Error, "cannot launch " + K.Name +
+                             ": the kernel is not in its container");
+    return cudaErrorInvalidDeviceFunction;
+  }
+  LoadedModule *LM;
+  if (cudaError_t E = loadModule(Ctx, *K.Bin, K.ModuleIndex, LM))
+    return E;
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  auto It = LM->Kernels.find(K.Name);
+  if (It != LM->Kernels.end()) {
+    Out = It->second;
+    return cudaSuccess;
+  }
+  Kernel *Kn = nullptr;
+  if (Status S = LM->M->getKernel(K.Name, Kn); S || !Kn) {
+    log(LogLevel::Error, "kernel " + K.Name + " missing from its translation: " +
+                             S.Message);
+    return cudaErrorInvalidDeviceFunction;
+  }
+  LM->Kernels[K.Name] = Kn;
+  Out = Kn;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
+                               void *&Addr, size_t &Size) {
+  VarRecord *V = findVar(Symbol);
+  if (!V)
+    return cudaErrorInvalidSymbol;
+  if (!V->Bin || !V->Bin->Valid)
+    return cudaErrorInvalidKernelImage;
+  if (V->ModuleIndex < 0) {
+    log(LogLevel::Error, "variable " + V->Name + " is not in its container");
+    return cudaErrorInvalidSymbol;
+  }
+  LoadedModule *LM;
+  if (cudaError_t E = loadModule(Ctx, *V->Bin, V->ModuleIndex, LM))
+    return E;
+  if (Status S = LM->M->getGlobal(V->Name, Addr, Size)) {
+    log(LogLevel::Error, "variable " + V->Name +
+                             " missing from its translation: " + S.Message);
+    return cudaErrorInvalidSymbol;
+  }
+  if (!Size)
+    Size = V->Size;
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+void Runtime::addAlloc(const Allocation &A) {
+  std::lock_guard<std::mutex> Lock(AllocM);
+  Allocs[A.Base] = A;
+}
+
+bool Runtime::findAlloc(const void *P, Allocation &Out) {
+  uintptr_t U = reinterpret_cast<uintptr_t>(P);
+  std::lock_guard<std::mutex> Lock(AllocM);
+  auto It = Allocs.upper_bound(U);
+  if (It == Allocs.begin())
+    return false;
+  --It;
+  const Allocation &A = It->second;
+  if (U < A.Base || U >= A.Base + std::max<size_t>(A.Size, 1))
+    return false;
+  Out = A;
+  return true;
+}
+
+bool Runtime::removeAlloc(const void *Base, AllocKind Kind, Allocation &Out) {
+  std::lock_guard<std::mutex> Lock(AllocM);
+  auto It = Allocs.find(reinterpret_cast<uintptr_t>(Base));
+  if (It == Allocs.end())
+    return false;
+  bool KindOK = It->second.Kind == Kind ||
+                (Kind == AllocKind::Device &&
+                 It->second.Kind == AllocKind::Managed);
+  if (!KindOK)
+    return false;
+  Out = It->second;
+  Allocs.erase(It);
+  return true;
+}
+
+void Runtime::removeDeviceAllocs(int Device) {
+  std::vector<Allocation> Gone;
+  {
+    std::lock_guard<std::mutex> Lock(AllocM);
+    for (auto It = Allocs.begin(); It != Allocs.end();) {
+      if (It->second.Device == Device && It->second.Kind != AllocKind::Registered) {
+        Gone.push_back(It->second);
+        It = Allocs.erase(It);
+      } else {
+        ++It;
+      }
+    }
+  }
+  DeviceContext *Ctx = context(Device);
+  for (const Allocation &A : Gone) {
+    void *P = reinterpret_cast<void *>(A.Base);
+    if (A.Kind == AllocKind::Host)
+      Ctx->Dev->releaseHost(P);
+    else
+      Ctx->Dev->release(P);
+  }
+}

@@ -1,0 +1,200 @@
+//===- Runtime.h - Process-wide state of the CUDA runtime -------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The state behind the CUDA runtime API: registered containers, kernels and
+/// variables (from clang's host-side registration calls), the devices and
+/// their contexts (default stream, user streams, loaded modules, sticky
+/// error), the allocation table and the thread's last error. The singleton
+/// is never destroyed, so atexit-time calls (__cudaUnregisterFatBinary) and
+/// backend threads never see a dead runtime.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_CORE_RUNTIME_H
+#define HETGPU_RUNTIME_CORE_RUNTIME_H
+
+#include "Core/Device.h"
+#include "Core/Registry.h"
+#include "driver_types.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+
+struct DeviceContext;
+
+/// A registered container (one per .cu file of the program).
+struct BinaryRecord {
+  static constexpr uint32_t MagicValue = 0x48474642; // "HGFB"
+  uint32_t Magic = MagicValue;
+  bool Valid = false;
+  std::string Error; ///< why the container was rejected
+  container::Container C;
+  bool Unregistered = false;
+};
+
+/// A `__global__` function registered by its host stub.
+struct KernelRecord {
+  BinaryRecord *Bin = nullptr;
+  int ModuleIndex = -1; ///< -1 when the container lacks the kernel
+  std::string Name;
+  const container::KernelInfo *Info = nullptr;
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = not set.
+  int MaxDynamicShared = -1;
+};
+
+/// A `__device__`/`__constant__`/managed variable registered by its host
+/// shadow.
+struct VarRecord {
+  BinaryRecord *Bin = nullptr;
+  int ModuleIndex = -1;
+  std::string Name;
+  size_t Size = 0;
+  bool Constant = false;
+  void **ManagedPtr = nullptr; ///< host pointer variable of a managed var
+};
+
+/// cudaStream_t points to one of these.
+struct StreamObj {
+  static constexpr uint32_t MagicValue = 0x53545245; // "STRE"
+  uint32_t Magic = MagicValue;
+  DeviceContext *Ctx = nullptr;
+  std::unique_ptr<Queue> Q;
+  /// Recorded on this queue when another queue must wait for it.
+  std::unique_ptr<Event> Marker;
+  unsigned Flags = 0;
+  int Priority = 0;
+  bool IsNull = false;
+};
+
+/// cudaEvent_t points to one of these.
+struct EventObj {
+  static constexpr uint32_t MagicValue = 0x45564e54; // "EVNT"
+  uint32_t Magic = MagicValue;
+  DeviceContext *Ctx = nullptr;
+  std::unique_ptr<Event> E;
+  unsigned Flags = 0;
+  bool Recorded = false;
+};
+
+struct LoadedModule {
+  std::unique_ptr<Module> M;
+  Status Error; ///< translation/load failure, reported once
+  std::map<std::string, Kernel *> Kernels;
+};
+
+/// One device and what the runtime keeps for it (CUDA's primary context).
+struct DeviceContext {
+  int Index = 0;
+  std::unique_ptr<Device> Dev;
+  std::string Backend;
+  std::recursive_mutex M;
+  std::unique_ptr<StreamObj> NullStream;
+  std::set<StreamObj *> Streams;
+  std::map<std::pair<const BinaryRecord *, int>, LoadedModule> Modules;
+  std::atomic<int> Sticky{0}; ///< cudaError_t, 0 = none
+  size_t Limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 0, 0};
+  unsigned Flags = 0;
+  int CacheConfig = 0;
+  int SharedMemConfig = 0;
+};
+
+enum class AllocKind { Device, Host, Managed, Registered };
+
+struct Allocation {
+  uintptr_t Base = 0;
+  size_t Size = 0;
+  int Device = 0;
+  AllocKind Kind = AllocKind::Device;
+  unsigned Flags = 0;
+};
+
+class Runtime {
+public:
+  static Runtime &get();
+
+  //===--- Registration ---------------------------------------------------===//
+  std::mutex RegM;
+  std::vector<std::unique_ptr<BinaryRecord>> Binaries;
+  std::map<const void *, KernelRecord> Kernels; ///< host stub -> kernel
+  std::map<const void *, VarRecord> Vars;       ///< host shadow -> variable
+
+  KernelRecord *findKernel(const void *Stub);
+  VarRecord *findVar(const void *Shadow);
+
+  //===--- Devices ----------------------------------------------------------===//
+  /// Discovers devices once; returns the error every call reports when no
+  /// device can be used (cudaErrorNoDevice), or cudaSuccess.
+  cudaError_t init();
+  int deviceCount() const { return static_cast<int>(Contexts.size()); }
+  DeviceContext *context(int Index);
+  /// The calling thread's current device (cudaSetDevice), initialised.
+  cudaError_t current(DeviceContext *&Ctx);
+  int currentIndex();
+  void setCurrentIndex(int I);
+  const std::vector<BackendReport> &backendReports() { return Reports; }
+
+  //===--- Streams, events ------------------------------------------------===//
+  cudaError_t createStream(DeviceContext &Ctx, unsigned Flags, int Priority,
+                           StreamObj *&Out);
+  /// Resolves a cudaStream_t (0, cudaStreamLegacy, cudaStreamPerThread or a
+  /// live stream) on the current device.
+  cudaError_t resolveStream(cudaStream_t S, StreamObj *&Out);
+  cudaError_t destroyStream(StreamObj *S);
+  bool isLiveStream(StreamObj *S);
+  bool isLiveEvent(EventObj *E);
+  std::mutex HandleM;
+  std::set<StreamObj *> LiveStreams;
+  std::set<EventObj *> LiveEvents;
+
+  /// Orders work about to be queued on \p S after the legacy default stream
+  /// (blocking streams) or after every blocking stream (the NULL stream).
+  /// Call with S.Ctx->M held.
+  void orderLegacy(StreamObj &S);
+
+  /// Turns an error of asynchronous work into a cudaError_t and makes
+  /// launch failures sticky.
+  cudaError_t absorb(DeviceContext &Ctx, const Status &S);
+
+  //===--- Modules ----------------------------------------------------------===//
+  cudaError_t getKernel(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out);
+  cudaError_t getSymbol(DeviceContext &Ctx, const void *Symbol, void *&Addr,
+                        size_t &Size);
+
+  //===--- Memory -----------------------------------------------------------===//
+  std::mutex AllocM;
+  std::map<uintptr_t, Allocation> Allocs;
+  void addAlloc(const Allocation &A);
+  /// The allocation containing \p P, or false.
+  bool findAlloc(const void *P, Allocation &Out);
+  bool removeAlloc(const void *Base, AllocKind Kind, Allocation &Out);
+  void removeDeviceAllocs(int Device);
+
+private:
+  Runtime() = default;
+  cudaError_t loadModule(DeviceContext &Ctx, BinaryRecord &B, int ModuleIndex,
+                         LoadedModule *&Out);
+
+  std::once_flag InitOnce;
+  cudaError_t InitError = cudaSuccess;
+  std::vector<std::unique_ptr<DeviceContext>> Contexts;
+  std::vector<BackendReport> Reports;
+  int DefaultIndex = 0;
+};
+
+/// Sets the calling thread's last error when \p E is an error; returns E.
+cudaError_t setLastError(cudaError_t E);
+
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_CORE_RUNTIME_H

@@ -1,0 +1,198 @@
+//===- Translator.cpp - hetIR -> native code, through the JIT cache -------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Cache lookup, lazy loading of the translator library and cache fill.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Core/Translator.h"
+
+#include "Core/JITCache.h"
+#include "Core/Log.h"
+#include "hetgpu/Translate/Translate.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <mutex>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+
+namespace {
+
+struct TranslatorLib {
+  std::mutex M;
+  bool Tried = false;
+  std::string Error;
+  void *Handle = nullptr;
+  hetgpu_translate_fn Translate = nullptr;
+  hetgpu_translate_dispose_fn Dispose = nullptr;
+};
+
+TranslatorLib &lib() {
+  static TranslatorLib *L = new TranslatorLib();
+  return *L;
+}
+
+std::atomic<bool> Loaded{false};
+
+double msSince(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - T)
+      .count();
+}
+
+/// A fingerprint of the host CPU, for translations to "native".
+std::string hostCpuFingerprint() {
+  static const std::string FP = [] {
+    std::ifstream In("/proc/cpuinfo");
+    std::string Line, Model, Flags;
+    while (std::getline(In, Line)) {
+      if (Model.empty() && Line.rfind("model name", 0) == 0)
+        Model = Line;
+      else if (Flags.empty() && (Line.rfind("flags", 0) == 0 ||
+                                 Line.rfind("Features", 0) == 0 ||
+                                 Line.rfind("isa", 0) == 0))
+        Flags = Line;
+      if (!Model.empty() && !Flags.empty())
+        break;
+    }
+    return Model + "|" + Flags;
+  }();
+  return FP;
+}
+
+} // namespace
+
+std::string hetgpu::rt::translatorPath() {
+  if (const char *P = getenv("HETGPU_TRANSLATOR"); P && *P)
+    return P;
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&hetgpu::rt::translatorPath), &Info) &&
+      Info.dli_fname) {
+    std::string Self = Info.dli_fname;
+    size_t Slash = Self.rfind('/');
+    if (Slash != std::string::npos)
+      return Self.substr(0, Slash) + "/libhetgpu-translate.so";
+  }
+  return "libhetgpu-translate.so";
+}
+
+bool hetgpu::rt::translatorLoaded() { return Loaded.load(); }
+
+std::string hetgpu::rt::cacheDirectory() {
+  return JITCache::defaultDirectory();
+}
+
+static Status loadTranslator(TranslatorLib &L) {
+  // Caller holds L.M.
+  if (L.Tried)
+    return L.Translate ? Status::ok()
+                       : Status(ErrorCode::NoBinaryForGpu, L.Error);
+  L.Tried = true;
+  auto T0 = std::chrono::steady_clock::now();
+  std::string Path = translatorPath();
+  L.Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!L.Handle && Path != "libhetgpu-translate.so" &&
+      !getenv("HETGPU_TRANSLATOR"))
+    L.Handle = dlopen("libhetgpu-translate.so", RTLD_NOW | RTLD_LOCAL);
+  if (!L.Handle) {
+    const char *E = dlerror();
+    L.Error = "cannot load the hetIR translator " + Path + ": " +
+              (E ? E : "unknown dlopen error");
+    return Status(ErrorCode::NoBinaryForGpu, L.Error);
+  }
+  L.Translate = reinterpret_cast<hetgpu_translate_fn>(
+      dlsym(L.Handle, "hetgpu_translate"));
+  L.Dispose = reinterpret_cast<hetgpu_translate_dispose_fn>(
+      dlsym(L.Handle, "hetgpu_translate_dispose"));
+  if (!L.Translate || !L.Dispose) {
+    L.Error = "the hetIR translator " + Path +
+              " does not export hetgpu_translate/hetgpu_translate_dispose";
+    L.Translate = nullptr;
+    return Status(ErrorCode::NoBinaryForGpu, L.Error);
+  }
+  Loaded = true;
+  log(LogLevel::Info, "loaded translator " + Path + " in " +
+                          std::to_string(msSince(T0)) + " ms");
+  return Status::ok();
+}
+
+Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
+                                  const DeviceProperties &Props,
+                                  unsigned Flags, std::vector<char> &Out) {
+  CacheKeyInput KI;
+  KI.IRHash = M.IRHash ? M.IRHash : container::fnv1a64(M.IR.data(), M.IR.size());
+  KI.Target = Props.Target;
+  KI.Arch = Props.Arch;
+  KI.Features = Props.Features;
+  KI.TranslatorABI = HETGPU_TRANSLATOR_ABI_VERSION;
+  KI.Flags = Flags;
+  KI.OptLevel = 3;
+  if (Props.Arch.empty() || Props.Arch == "native")
+    KI.Extra = hostCpuFingerprint();
+  uint64_t Key = JITCache::key(KI);
+  JITCache Cache(JITCache::defaultDirectory());
+  bool UseCache = !getenv("HETGPU_DISABLE_CACHE");
+
+  char HashHex[17];
+  snprintf(HashHex, sizeof(HashHex), "%016llx",
+           static_cast<unsigned long long>(KI.IRHash));
+  std::string What = "module " + std::string(HashHex) + " (" +
+                     std::to_string(M.Kernels.size()) + " kernels) for " +
+                     Props.Target +
+                     (Props.Arch.empty() ? "" : ":" + Props.Arch);
+
+  auto T0 = std::chrono::steady_clock::now();
+  if (UseCache) {
+    std::string Why;
+    if (Cache.lookup(Key, Props.Target, Out, &Why)) {
+      log(LogLevel::Info, "loaded " + What + " from cache " +
+                              Cache.entryPath(Key, Props.Target) + " (" +
+                              std::to_string(msSince(T0)) + " ms)");
+      return Status::ok();
+    }
+    if (Why != "no entry")
+      log(LogLevel::Warn, Why + "; translating again");
+  }
+
+  TranslatorLib &L = lib();
+  std::lock_guard<std::mutex> Lock(L.M);
+  if (Status S = loadTranslator(L))
+    return S;
+  hetgpu_translate_request Req{};
+  Req.target = Props.Target.c_str();
+  Req.arch = Props.Arch.c_str();
+  Req.features = Props.Features.c_str();
+  Req.ir = M.IR.data();
+  Req.ir_size = M.IR.size();
+  Req.opt_level = 3;
+  Req.flags = Flags;
+  hetgpu_translate_result Res{};
+  auto T1 = std::chrono::steady_clock::now();
+  int RC = L.Translate(&Req, &Res);
+  if (RC != 0 || !Res.data) {
+    std::string Msg = "translation of " + What + " failed: " +
+                      (Res.error ? Res.error : "no message");
+    L.Dispose(&Res);
+    return Status(ErrorCode::NoBinaryForGpu, Msg);
+  }
+  const char *D = static_cast<const char *>(Res.data);
+  Out.assign(D, D + Res.size);
+  L.Dispose(&Res);
+  log(LogLevel::Info, "translated " + What + " in " +
+                          std::to_string(msSince(T1)) + " ms (" +
+                          std::to_string(Out.size()) + " bytes)");
+  if (UseCache) {
+    if (Status S = Cache.store(Key, Props.Target, Out))
+      log(LogLevel::Warn, S.Message);
+  }
+  return Status::ok();
+}

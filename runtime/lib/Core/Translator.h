@@ -1,0 +1,40 @@
+//===- Translator.h - hetIR -> native code, through the JIT cache -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Gives the native binary of a module for a device: from the JIT cache when
+/// present, otherwise by dlopen'ing libhetgpu-translate.so (HETGPU_TRANSLATOR,
+/// else next to libhetgpu-rt.so, else the default library search) and
+/// calling hetgpu_translate(). A warm start never loads the translator.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_CORE_TRANSLATOR_H
+#define HETGPU_RUNTIME_CORE_TRANSLATOR_H
+
+#include "Core/Device.h"
+
+#include <string>
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+
+/// The native binary of \p M for the target of \p Props (NoBinaryForGpu
+/// with the translator's message when translation fails).
+Status getTranslation(const container::ModuleInfo &M,
+                      const DeviceProperties &Props, unsigned Flags,
+                      std::vector<char> &Out);
+
+/// The translator library that a miss would load.
+std::string translatorPath();
+/// True once the translator library has been loaded in this process.
+bool translatorLoaded();
+/// The JIT cache directory in use.
+std::string cacheDirectory();
+
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_CORE_TRANSLATOR_H
