@@ -51,6 +51,7 @@
 #include <device_atomic_functions.h>
 #include <sm_30_intrinsics.h>
 #include <math_functions.h>
+#include <hetgpu/cuda/complex_builtins.h>
 
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
