@@ -33,7 +33,7 @@ namespace hetgpu {
 
 inline constexpr unsigned IRVersionMajor = 1;
 inline constexpr unsigned IRVersionMinor = 0;
-inline constexpr llvm::StringLiteral HetIRTriple = "hetgpu64";
+inline constexpr llvm::StringLiteral HetIRTriple = "unknown-hetgpu-unknown";
 inline constexpr llvm::StringLiteral HetIRDataLayout =
     "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
 inline constexpr llvm::StringLiteral KernelAttr = "hetgpu-kernel";
