@@ -146,8 +146,6 @@ public:
       S += " (line " + std::to_string(DL.getLine()) + ")";
     }
     Problems.push_back(S);
-    if (F)
-      Reported.push_back({F, Msg.str(), I});
   }
 
   void run() {
@@ -158,12 +156,6 @@ public:
   }
 
   std::vector<std::string> Problems;
-  struct Report {
-    const Function *F;
-    std::string Msg;
-    const Instruction *I;
-  };
-  std::vector<Report> Reported;
 
 private:
   const Module &M;
@@ -320,12 +312,13 @@ Error verifyHetIR(const Module &M) {
 PreservedAnalyses VerifyHetIRPass::run(Module &M, ModuleAnalysisManager &) {
   HetIRChecker C(M);
   C.run();
-  LLVMContext &Ctx = M.getContext();
-  for (const auto &R : C.Reported)
-    reportFailure(*R.F, "hetIR: " + R.Msg, R.I);
+  if (C.Problems.empty())
+    return PreservedAnalyses::all();
+  // One diagnostic listing every problem, so a single run shows them all.
+  std::string Msg = "hetIR verification failed:";
   for (const std::string &P : C.Problems)
-    if (P.rfind("in function", 0) != 0)
-      Ctx.diagnose(DiagnosticInfoGeneric("hetIR: " + P, DS_Error));
+    Msg += "\n  " + P;
+  M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
   return PreservedAnalyses::all();
 }
 
