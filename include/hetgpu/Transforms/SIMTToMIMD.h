@@ -1,0 +1,55 @@
+//===- SIMTToMIMD.h - Lower SIMT kernels to per-block CPU code --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu-simt-to-mimd` turns every hetIR kernel into a block function
+/// `void __hetgpu_block_<K>(void **args, hetgpu_block_ctx *ctx)` that runs
+/// all threads of one block (runtime/include/hetgpu/host_abi.h):
+///
+/// * a kernel without synchronisation points becomes a triple loop over the
+///   threads of the block around the (inlined) kernel body;
+/// * a kernel with barriers or warp operations becomes a resumable thread
+///   function driven by the block executor (SIMTToMIMDABI.h). Values live
+///   across a barrier are stored in the per-thread frame at the offsets of
+///   the kernel's `!hetgpu.state` record.
+///
+/// Thread-index, block, shared-memory, fence and service builtins (printf,
+/// assert, trap, malloc, clock) are lowered against the block context; the
+/// math builtins are left to the target. Device functions that use any of
+/// them are inlined into the kernels first.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_TRANSFORMS_SIMTTOMIMD_H
+#define HETGPU_TRANSFORMS_SIMTTOMIMD_H
+
+#include "hetgpu/Support/PassCompat.h"
+
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace hetgpu {
+
+/// Prefix of the exported per-block entry points.
+inline constexpr llvm::StringLiteral BlockFunctionPrefix = "__hetgpu_block_";
+/// The block executor's entry (runtime/device/common/hetgpu_exec.c).
+inline constexpr llvm::StringLiteral ExecBlockName = "__hetgpu_exec_block";
+
+/// Rewrites every kernel of \p M (see the file comment). Errors name the
+/// kernel or function and the construct. Modules without kernels are left
+/// alone, so running it twice is the same as running it once.
+llvm::Error lowerSIMTToMIMD(llvm::Module &M);
+
+class SIMTToMIMDPass : public RequiredPass<SIMTToMIMDPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+} // namespace hetgpu
+
+#endif // HETGPU_TRANSFORMS_SIMTTOMIMD_H

@@ -1,0 +1,307 @@
+/*===- hetgpu_exec.c - Block executor for SIMT->MIMD thread functions ----===*\
+ * SPDX-License-Identifier: Apache-2.0
+ *===----------------------------------------------------------------------===*
+ *
+ * \file
+ * Runs all threads of one block of a kernel that the SIMT->MIMD lowering
+ * turned into a resumable thread function (see SIMTToMIMDABI.h). Shared by
+ * the host target and the RISC-V many-core target: it is compiled to bitcode
+ * at build time and linked into every translated module that needs it.
+ *
+ * Scheduling. The block is processed warp by warp. Every runnable lane of a
+ * warp runs to its next sync point. Lanes that stopped at warp operations
+ * are grouped by the operation they stopped at; a group is *ready* when
+ * every lane named in its mask is in the group or has exited. Ready groups
+ * with an explicit mask run first, then ready `activemask` groups, then (a
+ * program that would deadlock on a GPU) the group with the lowest id, in
+ * each case lowest sync id first. The lanes of the group form the active
+ * mask of the operation. Once every lane of every warp waits at a block
+ * barrier or has exited, the barrier completes (count/and/or over the
+ * waiting threads) and all of them resume. Threads that wait at different
+ * barriers are a divergent __syncthreads(): the launch fails with a message.
+ *
+\*===----------------------------------------------------------------------===*/
+
+#include "hetgpu/Transforms/SIMTToMIMDABI.h"
+#include "hetgpu/host_abi.h"
+
+#include <stddef.h>
+
+enum { ST_RUN = 0, ST_WARP = 1, ST_BAR = 2, ST_EXIT = 3 };
+
+#if __STDC_HOSTED__
+#include <stdlib.h>
+
+/* Frames are reused by the blocks a worker thread runs. A trapping kernel
+ * leaves the block with longjmp, so nothing here may need freeing then. */
+static _Thread_local char *FrameBuf;
+static _Thread_local size_t FrameCap;
+
+static char *frameArea(size_t Bytes) {
+  if (Bytes > FrameCap) {
+    free(FrameBuf);
+    size_t Cap = FrameCap ? FrameCap : 4096;
+    while (Cap < Bytes)
+      Cap *= 2;
+    FrameBuf = (char *)aligned_alloc(64, Cap);
+    FrameCap = FrameBuf ? Cap : 0;
+  }
+  return FrameBuf;
+}
+#else
+/* Freestanding targets (the RISC-V many-core runtime) provide the memory:
+ * at least \p Bytes, 64-byte aligned, private to the calling core, valid
+ * until its next call on that core; NULL when there is not enough. */
+extern void *__hetgpu_exec_frames(size_t Bytes);
+static char *frameArea(size_t Bytes) {
+  return (char *)__hetgpu_exec_frames(Bytes);
+}
+#endif
+
+static int isBarrier(uint32_t Kind) {
+  return Kind >= HETGPU_SYNC_BARRIER && Kind <= HETGPU_SYNC_BARRIER_OR;
+}
+
+static int hasMask(uint32_t Kind) {
+  return Kind >= HETGPU_SYNC_SYNCWARP && Kind != HETGPU_SYNC_ACTIVEMASK;
+}
+
+/* PTX shfl.sync semantics: c = ((32 - width) << 8) | (up ? 0 : 31). */
+static int32_t shuffle(uint32_t Kind, hetgpu_thread_state **Lanes,
+                       uint32_t Group, uint32_t Lane) {
+  hetgpu_thread_state *T = Lanes[Lane];
+  uint32_t W = (uint32_t)T->arg[3];
+  if (W == 0 || W > 32 || (W & (W - 1)))
+    W = 32;
+  int32_t SegMask = (int32_t)((32 - W) & 31);
+  int32_t B = T->arg[2] & 31;
+  int32_t L = (int32_t)Lane;
+  int32_t MinLane = L & SegMask;
+  int32_t MaxLane = (L & SegMask) | (Kind == HETGPU_SYNC_SHFL_UP ? 0 : 31 & ~SegMask);
+  int32_t J;
+  int P;
+  switch (Kind) {
+  case HETGPU_SYNC_SHFL_UP:
+    J = L - B;
+    P = J >= MaxLane;
+    break;
+  case HETGPU_SYNC_SHFL_DOWN:
+    J = L + B;
+    P = J <= MaxLane;
+    break;
+  case HETGPU_SYNC_SHFL_XOR:
+    J = L ^ B;
+    P = J <= MaxLane;
+    break;
+  default: /* idx */
+    J = MinLane | (B & ~SegMask);
+    P = J <= MaxLane;
+    break;
+  }
+  if (!P)
+    J = L;
+  /* Reading an inactive lane is undefined in CUDA; return the own value. */
+  if (!((Group >> J) & 1u))
+    return T->arg[1];
+  return Lanes[J]->arg[1];
+}
+
+/* Performs the warp operation of the lanes in Group (all stopped at the
+ * same sync point) and makes them runnable again. */
+static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
+  uint32_t First = (uint32_t)__builtin_ctz(Group);
+  uint32_t Kind = Lanes[First]->kind;
+  for (uint32_t L = 0; L < 32; ++L) {
+    if (!((Group >> L) & 1u))
+      continue;
+    hetgpu_thread_state *T = Lanes[L];
+    uint32_t Active = Group & (uint32_t)T->arg[0];
+    int32_t R = 0;
+    switch (Kind) {
+    case HETGPU_SYNC_SHFL_IDX:
+    case HETGPU_SYNC_SHFL_UP:
+    case HETGPU_SYNC_SHFL_DOWN:
+    case HETGPU_SYNC_SHFL_XOR:
+      R = shuffle(Kind, Lanes, Group, L);
+      break;
+    case HETGPU_SYNC_VOTE_ANY:
+    case HETGPU_SYNC_VOTE_ALL:
+    case HETGPU_SYNC_VOTE_BALLOT: {
+      uint32_t Ballot = 0;
+      for (uint32_t J = 0; J < 32; ++J)
+        if (((Active >> J) & 1u) && Lanes[J]->arg[1])
+          Ballot |= 1u << J;
+      if (Kind == HETGPU_SYNC_VOTE_BALLOT)
+        R = (int32_t)Ballot;
+      else if (Kind == HETGPU_SYNC_VOTE_ANY)
+        R = Ballot != 0;
+      else
+        R = Ballot == Active;
+      break;
+    }
+    case HETGPU_SYNC_ACTIVEMASK:
+      R = (int32_t)Group;
+      break;
+    case HETGPU_SYNC_MATCH_ANY: {
+      uint32_t M = 0;
+      for (uint32_t J = 0; J < 32; ++J)
+        if (((Active >> J) & 1u) && Lanes[J]->arg[1] == T->arg[1])
+          M |= 1u << J;
+      R = (int32_t)M;
+      break;
+    }
+    default: /* syncwarp */
+      break;
+    }
+    T->result = R;
+  }
+  for (uint32_t L = 0; L < 32; ++L)
+    if ((Group >> L) & 1u)
+      Lanes[L]->status = ST_RUN;
+}
+
+/* Runs one warp until every lane waits at a block barrier or has exited. */
+static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+                    hetgpu_thread_state **Lanes, uint32_t NumLanes) {
+  uint32_t Missing = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
+  for (;;) {
+    uint32_t Gone = Missing, Waiting = 0;
+    for (uint32_t L = 0; L < NumLanes; ++L) {
+      hetgpu_thread_state *T = Lanes[L];
+      if (T->status == ST_RUN) {
+        uint32_t Id = Fn(Args, Ctx, T);
+        if (Id == 0) {
+          T->status = ST_EXIT;
+        } else {
+          T->resume = Id;
+          T->status = isBarrier(T->kind) ? ST_BAR : ST_WARP;
+        }
+      }
+      if (T->status == ST_EXIT)
+        Gone |= 1u << L;
+      else if (T->status == ST_WARP)
+        Waiting |= 1u << L;
+    }
+    if (!Waiting)
+      return;
+    /* Pick the group to run. */
+    uint32_t BestGroup = 0, BestClass = 3, BestId = 0;
+    uint32_t Left = Waiting;
+    while (Left) {
+      uint32_t First = (uint32_t)__builtin_ctz(Left);
+      uint32_t Id = Lanes[First]->resume;
+      uint32_t Group = 0, Need = 0;
+      for (uint32_t L = First; L < NumLanes; ++L)
+        if (((Left >> L) & 1u) && Lanes[L]->resume == Id) {
+          Group |= 1u << L;
+          Need |= (uint32_t)Lanes[L]->arg[0];
+        }
+      Left &= ~Group;
+      uint32_t Kind = Lanes[First]->kind;
+      uint32_t Class;
+      if (!hasMask(Kind))
+        Class = 1;
+      else
+        Class = (Need & ~Group & ~Gone) ? 2 : 0;
+      if (Class < BestClass || (Class == BestClass && Id < BestId)) {
+        BestClass = Class;
+        BestId = Id;
+        BestGroup = Group;
+      }
+    }
+    warpOp(Lanes, BestGroup);
+  }
+}
+
+static void divergentBarrier(hetgpu_block_ctx *Ctx, const char *Kernel,
+                             uint32_t IdA, uint32_t IdB) {
+  const hetgpu_host_services *S = Ctx->services;
+  if (S && S->printf) {
+    /* CUDA vprintf argument buffer: each argument at its alignment. */
+    struct {
+      const char *K;
+      uint32_t X, Y, Z, A, B;
+    } Buf = {Kernel,          Ctx->block_idx[0], Ctx->block_idx[1],
+             Ctx->block_idx[2], IdA,             IdB};
+    S->printf(S->rt,
+              "hetgpu: kernel %s: block (%u,%u,%u): threads wait at different "
+              "barriers (sync points %u and %u): __syncthreads() in divergent "
+              "control flow\n",
+              &Buf);
+  }
+  if (S && S->trap)
+    S->trap(S->rt);
+  __builtin_trap();
+}
+
+void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
+                         hetgpu_thread_fn Fn, uint32_t FrameSize,
+                         const char *Kernel) {
+  uint32_t BX = Ctx->block_dim[0], BY = Ctx->block_dim[1];
+  uint32_t N = BX * BY * Ctx->block_dim[2];
+  if (N == 0)
+    return;
+  size_t TSBytes = ((size_t)N * sizeof(hetgpu_thread_state) + 63) & ~(size_t)63;
+  char *Area = frameArea(TSBytes + (size_t)N * FrameSize);
+  if (!Area) {
+    if (Ctx->services && Ctx->services->trap)
+      Ctx->services->trap(Ctx->services->rt);
+    __builtin_trap();
+  }
+  hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
+  char *Frames = Area + TSBytes;
+  for (uint32_t I = 0; I < N; ++I) {
+    hetgpu_thread_state *T = &TS[I];
+    T->resume = 0;
+    T->kind = 0;
+    T->result = 0;
+    T->tid[0] = I % BX;
+    T->tid[1] = (I / BX) % BY;
+    T->tid[2] = I / (BX * BY);
+    T->linear = I;
+    T->status = ST_RUN;
+    T->frame = Frames + (size_t)I * FrameSize;
+  }
+  uint32_t NumWarps = (N + 31) / 32;
+  for (;;) {
+    for (uint32_t W = 0; W < NumWarps; ++W) {
+      hetgpu_thread_state *Lanes[32];
+      uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
+      for (uint32_t L = 0; L < NumLanes; ++L)
+        Lanes[L] = &TS[W * 32 + L];
+      runWarp(Args, Ctx, Fn, Lanes, NumLanes);
+    }
+    /* Every thread now waits at a block barrier or has exited. */
+    uint32_t Id = 0, Waiting = 0, Count = 0;
+    for (uint32_t I = 0; I < N; ++I) {
+      if (TS[I].status != ST_BAR)
+        continue;
+      if (!Id)
+        Id = TS[I].resume;
+      else if (TS[I].resume != Id)
+        divergentBarrier(Ctx, Kernel, Id, TS[I].resume);
+      ++Waiting;
+      Count += TS[I].arg[1] != 0;
+    }
+    if (!Waiting)
+      return;
+    uint32_t Kind = 0;
+    for (uint32_t I = 0; I < N; ++I)
+      if (TS[I].status == ST_BAR) {
+        Kind = TS[I].kind;
+        break;
+      }
+    int32_t R = 0;
+    if (Kind == HETGPU_SYNC_BARRIER_COUNT)
+      R = (int32_t)Count;
+    else if (Kind == HETGPU_SYNC_BARRIER_AND)
+      R = Count == Waiting;
+    else if (Kind == HETGPU_SYNC_BARRIER_OR)
+      R = Count != 0;
+    for (uint32_t I = 0; I < N; ++I)
+      if (TS[I].status == ST_BAR) {
+        TS[I].result = R;
+        TS[I].status = ST_RUN;
+      }
+  }
+}
