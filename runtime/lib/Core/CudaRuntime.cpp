@@ -229,12 +229,12 @@ HETGPU_API cudaError_t cudaPeekAtLastError(void) {
 
 HETGPU_API const char *cudaGetErrorName(cudaError_t E) {
   const char *N = cudaErrorNameOrNull(E);
-  return N ? N : "cudaErrorUnknown";
+  return N ? N : "unrecognized error code";
 }
 
 HETGPU_API const char *cudaGetErrorString(cudaError_t E) {
   const char *S = cudaErrorStringOrNull(E);
-  return S ? S : "unknown error";
+  return S ? S : "unrecognized error code";
 }
 
 HETGPU_API cudaError_t cudaRuntimeGetVersion(int *V) {

@@ -164,11 +164,13 @@ public:
 
 class CPUModule : public Module {
 public:
-  CPUModule(void *Handle, const container::ModuleInfo &MI)
-      : Handle(Handle), Kernels(MI.Kernels), Globals(MI.Globals) {}
+  CPUModule(void *Handle, int FD, const container::ModuleInfo &MI)
+      : Handle(Handle), FD(FD), Kernels(MI.Kernels), Globals(MI.Globals) {}
   ~CPUModule() override {
     if (Handle)
       dlclose(Handle);
+    if (FD >= 0)
+      close(FD);
   }
 
   Status getKernel(const std::string &Name, Kernel *&Out) override {
@@ -212,6 +214,7 @@ public:
 
 private:
   void *Handle;
+  int FD;
   std::vector<container::KernelInfo> Kernels;
   std::vector<container::GlobalInfo> Globals;
   std::mutex M;
@@ -480,9 +483,13 @@ public:
       Done += static_cast<size_t>(W);
     }
     std::string Path = "/proc/self/fd/" + std::to_string(FD);
-    void *H = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    close(FD); // the mapping keeps the file alive
+    // The descriptor stays open while the module is loaded: glibc knows
+    // loaded objects by path, and a reused descriptor number would make the
+    // next module's path equal to this one's. RTLD_DEEPBIND: the module's
+    // own `__device__` variables win over equally named host symbols.
+    void *H = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!H) {
+      close(FD);
       const char *E = dlerror();
       return Status(ErrorCode::NoBinaryForGpu,
                     std::string("cannot load the host translation: ") +
@@ -492,6 +499,7 @@ public:
         dlsym(H, "__hetgpu_host_abi_version"));
     if (!V || *V != HETGPU_HOST_ABI_VERSION) {
       dlclose(H);
+      close(FD);
       return Status(ErrorCode::NoBinaryForGpu,
                     V ? "host translation has ABI version " +
                             std::to_string(*V) + ", expected " +
@@ -499,7 +507,7 @@ public:
                       : std::string("host translation does not export "
                                     "__hetgpu_host_abi_version"));
     }
-    Out = std::make_unique<CPUModule>(H, Info);
+    Out = std::make_unique<CPUModule>(H, FD, Info);
     return Status::ok();
   }
 
