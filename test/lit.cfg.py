@@ -28,6 +28,7 @@ config.substitutions.append(("%hetgpu_plugin", os.path.join(libdir, "HetGPUPasse
 config.substitutions.append(("%hetgpu_clang_plugin", os.path.join(libdir, "HetGPUClang.so")))
 config.substitutions.append(("%hetgpu_src", config.hetgpu_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%clangxx", config.clangxx))
 
 llvm_config.use_default_substitutions()
 tools = ["opt", "llvm-as", "llvm-dis", "llc", "llvm-readobj", "llvm-objdump", "not", "FileCheck", "count", "split-file"]
@@ -35,6 +36,13 @@ llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
 
 for t in config.hetgpu_targets.split(";"):
     config.available_features.add("target-" + t.lower())
+# built-target-<class>: the lowering target's folder was built (end-to-end
+# runtime tests need the host target).
+_enabled = os.path.join(config.hetgpu_obj_root, "include", "hetgpu", "Targets", "EnabledTargets.def")
+if os.path.exists(_enabled):
+    import re
+    for _m in re.finditer(r"HETGPU_ENABLED_TARGET\((\w+)\)", open(_enabled).read()):
+        config.available_features.add("built-target-" + _m.group(1).lower())
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -35,6 +35,11 @@ extern "C" {
 #define HETGPU_DEFAULT_ARG(X)
 #endif
 
+/* Calling convention marker of stream callbacks (empty on Linux). */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+
 /* CUDA 12 maps cudaGetDeviceProperties to the _v2 entry point. Both exist. */
 #define cudaGetDeviceProperties cudaGetDeviceProperties_v2
 

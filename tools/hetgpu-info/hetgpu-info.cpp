@@ -17,21 +17,39 @@
 #include <cstring>
 
 int main(int argc, char **argv) {
+  bool Brief = false;
   for (int I = 1; I < argc; ++I) {
     if (!strcmp(argv[I], "--help") || !strcmp(argv[I], "-h")) {
-      printf("usage: hetgpu-info\n  Lists hetGPU devices (HETGPU_DEVICE "
-             "selects the default), backends and the JIT cache.\n");
+      printf("usage: hetgpu-info [--brief]\n  Lists hetGPU devices "
+             "(HETGPU_DEVICE selects the default), backends and the JIT "
+             "cache.\n  --brief: one line naming the default device.\n");
       return 0;
+    }
+    if (!strcmp(argv[I], "--brief")) {
+      Brief = true;
+      continue;
     }
     fprintf(stderr, "hetgpu-info: unknown argument '%s'\n", argv[I]);
     return 2;
   }
-  printf("%s\n", hetgpuGetVersion());
   int Count = 0;
   cudaError_t E = cudaGetDeviceCount(&Count);
   int Current = -1;
   if (E == cudaSuccess)
     cudaGetDevice(&Current);
+  if (Brief) {
+    cudaDeviceProp P;
+    const char *Backend = "?";
+    if (E || cudaGetDeviceProperties(&P, Current) ||
+        hetgpuGetDeviceInfo(Current, &Backend, nullptr, nullptr)) {
+      printf("hetgpu: no device (%s)\n", cudaGetErrorString(E));
+      return 1;
+    }
+    printf("hetgpu: device %d of %d: %s (%s)\n", Current, Count, P.name,
+           Backend);
+    return 0;
+  }
+  printf("%s\n", hetgpuGetVersion());
   printf("devices: %d", Count);
   if (E)
     printf(" (%s)", cudaGetErrorString(E));

@@ -43,10 +43,13 @@ TranslatorLib &lib() {
 
 std::atomic<bool> Loaded{false};
 
-double msSince(std::chrono::steady_clock::time_point T) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - T)
-      .count();
+std::string msSince(std::chrono::steady_clock::time_point T) {
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - T)
+                  .count();
+  char Buf[32];
+  snprintf(Buf, sizeof(Buf), "%.2f", Ms);
+  return Buf;
 }
 
 /// A fingerprint of the host CPU, for translations to "native".
@@ -121,7 +124,7 @@ static Status loadTranslator(TranslatorLib &L) {
   }
   Loaded = true;
   log(LogLevel::Info, "loaded translator " + Path + " in " +
-                          std::to_string(msSince(T0)) + " ms");
+                          msSince(T0) + " ms");
   return Status::ok();
 }
 
@@ -156,7 +159,7 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
     if (Cache.lookup(Key, Props.Target, Out, &Why)) {
       log(LogLevel::Info, "loaded " + What + " from cache " +
                               Cache.entryPath(Key, Props.Target) + " (" +
-                              std::to_string(msSince(T0)) + " ms)");
+                              msSince(T0) + " ms)");
       return Status::ok();
     }
     if (Why != "no entry")
@@ -188,7 +191,7 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   Out.assign(D, D + Res.size);
   L.Dispose(&Res);
   log(LogLevel::Info, "translated " + What + " in " +
-                          std::to_string(msSince(T1)) + " ms (" +
+                          msSince(T1) + " ms (" +
                           std::to_string(Out.size()) + " bytes)");
   if (UseCache) {
     if (Status S = Cache.store(Key, Props.Target, Out))
