@@ -1,0 +1,394 @@
+//===- HostTarget.cpp - The host-CPU lowering target ----------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `createHostTarget()`: hetIR -> native shared object for the CPU backend
+/// (runtime/include/hetgpu/host_abi.h).
+///
+/// lower(): `hetgpu-simt-to-mimd` (block functions `__hetgpu_block_<K>`),
+/// math builtins -> libm (`__hetgpu_math_sinf` -> `sinf`; the shared object
+/// leaves them undefined, the runtime process links libm), the block
+/// executor linked in from embedded bitcode when a kernel synchronises,
+/// `__hetgpu_host_abi_version`, and everything but the block functions and
+/// `__device__`/`__constant__` variables internalised.
+///
+/// emit(): O3 for the host CPU (TargetOptions::Arch, or the running CPU's
+/// name and features when empty or "native"), an object from the X86
+/// backend, linked with ld.lld (env HETGPU_LLD, then LLVM's ld.lld, then
+/// `ld.lld` in PATH) into a shared object whose bytes are returned.
+///
+/// USAGE: hetgpu-translate --target=host in.bc -o kernels.so
+///        hetgpu-opt -passes=hetgpu-lower-host in.ll -S
+///
+//===----------------------------------------------------------------------===//
+
+#include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/SIMTToMIMD.h"
+#include "../../../runtime/include/hetgpu/host_abi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeX86TargetInfo();
+void LLVMInitializeX86Target();
+void LLVMInitializeX86TargetMC();
+void LLVMInitializeX86AsmPrinter();
+}
+
+using namespace llvm;
+
+namespace hetgpu {
+namespace {
+
+constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
+constexpr StringLiteral AbiVersionSymbol = "__hetgpu_host_abi_version";
+
+const unsigned char ExecutorBitcode[] = {
+#include "HostExecutor.inc"
+};
+
+void initX86() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+  });
+}
+
+/// CPU name and feature string for \p Opts.
+std::pair<std::string, std::string> cpuAndFeatures(const TargetOptions &Opts) {
+  std::string CPU = Opts.Arch;
+  std::string Features = Opts.Features;
+  if (CPU.empty() || CPU == "native") {
+    CPU = sys::getHostCPUName().str();
+    SubtargetFeatures SF;
+    for (const auto &[Name, On] : sys::getHostCPUFeatures())
+      SF.AddFeature(Name, On);
+    if (!Features.empty())
+      SF.AddFeature(Features);
+    Features = SF.getString();
+  }
+  return {CPU, Features};
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+createHostMachine(const TargetOptions &Opts) {
+  initX86();
+  Triple TT(HostTriple);
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(TT, Err);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(),
+                             "host target: X86 backend unavailable: " + Err);
+  auto [CPU, Features] = cpuAndFeatures(Opts);
+  CodeGenOptLevel OL = Opts.OptLevel == 0   ? CodeGenOptLevel::None
+                       : Opts.OptLevel == 1 ? CodeGenOptLevel::Less
+                       : Opts.OptLevel == 2 ? CodeGenOptLevel::Default
+                                            : CodeGenOptLevel::Aggressive;
+  llvm::TargetOptions TO;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, CPU, Features, TO, Reloc::PIC_, std::nullopt, OL));
+  if (!TM)
+    return createStringError(inconvertibleErrorCode(),
+                             "host target: cannot create a target machine for "
+                             "CPU '" + CPU + "'");
+  return std::move(TM);
+}
+
+/// `__hetgpu_math_<f>` -> the C library's `<f>`.
+void lowerMath(Module &M) {
+  for (Function &F : make_early_inc_range(M)) {
+    auto BI = lookupBuiltin(F);
+    if (!BI || BI->Group != "math")
+      continue;
+    StringRef LibName = F.getName().drop_front(MathPrefix.size());
+    FunctionCallee Lib = M.getOrInsertFunction(LibName, F.getFunctionType());
+    if (auto *LF = dyn_cast<Function>(Lib.getCallee())) {
+      LF->setDoesNotThrow();
+      LF->setWillReturn();
+      LF->setMemoryEffects(MemoryEffects::errnoMemOnly());
+    }
+    F.replaceAllUsesWith(Lib.getCallee());
+    F.eraseFromParent();
+  }
+}
+
+Error linkExecutor(Module &M) {
+  if (!M.getFunction(ExecBlockName))
+    return Error::success();
+  MemoryBufferRef Buf(
+      StringRef(reinterpret_cast<const char *>(ExecutorBitcode),
+                sizeof(ExecutorBitcode)),
+      "HostExecutor.bc");
+  Expected<std::unique_ptr<Module>> Exec = parseBitcodeFile(Buf, M.getContext());
+  if (!Exec)
+    return createStringError(inconvertibleErrorCode(),
+                             "host target: embedded block executor: " +
+                                 toString(Exec.takeError()));
+  (*Exec)->setTargetTriple(M.getTargetTriple());
+  (*Exec)->setDataLayout(M.getDataLayout());
+  if (Linker::linkModules(M, std::move(*Exec), Linker::Flags::LinkOnlyNeeded))
+    return createStringError(inconvertibleErrorCode(),
+                             "host target: cannot link the block executor");
+  return Error::success();
+}
+
+Error lowerForHost(Module &M, const DataLayout &DL) {
+  if (Error E = lowerSIMTToMIMD(M))
+    return E;
+  lowerMath(M);
+  for (Function &F : M)
+    if (F.isDeclaration())
+      if (auto BI = lookupBuiltin(F))
+        if (!F.use_empty())
+          return createStringError(inconvertibleErrorCode(),
+                                   "host target: builtin '" + F.getName() +
+                                       "' is still used after lowering");
+  M.setTargetTriple(Triple(HostTriple));
+  M.setDataLayout(DL);
+  if (Error E = linkExecutor(M))
+    return E;
+  if (!M.getGlobalVariable(AbiVersionSymbol)) {
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    new GlobalVariable(M, I32, /*isConstant=*/true,
+                       GlobalValue::ExternalLinkage,
+                       ConstantInt::get(I32, HETGPU_HOST_ABI_VERSION),
+                       AbiVersionSymbol);
+  }
+  // Only the block functions and the device variables stay visible.
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.getName().starts_with(BlockFunctionPrefix)) {
+      F.setLinkage(GlobalValue::ExternalLinkage);
+      F.setVisibility(GlobalValue::DefaultVisibility);
+      continue;
+    }
+    F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  for (GlobalVariable &G : M.globals())
+    if (!G.isDeclaration() && !G.hasLocalLinkage())
+      G.setVisibility(GlobalValue::DefaultVisibility);
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (verifyModule(M, &OS))
+    return createStringError(inconvertibleErrorCode(),
+                             "host target: lowering produced invalid IR: " +
+                                 Msg);
+  return Error::success();
+}
+
+Expected<std::string> findLinker() {
+  if (const char *Env = std::getenv("HETGPU_LLD"))
+    if (*Env)
+      return std::string(Env);
+#ifdef HETGPU_HOST_DEFAULT_LLD
+  if (sys::fs::can_execute(HETGPU_HOST_DEFAULT_LLD))
+    return std::string(HETGPU_HOST_DEFAULT_LLD);
+#endif
+  if (sys::fs::can_execute("/usr/lib/llvm-22/bin/ld.lld"))
+    return std::string("/usr/lib/llvm-22/bin/ld.lld");
+  if (auto P = sys::findProgramByName("ld.lld"))
+    return *P;
+  return createStringError(inconvertibleErrorCode(),
+                           "host target: ld.lld not found (set HETGPU_LLD, or "
+                           "install lld-22)");
+}
+
+/// Removes a temporary file when it goes out of scope.
+struct TempFile {
+  SmallString<128> Path;
+  ~TempFile() {
+    if (!Path.empty())
+      sys::fs::remove(Path);
+  }
+};
+
+class HostTarget final : public LoweringTarget {
+public:
+  StringRef name() const override { return "host"; }
+  std::string defaultArch() const override {
+    return sys::getHostCPUName().str();
+  }
+
+  void registerPasses(PassBuilder &PB) const override {
+    PB.registerPipelineParsingCallback(
+        [](StringRef Name, ModulePassManager &MPM,
+           ArrayRef<PassBuilder::PipelineElement>) {
+          if (Name != "hetgpu-lower-host")
+            return false;
+          MPM.addPass(LowerToHostPass());
+          return true;
+        });
+  }
+
+  Error lower(Module &M, const TargetOptions &Opts) const override {
+    auto TM = createHostMachine(Opts);
+    if (!TM)
+      return TM.takeError();
+    return lowerForHost(M, (*TM)->createDataLayout());
+  }
+
+  Expected<std::vector<char>> emit(Module &M,
+                                   const TargetOptions &Opts) const override {
+    auto TMOr = createHostMachine(Opts);
+    if (!TMOr)
+      return TMOr.takeError();
+    TargetMachine &TM = **TMOr;
+    M.setTargetTriple(TM.getTargetTriple());
+    M.setDataLayout(TM.createDataLayout());
+    std::string CPU = TM.getTargetCPU().str();
+    std::string Features = TM.getTargetFeatureString().str();
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      F.addFnAttr("target-cpu", CPU);
+      if (!Features.empty())
+        F.addFnAttr("target-features", Features);
+      F.removeFnAttr("frame-pointer");
+    }
+
+    // Optimise.
+    {
+      LoopAnalysisManager LAM;
+      FunctionAnalysisManager FAM;
+      CGSCCAnalysisManager CGAM;
+      ModuleAnalysisManager MAM;
+      PipelineTuningOptions PTO;
+      PTO.LoopVectorization = Opts.OptLevel >= 2;
+      PTO.SLPVectorization = Opts.OptLevel >= 2;
+      PassBuilder PB(&TM, PTO);
+      PB.registerModuleAnalyses(MAM);
+      PB.registerCGSCCAnalyses(CGAM);
+      PB.registerFunctionAnalyses(FAM);
+      PB.registerLoopAnalyses(LAM);
+      PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+      OptimizationLevel OL = Opts.OptLevel == 0   ? OptimizationLevel::O0
+                             : Opts.OptLevel == 1 ? OptimizationLevel::O1
+                             : Opts.OptLevel == 2 ? OptimizationLevel::O2
+                                                  : OptimizationLevel::O3;
+      ModulePassManager MPM = OL == OptimizationLevel::O0
+                                  ? PB.buildO0DefaultPipeline(OL)
+                                  : PB.buildPerModuleDefaultPipeline(OL);
+      MPM.run(M, MAM);
+    }
+
+    // Object file.
+    TempFile Obj, SO;
+    int FD;
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("hetgpu-host", "o", FD, Obj.Path))
+      return createStringError(EC, "host target: cannot create a temporary "
+                                   "object file: " + EC.message());
+    {
+      raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      legacy::PassManager PM;
+      if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+        return createStringError(inconvertibleErrorCode(),
+                                 "host target: the X86 backend cannot emit an "
+                                 "object file");
+      PM.run(M);
+      OS.flush();
+      if (OS.has_error())
+        return createStringError(OS.error(), "host target: writing " +
+                                                  Obj.Path + ": " +
+                                                  OS.error().message());
+    }
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("hetgpu-host", "so", SO.Path))
+      return createStringError(EC, "host target: cannot create a temporary "
+                                   "file: " + EC.message());
+
+    // Shared object.
+    auto Lld = findLinker();
+    if (!Lld)
+      return Lld.takeError();
+    TempFile Log;
+    sys::fs::createTemporaryFile("hetgpu-host-lld", "log", Log.Path);
+    SmallVector<StringRef, 12> Argv = {*Lld,     "-shared",  "--eh-frame-hdr",
+                                       "-z",     "now",      "-z",
+                                       "noexecstack", "-o",  SO.Path,
+                                       Obj.Path};
+    std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Log.Path),
+                                            StringRef(Log.Path)};
+    std::string ErrMsg;
+    int RC = sys::ExecuteAndWait(*Lld, Argv, std::nullopt, Redirects, 0, 0,
+                                 &ErrMsg);
+    if (RC != 0) {
+      std::string Out;
+      if (auto B = MemoryBuffer::getFile(Log.Path))
+        Out = (*B)->getBuffer().trim().str();
+      return createStringError(
+          inconvertibleErrorCode(),
+          "host target: linking the shared object with " + *Lld + " failed" +
+              (ErrMsg.empty() ? "" : " (" + ErrMsg + ")") +
+              (Out.empty() ? "" : ":\n" + Out));
+    }
+    auto Bytes = MemoryBuffer::getFile(SO.Path, /*IsText=*/false,
+                                       /*RequiresNullTerminator=*/false);
+    if (!Bytes)
+      return createStringError(Bytes.getError(),
+                               "host target: reading " + SO.Path + ": " +
+                                   Bytes.getError().message());
+    StringRef B = (*Bytes)->getBuffer();
+    return std::vector<char>(B.begin(), B.end());
+  }
+
+private:
+  /// `hetgpu-lower-host`: lower() with default options, as a pass, so the
+  /// lowering can be tested on IR. Errors become diagnostics.
+  struct LowerToHostPass : RequiredPass<LowerToHostPass> {
+    PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+      auto TM = createHostMachine(TargetOptions());
+      Error E = TM ? lowerForHost(M, (*TM)->createDataLayout()) : TM.takeError();
+      if (E) {
+        std::string Msg = toString(std::move(E));
+        Function *Any = nullptr;
+        for (Function &F : M)
+          if (!F.isDeclaration()) {
+            Any = &F;
+            break;
+          }
+        if (Any)
+          reportFailure(*Any, Msg);
+        else
+          M.getContext().emitError(Msg);
+      }
+      return PreservedAnalyses::none();
+    }
+  };
+};
+
+} // namespace
+
+std::unique_ptr<LoweringTarget> createHostTarget() {
+  return std::make_unique<HostTarget>();
+}
+
+} // namespace hetgpu
