@@ -293,7 +293,7 @@ int main(int argc, char **argv) {
 
   int fail = missing;
   printf("%-10s %9s %6s %9s %6s  %s\n", "function", "float", "bound", "double",
-         "bound", "worst double input");
+         "bound", "worst inputs (float; double)");
   for (int i = 0; i < NFNS; ++i) {
     const fn_t *F = &fns[i];
     if (filter && strcmp(filter, F->name))
@@ -317,8 +317,9 @@ int main(int argc, char **argv) {
     // Exact functions must be exact.
     int okf = st[1].specials_bad == 0 && st[1].maxerr <= (bf == 0 ? 0 : bf);
     int okd = st[0].specials_bad == 0 && st[0].maxerr <= (bd == 0 ? 0 : bd);
-    printf("%-10s %9.3f %6g %9.3f %6g  %a %a%s%s\n", F->name, st[1].maxerr, bf,
-           st[0].maxerr, bd, st[0].worst_x, st[0].worst_y,
+    printf("%-10s %9.3f %6g %9.3f %6g  %a %a; %a %a%s%s\n", F->name,
+           st[1].maxerr, bf, st[0].maxerr, bd, st[1].worst_x, st[1].worst_y,
+           st[0].worst_x, st[0].worst_y,
            okf ? "" : "  FAIL(float)", okd ? "" : "  FAIL(double)");
     for (int isf = 0; isf < 2; ++isf)
       if (st[isf].specials_bad) {

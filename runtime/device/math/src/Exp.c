@@ -80,16 +80,3 @@ double __hetgpu_math_expm1(double x) {
   return e.hi + e.lo;
 }
 
-// Single precision: evaluated through the double-precision cores; the
-// double result is within 0.51 double ulp, so one more rounding keeps the
-// float result within 0.5 + 2^-28 float ulp.
-float __hetgpu_math_expf(float x) { return (float)__hetgpu_math_exp((double)x); }
-float __hetgpu_math_exp2f(float x) {
-  return (float)__hetgpu_math_exp2((double)x);
-}
-float __hetgpu_math_exp10f(float x) {
-  return (float)__hetgpu_math_exp10((double)x);
-}
-float __hetgpu_math_expm1f(float x) {
-  return (float)__hetgpu_math_expm1((double)x);
-}

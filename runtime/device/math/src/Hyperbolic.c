@@ -142,15 +142,3 @@ double __hetgpu_math_atanh(double x) {
   return hm_copysign(0.5 * hm_log_of_dd(q), x);
 }
 
-float __hetgpu_math_sinhf(float x) { return (float)__hetgpu_math_sinh((double)x); }
-float __hetgpu_math_coshf(float x) { return (float)__hetgpu_math_cosh((double)x); }
-float __hetgpu_math_tanhf(float x) { return (float)__hetgpu_math_tanh((double)x); }
-float __hetgpu_math_asinhf(float x) {
-  return (float)__hetgpu_math_asinh((double)x);
-}
-float __hetgpu_math_acoshf(float x) {
-  return (float)__hetgpu_math_acosh((double)x);
-}
-float __hetgpu_math_atanhf(float x) {
-  return (float)__hetgpu_math_atanh((double)x);
-}

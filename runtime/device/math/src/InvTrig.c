@@ -108,9 +108,3 @@ double __hetgpu_math_acos(double x) {
   return a.hi + a.lo;
 }
 
-float __hetgpu_math_atanf(float x) { return (float)__hetgpu_math_atan((double)x); }
-float __hetgpu_math_atan2f(float y, float x) {
-  return (float)__hetgpu_math_atan2((double)y, (double)x);
-}
-float __hetgpu_math_asinf(float x) { return (float)__hetgpu_math_asin((double)x); }
-float __hetgpu_math_acosf(float x) { return (float)__hetgpu_math_acos((double)x); }

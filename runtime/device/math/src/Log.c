@@ -81,16 +81,6 @@ double __hetgpu_math_logb(double x) {
   return (double)(e - 1023);
 }
 
-float __hetgpu_math_logf(float x) { return (float)__hetgpu_math_log((double)x); }
-float __hetgpu_math_log2f(float x) {
-  return (float)__hetgpu_math_log2((double)x);
-}
-float __hetgpu_math_log10f(float x) {
-  return (float)__hetgpu_math_log10((double)x);
-}
-float __hetgpu_math_log1pf(float x) {
-  return (float)__hetgpu_math_log1p((double)x);
-}
 float __hetgpu_math_logbf(float x) {
   return (float)__hetgpu_math_logb((double)x);
 }

@@ -125,10 +125,3 @@ double __hetgpu_math_hypot(double x, double y) {
   return hm_scale(r.hi + r.lo, k);
 }
 
-float __hetgpu_math_powf(float x, float y) {
-  return (float)__hetgpu_math_pow((double)x, (double)y);
-}
-float __hetgpu_math_cbrtf(float x) { return (float)__hetgpu_math_cbrt((double)x); }
-float __hetgpu_math_hypotf(float x, float y) {
-  return (float)__hetgpu_math_hypot((double)x, (double)y);
-}

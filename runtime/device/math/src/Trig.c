@@ -51,6 +51,3 @@ double __hetgpu_math_tan(double x) {
   return t.hi + t.lo;
 }
 
-float __hetgpu_math_sinf(float x) { return (float)__hetgpu_math_sin((double)x); }
-float __hetgpu_math_cosf(float x) { return (float)__hetgpu_math_cos((double)x); }
-float __hetgpu_math_tanf(float x) { return (float)__hetgpu_math_tan((double)x); }
