@@ -214,6 +214,10 @@ private:
   Value *blockSize(IRBuilder<> &B);
   void emitBarrier(IRBuilder<> &B, unsigned Flags);
   void emitStatusFailure(IRBuilder<> &B, Function &F, uint32_t Code);
+  /// Appends a printf record (SPIRVKernelABI.h) before \p Before; returns
+  /// the printf result.
+  Expected<Value *> emitPrintf(Instruction *Before, Function &F,
+                               StringRef Format, Value *Args, Type *ArgsTy);
   GlobalVariable *localScratch(StringRef Name, Type *Ty);
 
   Module &M;
@@ -227,6 +231,13 @@ private:
   uint64_t BlockSize = spirv_abi::HeaderSize;
   uint64_t BlockAlign = 16;
   SmallPtrSet<Function *, 8> WarpEmulated;
+
+  struct PrintfFormat {
+    std::string Text;
+    uint64_t ArgsSize = 0;
+    SmallVector<uint64_t, 2> StringOffsets;
+  };
+  std::vector<PrintfFormat> Formats;
 };
 
 //===----------------------------------------------------------------------===//
@@ -306,6 +317,11 @@ void SPIRVLowering::inlineCalls() {
 //===----------------------------------------------------------------------===//
 
 Error SPIRVLowering::cloneWithSPIRVTypes() {
+  // llvm.used and friends name the old values and mean nothing to OpenCL.
+  for (StringRef N : {"llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *G = M.getNamedGlobal(N))
+      G->eraseFromParent();
+
   // Constant expressions over globals become instructions first, so that the
   // globals can be replaced by per-function values later.
   SmallVector<Constant *, 16> GVs;
@@ -363,7 +379,13 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
       BlockVars.push_back(BV);
     }
     NG->setAlignment(G->getAlign());
-    VMap[G] = NG;
+    // Uses see the global through its hetIR address space, remapped (a
+    // generic string literal becomes a generic pointer to global memory).
+    auto *Want = cast<PointerType>(TM.remapType(G->getType()));
+    if (Want != NG->getType())
+      VMap[G] = ConstantExpr::getAddrSpaceCast(NG, Want);
+    else
+      VMap[G] = NG;
     GlobalPairs.push_back({G, NG});
   }
 
@@ -577,10 +599,6 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
     G->replaceAllUsesWith(PoisonValue::get(G->getType()));
     G->eraseFromParent();
   }
-  // llvm.used and friends may name the old values: drop them.
-  for (StringRef N : {"llvm.used", "llvm.compiler.used"})
-    if (GlobalVariable *G = M.getNamedGlobal(N))
-      G->eraseFromParent();
   return Error::success();
 }
 
@@ -704,6 +722,133 @@ std::string mangleMath(StringRef Name, bool IsFloat, unsigned Arity) {
   return S;
 }
 
+/// Argument indices of the %s conversions of \p Fmt (C printf syntax, `*`
+/// widths and precisions consume arguments).
+SmallVector<unsigned, 2> stringArguments(StringRef Fmt) {
+  SmallVector<unsigned, 2> Out;
+  unsigned Arg = 0;
+  for (size_t I = 0; I < Fmt.size(); ++I) {
+    if (Fmt[I] != '%')
+      continue;
+    if (++I < Fmt.size() && Fmt[I] == '%')
+      continue;
+    while (I < Fmt.size() && StringRef("-+ #0'").contains(Fmt[I]))
+      ++I;
+    for (int Part = 0; Part < 2; ++Part) {
+      if (I < Fmt.size() && Fmt[I] == '*') {
+        ++Arg;
+        ++I;
+      }
+      while (I < Fmt.size() && isDigit(Fmt[I]))
+        ++I;
+      if (Part == 0 && I < Fmt.size() && Fmt[I] == '.')
+        ++I;
+      else
+        break;
+    }
+    while (I < Fmt.size() && StringRef("hlLqjzt").contains(Fmt[I]))
+      ++I;
+    if (I < Fmt.size()) {
+      if (Fmt[I] == 's')
+        Out.push_back(Arg);
+      ++Arg;
+    }
+  }
+  return Out;
+}
+
+Expected<Value *> SPIRVLowering::emitPrintf(Instruction *Before, Function &F,
+                                            StringRef Format, Value *Args,
+                                            Type *ArgsTy) {
+  const DataLayout &DL = M.getDataLayout();
+  PrintfFormat PF;
+  PF.Text = Format.str();
+  PF.ArgsSize = ArgsTy ? DL.getTypeAllocSize(ArgsTy) : 0;
+  unsigned NumArgs = 0;
+  auto *ST = dyn_cast_or_null<StructType>(ArgsTy);
+  if (ST)
+    NumArgs = ST->getNumElements();
+  else if (ArgsTy)
+    NumArgs = 1;
+  for (unsigned K : stringArguments(Format)) {
+    if (K >= NumArgs)
+      break;
+    Type *ET = ST ? ST->getElementType(K) : ArgsTy;
+    if (!ET->isPointerTy())
+      continue;
+    PF.StringOffsets.push_back(
+        ST ? DL.getStructLayout(ST)->getElementOffset(K).getFixedValue() : 0);
+  }
+  uint32_t Id = Formats.size();
+  uint64_t RecSize =
+      alignTo(spirv_abi::PrintfRecordHeader + PF.ArgsSize +
+                  spirv_abi::StringSlot * PF.StringOffsets.size(),
+              8);
+  Formats.push_back(PF);
+
+  IRBuilder<> B(Before);
+  auto *GPtr = PointerType::get(Ctx, ASGlobal);
+  Value *BufAddr = B.CreateLoad(
+      I64, B.CreateInBoundsGEP(I8, hiddenGlobals(F),
+                               B.getInt64(spirv_abi::PrintfBufferOffset)),
+      "printf.buffer");
+  Value *Has = B.CreateICmpNE(BufAddr, B.getInt64(0));
+  Value *Result =
+      B.CreateSelect(Has, B.getInt32(NumArgs), B.getInt32(-1), "printf.result");
+  Instruction *T1 = SplitBlockAndInsertIfThen(Has, Before, false);
+  B.SetInsertPoint(T1);
+  Value *Buf = B.CreateIntToPtr(BufAddr, GPtr);
+  Value *Off = B.CreateAtomicRMW(AtomicRMWInst::Add, Buf, B.getInt64(RecSize),
+                                 Align(8), AtomicOrdering::Monotonic);
+  Value *Cap = B.CreateLoad(I64, B.CreateInBoundsGEP(I8, Buf, B.getInt64(8)));
+  Value *Fits =
+      B.CreateICmpULE(B.CreateAdd(Off, B.getInt64(RecSize)), Cap, "fits");
+  Instruction *T2 = SplitBlockAndInsertIfThen(Fits, T1, false);
+  B.SetInsertPoint(T2);
+  Value *Rec = B.CreateInBoundsGEP(
+      I8, Buf, B.CreateAdd(Off, B.getInt64(spirv_abi::PrintfHeaderSize)),
+      "printf.record");
+  B.CreateStore(B.getInt32(Id), Rec);
+  B.CreateStore(B.getInt32(RecSize),
+                B.CreateInBoundsGEP(I8, Rec, B.getInt64(4)));
+  Value *ArgDst =
+      B.CreateInBoundsGEP(I8, Rec, B.getInt64(spirv_abi::PrintfRecordHeader));
+  if (PF.ArgsSize)
+    B.CreateMemCpy(ArgDst, Align(1), Args, Align(1), PF.ArgsSize);
+  for (size_t K = 0; K < PF.StringOffsets.size(); ++K) {
+    B.SetInsertPoint(T2);
+    Value *Src = B.CreateLoad(
+        PointerType::get(Ctx, ASGeneric),
+        B.CreateInBoundsGEP(I8, Args, B.getInt64(PF.StringOffsets[K])));
+    Value *Dst = B.CreateInBoundsGEP(
+        I8, ArgDst,
+        B.getInt64(PF.ArgsSize + spirv_abi::StringSlot * K));
+    B.CreateStore(B.getInt8(0), Dst);
+    Instruction *T3 = SplitBlockAndInsertIfThen(
+        B.CreateIsNotNull(Src), T2, false);
+    BasicBlock *Pre = T3->getParent();
+    BasicBlock *Exit = SplitBlock(Pre, T3);
+    BasicBlock *Loop = BasicBlock::Create(Ctx, "printf.strcpy", &F, Exit);
+    Pre->getTerminator()->setSuccessor(0, Loop);
+    IRBuilder<> LB(Loop);
+    PHINode *I = LB.CreatePHI(I64, 2);
+    I->addIncoming(LB.getInt64(0), Pre);
+    Value *C = LB.CreateLoad(I8, LB.CreateInBoundsGEP(I8, Src, I));
+    LB.CreateStore(C, LB.CreateInBoundsGEP(I8, Dst, I));
+    Value *Next = LB.CreateAdd(I, LB.getInt64(1));
+    I->addIncoming(Next, Loop);
+    Value *More = LB.CreateAnd(
+        LB.CreateICmpNE(C, LB.getInt8(0)),
+        LB.CreateICmpULT(Next, LB.getInt64(spirv_abi::StringSlot - 1)));
+    LB.CreateCondBr(More, Loop, Exit);
+    IRBuilder<> XB(T3);
+    XB.CreateStore(XB.getInt8(0),
+                   XB.CreateInBoundsGEP(
+                       I8, Dst, XB.getInt64(spirv_abi::StringSlot - 1)));
+  }
+  return Result;
+}
+
 Error SPIRVLowering::lowerBuiltins() {
   SmallVector<CallInst *, 32> Calls;
   for (Function &F : M)
@@ -805,6 +950,34 @@ Error SPIRVLowering::lowerBuiltins() {
       break;
     case BuiltinID::assert_fail:
     case BuiltinID::trap: {
+      if (BI->ID == BuiltinID::assert_fail) {
+        // CUDA's message, printed through the printf buffer.
+        Type *GenPtr = PointerType::get(Ctx, ASGeneric);
+        StructType *ST = StructType::get(
+            Ctx, {GenPtr, I32, GenPtr, I32, I32, I32, I32, I32, I32, GenPtr});
+        IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+        AllocaInst *AI = EB.CreateAlloca(ST, ASPrivate, nullptr, "assert.args");
+        Value *Vals[] = {CI->getArgOperand(1),
+                         CI->getArgOperand(2),
+                         CI->getArgOperand(3),
+                         workItemQuery(B, "_Z12get_group_idj", 0),
+                         workItemQuery(B, "_Z12get_group_idj", 1),
+                         workItemQuery(B, "_Z12get_group_idj", 2),
+                         workItemQuery(B, "_Z12get_local_idj", 0),
+                         workItemQuery(B, "_Z12get_local_idj", 1),
+                         workItemQuery(B, "_Z12get_local_idj", 2),
+                         CI->getArgOperand(0)};
+        for (unsigned I = 0; I < 10; ++I)
+          B.CreateStore(Vals[I], B.CreateStructGEP(ST, AI, I));
+        Expected<Value *> P = emitPrintf(
+            CI, F,
+            "%s:%d: %s: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` "
+            "failed.\n",
+            B.CreateAddrSpaceCast(AI, GenPtr), ST);
+        if (!P)
+          return P.takeError();
+        B.SetInsertPoint(CI);
+      }
       // Record the failure for the runtime, then leave this work-item.
       emitStatusFailure(B, F,
                         BI->ID == BuiltinID::trap ? spirv_abi::StatusTrap
@@ -833,8 +1006,31 @@ Error SPIRVLowering::lowerBuiltins() {
     case BuiltinID::clock64:
     case BuiltinID::globaltimer:
       return Unsupported("reading a clock (OpenCL has no device clock)");
-    case BuiltinID::printf:
-      return Unsupported("device-side printf");
+    case BuiltinID::printf: {
+      auto *FG = dyn_cast<GlobalVariable>(
+          CI->getArgOperand(0)->stripPointerCasts());
+      auto *Data = FG && FG->hasInitializer()
+                       ? dyn_cast<ConstantDataSequential>(FG->getInitializer())
+                       : nullptr;
+      if (!Data || !Data->isCString())
+        return Unsupported("printf with a format that is not a constant "
+                           "string");
+      Value *Args = CI->getArgOperand(1);
+      Type *ArgsTy = nullptr;
+      if (!isa<ConstantPointerNull>(Args)) {
+        auto *AI = dyn_cast<AllocaInst>(Args->stripPointerCasts());
+        if (!AI)
+          return Unsupported("printf whose argument buffer is not a local "
+                             "variable");
+        ArgsTy = AI->getAllocatedType();
+      }
+      Expected<Value *> P =
+          emitPrintf(CI, F, Data->getAsCString(), Args, ArgsTy);
+      if (!P)
+        return P.takeError();
+      R = *P;
+      break;
+    }
     default:
       Handled = false;
       break;
@@ -1172,6 +1368,13 @@ void SPIRVLowering::addHelperKernels() {
   for (Function *K : Kernels)
     OS << "kernel " << K->getName() << " " << (WarpEmulated.count(K) ? 1 : 0)
        << "\n";
+  for (size_t I = 0; I < Formats.size(); ++I) {
+    OS << "printf " << I << " " << Formats[I].ArgsSize << " "
+       << Formats[I].StringOffsets.size();
+    for (uint64_t Off : Formats[I].StringOffsets)
+      OS << " " << Off;
+    OS << " " << toHex(Formats[I].Text, /*LowerCase=*/true) << "\n";
+  }
 
   {
     auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {GPtr, I64}, false);
@@ -1265,6 +1468,17 @@ Error SPIRVLowering::run() {
     if (F.isDeclaration() && F.getName().starts_with(BuiltinPrefix) &&
         F.use_empty())
       F.eraseFromParent();
+  // Format strings live on in the module table only.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (GlobalVariable &G : make_early_inc_range(M.globals())) {
+      G.removeDeadConstantUsers();
+      if (G.hasLocalLinkage() && G.use_empty()) {
+        G.eraseFromParent();
+        Changed = true;
+      }
+    }
+  }
   addHelperKernels();
   inferAddressSpaces();
 

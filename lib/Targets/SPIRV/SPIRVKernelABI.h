@@ -31,6 +31,8 @@
 ///       `block <size> <align>`
 ///       `global <name> <offset> <size>`
 ///       `kernel <name> <warp-emulated 0|1>`
+///       `printf <id> <args bytes> <string count> <string arg offsets...>
+///        <format as hex bytes>`
 ///   * `InitKernel(global char *mod)` stores the initial values of the
 ///     variables into a zero-filled block; run it once per module load
 ///     with one work-item.
@@ -53,7 +55,20 @@ constexpr unsigned NumHiddenParams = 2;
 
 /// Header of the globals block.
 constexpr uint64_t StatusOffset = 0; ///< u32: 0 ok, else a Status code
-constexpr uint64_t HeaderSize = 16;  ///< first variable starts here (or later)
+/// u64: device address of the module's printf buffer, 0 = printf discarded.
+/// The runtime stores it before the first launch.
+constexpr uint64_t PrintfBufferOffset = 8;
+constexpr uint64_t HeaderSize = 16; ///< first variable starts here (or later)
+
+/// The printf buffer: a u64 write offset (bumped atomically by the device),
+/// a u64 capacity of the record area, then the records. A record is a u32
+/// format id, a u32 record size (a multiple of 8), the vprintf argument
+/// buffer (CUDA layout), then one StringSlot-byte copy (NUL-terminated,
+/// truncated) per %s argument, in argument order. Records that do not fit
+/// are dropped. The host formats and prints them at synchronisation.
+constexpr uint64_t PrintfHeaderSize = 16;
+constexpr uint64_t PrintfRecordHeader = 8;
+constexpr uint64_t StringSlot = 256;
 
 /// Values of the status word (the first device-side failure wins).
 enum Status : uint32_t {

@@ -25,6 +25,7 @@
 
 #include "Core/Device.h"
 #include "Core/Log.h"
+#include "Core/Printf.h"
 #include "SPIRVKernelABI.h"
 
 #include <algorithm>
@@ -125,6 +126,17 @@ public:
   std::map<std::string, std::pair<uint64_t, uint64_t>> Globals;
   std::map<std::string, std::unique_ptr<CLKernel>> Kernels;
   std::mutex M;
+
+  /// Device printf (SPIRVKernelABI.h): the buffer and the formats.
+  struct Format {
+    std::string Text;
+    uint64_t ArgsSize = 0;
+    std::vector<uint64_t> StringOffsets;
+  };
+  void *PrintfBuffer = nullptr;
+  uint64_t PrintfCapacity = 0;
+  std::vector<Format> Formats;
+  bool PrintfOverflowReported = false;
 };
 
 class CLEvent final : public Event {
@@ -269,9 +281,26 @@ public:
     return Status::ok();
   }
   Status synchronize() override;
+  Status reset() override {
+    std::lock_guard<std::mutex> L(M);
+    uint32_t Zero = 0;
+    for (CLModule *Mod : Modules)
+      if (Mod->Block)
+        if (Status S = copySVM(static_cast<char *>(Mod->Block) +
+                                   spirv_abi::StatusOffset,
+                               &Zero, sizeof Zero))
+          return S;
+    return Status::ok();
+  }
 
   /// A device-side assert/trap recorded in any module's globals block.
   Status deviceFailure();
+  /// Prints the device printf records of every module, then empties the
+  /// buffers. Called once the device's work is done.
+  void drainPrintf();
+  void drainPrintf(CLModule &Mod);
+  /// Host <-> SVM copies outside the user's queues.
+  Status copySVM(void *Dst, const void *Src, size_t Bytes);
 
   Status init();
   Status internalQueue(cl_command_queue &Q);
@@ -388,6 +417,7 @@ public:
   Status synchronize() override {
     if (Status S = clStatus(A.clFinish(Q), "clFinish"))
       return S;
+    D.drainPrintf();
     return D.deviceFailure();
   }
   Status query() override {
@@ -529,7 +559,79 @@ Status CLDevice::synchronize() {
   for (cl_command_queue Q : Qs)
     if (Status S = clStatus(A.clFinish(Q), "clFinish"))
       return S;
+  drainPrintf();
   return deviceFailure();
+}
+
+Status CLDevice::copySVM(void *Dst, const void *Src, size_t Bytes) {
+  if (FineGrain) {
+    std::memcpy(Dst, Src, Bytes);
+    return Status::ok();
+  }
+  cl_command_queue Q;
+  if (Status S = internalQueue(Q))
+    return S;
+  return clStatus(A.clEnqueueSVMMemcpy(Q, CL_TRUE, Dst, Src, Bytes, 0, nullptr,
+                                       nullptr),
+                  "clEnqueueSVMMemcpy");
+}
+
+void CLDevice::drainPrintf() {
+  std::vector<CLModule *> Mods;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Mods.assign(Modules.begin(), Modules.end());
+  }
+  for (CLModule *Mod : Mods)
+    drainPrintf(*Mod);
+}
+
+void CLDevice::drainPrintf(CLModule &Mod) {
+  std::lock_guard<std::mutex> L(Mod.M);
+  if (!Mod.PrintfBuffer)
+    return;
+  char *Buf = static_cast<char *>(Mod.PrintfBuffer);
+  uint64_t Written = 0;
+  if (copySVM(&Written, Buf, sizeof Written))
+    return;
+  if (Written == 0)
+    return;
+  uint64_t Used = std::min(Written, Mod.PrintfCapacity);
+  std::vector<char> Recs(Used);
+  if (copySVM(Recs.data(), Buf + spirv_abi::PrintfHeaderSize, Used))
+    return;
+  uint64_t Zero = 0;
+  copySVM(Buf, &Zero, sizeof Zero);
+  uint64_t Pos = 0;
+  std::vector<char> Args;
+  while (Pos + spirv_abi::PrintfRecordHeader <= Used) {
+    uint32_t Id = 0, Size = 0;
+    std::memcpy(&Id, Recs.data() + Pos, 4);
+    std::memcpy(&Size, Recs.data() + Pos + 4, 4);
+    if (Size < spirv_abi::PrintfRecordHeader || Pos + Size > Used ||
+        Id >= Mod.Formats.size())
+      break; // dropped or partial record: the rest is not trustworthy
+    const CLModule::Format &F = Mod.Formats[Id];
+    const char *Rec = Recs.data() + Pos;
+    Args.assign(Rec + spirv_abi::PrintfRecordHeader,
+                Rec + spirv_abi::PrintfRecordHeader + F.ArgsSize);
+    // %s arguments point at the copies that follow the argument bytes.
+    for (size_t K = 0; K < F.StringOffsets.size(); ++K) {
+      const char *Str = Rec + spirv_abi::PrintfRecordHeader + F.ArgsSize +
+                        spirv_abi::StringSlot * K;
+      if (F.StringOffsets[K] + sizeof(Str) <= Args.size())
+        std::memcpy(Args.data() + F.StringOffsets[K], &Str, sizeof Str);
+    }
+    devicePrintf(F.Text.c_str(), Args.empty() ? nullptr : Args.data());
+    Pos += Size;
+  }
+  if (Written > Mod.PrintfCapacity && !Mod.PrintfOverflowReported) {
+    Mod.PrintfOverflowReported = true;
+    log(LogLevel::Warn, "opencl: the device printf buffer (" +
+                            std::to_string(Mod.PrintfCapacity) +
+                            " bytes, HETGPU_PRINTF_BUFFER_SIZE) overflowed; "
+                            "output was lost");
+  }
 }
 
 Status CLDevice::deviceFailure() {
@@ -677,6 +779,23 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
       uint64_t Off = 0, Size = 0;
       LS >> Name >> Off >> Size;
       Mod->Globals[Name] = {Off, Size};
+    } else if (Kind == "printf") {
+      CLModule::Format F;
+      size_t Id = 0, N = 0;
+      LS >> Id >> F.ArgsSize >> N;
+      for (size_t I = 0; I < N; ++I) {
+        uint64_t Off = 0;
+        LS >> Off;
+        F.StringOffsets.push_back(Off);
+      }
+      std::string Hex;
+      LS >> Hex;
+      for (size_t I = 0; I + 1 < Hex.size(); I += 2)
+        F.Text.push_back(char(std::stoi(Hex.substr(I, 2), nullptr, 16)));
+      if (Id != Mod->Formats.size())
+        return Status(ErrorCode::NoBinaryForGpu,
+                      "opencl: malformed printf table in the module");
+      Mod->Formats.push_back(std::move(F));
     }
   }
   if (Mod->BlockBytes < spirv_abi::HeaderSize)
@@ -693,6 +812,29 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
                                                   Mod->BlockBytes, 0, nullptr,
                                                   nullptr),
                             "clearing the globals block"))
+      return S;
+  }
+  if (!Mod->Formats.empty()) {
+    uint64_t Cap = 1 << 20;
+    if (const char *Env = getenv("HETGPU_PRINTF_BUFFER_SIZE"))
+      Cap = std::max<uint64_t>(strtoull(Env, nullptr, 0), 4096);
+    if (Status S = allocate(Cap + spirv_abi::PrintfHeaderSize,
+                            Mod->PrintfBuffer))
+      return S;
+    Mod->PrintfCapacity = Cap;
+    uint64_t Header[2] = {0, Cap};
+    if (Status S = copySVM(Mod->PrintfBuffer, Header, sizeof Header))
+      return S;
+    uint64_t Addr = reinterpret_cast<uintptr_t>(Mod->PrintfBuffer);
+    cl_command_queue Q;
+    if (Status S = internalQueue(Q))
+      return S;
+    if (Status S = clStatus(
+            A.clEnqueueSVMMemcpy(Q, CL_TRUE,
+                                 static_cast<char *>(Mod->Block) +
+                                     spirv_abi::PrintfBufferOffset,
+                                 &Addr, sizeof Addr, 0, nullptr, nullptr),
+            "setting the printf buffer"))
       return S;
   }
   cl_kernel InitK = A.clCreateKernel(P, spirv_abi::InitKernel, &E);
@@ -725,6 +867,8 @@ CLModule::~CLModule() {
   Kernels.clear();
   if (Block)
     Dev.release(Block);
+  if (PrintfBuffer)
+    Dev.release(PrintfBuffer);
   Dev.A.clReleaseProgram(Program);
 }
 
