@@ -104,6 +104,14 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
     return failure("checkpoint instrumentation (live migration) is not "
                    "implemented for the RISC-V many-core target");
 
+  // Static shared bytes of each kernel (the layout every target uses),
+  // exported next to the frame sizes below.
+  std::vector<std::pair<std::string, uint64_t>> SharedBytes;
+  for (Function *K : getKernels(M))
+    if (!K->isDeclaration())
+      SharedBytes.push_back(
+          {K->getName().str(), computeSharedLayout(*K).Size});
+
   if (Error E = lowerSIMTToMIMD(M))
     return joinErrors(failure("SIMT->MIMD lowering failed"), std::move(E));
 
@@ -168,6 +176,16 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
                                   ConstantInt::get(I64, Frame), Name);
     GV->setAlignment(Align(8));
     ++NumBlockFunctions;
+  }
+
+  for (auto &[Kernel, Bytes] : SharedBytes) {
+    std::string Name = (RVMCSharedPrefix + Kernel).str();
+    if (M.getNamedGlobal(Name))
+      continue;
+    auto *GV = new GlobalVariable(M, I64, /*isConstant=*/true,
+                                  GlobalValue::ExternalLinkage,
+                                  ConstantInt::get(I64, Bytes), Name);
+    GV->setAlignment(Align(8));
   }
 
   // The RISC-V target: triple, layout, ISA and ABI. Every symbol is final

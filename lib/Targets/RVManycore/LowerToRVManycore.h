@@ -11,8 +11,9 @@
 /// attributes. Math builtins and the block executor stay external: emit()
 /// resolves them against the device runtime archive. For each kernel the
 /// module exports `__hetgpu_rvmc_frame_K` (i64: frame bytes per thread of
-/// the block executor, 0 for loop kernels), which tt-sim counts against the
-/// core's 1.5 MiB SRAM.
+/// the block executor, 0 for loop kernels) and `__hetgpu_rvmc_shared_K`
+/// (i64: static shared bytes), which tt-sim counts against the core's
+/// 1.5 MiB SRAM.
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-lower-rvmc in.ll -S
 ///
@@ -35,6 +36,7 @@ inline constexpr llvm::StringLiteral RVMCTriple = "riscv64-unknown-elf";
 inline constexpr llvm::StringLiteral RVMCDataLayout =
     "e-m:e-p:64:64-i64:64-i128:128-n32:64-S128";
 inline constexpr llvm::StringLiteral RVMCFramePrefix = "__hetgpu_rvmc_frame_";
+inline constexpr llvm::StringLiteral RVMCSharedPrefix = "__hetgpu_rvmc_shared_";
 
 struct RVManycoreLowerOptions {
   /// ISA string, e.g. "rv64imafd" (the default) or "rv64imafdc".

@@ -161,12 +161,12 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
     return failure("cannot create a RISC-V target machine for " + Arch);
   M.setDataLayout(TM->createDataLayout());
 
-  uint32_t LiveTag = M.getContext().getOperandBundleTagID(LiveBundle);
+  // (getOperandBundleTagID would crash on a context that never saw the tag.)
   for (Function &F : M)
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
         if (auto *CB = dyn_cast<CallBase>(&I);
-            CB && CB->getOperandBundle(LiveTag))
+            CB && CB->getOperandBundle(LiveBundle))
           return failure("in function '" + F.getName() +
                          "': safe point still carries 'hetgpu.live' values");
 
@@ -192,7 +192,7 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
     MPM.addPass(InternalizePass([](const GlobalValue &GV) {
       if (isa<Function>(GV))
         return GV.getName().starts_with(BlockFunctionPrefix);
-      return true;
+      return true; // device variables and the __hetgpu_rvmc_* sizes
     }));
     if (Opts.OptLevel > 0) {
       OptimizationLevel Level = Opts.OptLevel == 1   ? OptimizationLevel::O1

@@ -22,6 +22,7 @@
 
 #include "../../../device/RVManycore/rvmc_abi.h"
 #include "../../../device/RVManycore/rvmc_printf.h"
+#include "hetgpu/Transforms/SIMTToMIMDABI.h"
 
 #include <algorithm>
 #include <atomic>
@@ -232,8 +233,9 @@ struct Config {
 class TTSimKernel : public Kernel {
 public:
   TTSimKernel(container::KernelInfo Info, uint64_t BlockFn,
-              uint64_t ImageShared)
-      : Info(std::move(Info)), BlockFn(BlockFn), ImageShared(ImageShared) {}
+              uint64_t ImageShared, uint64_t Frame)
+      : Info(std::move(Info)), BlockFn(BlockFn), ImageShared(ImageShared),
+        Frame(Frame) {}
   uint64_t ImageBase = 0; ///< DRAM address of the module image
   std::string ImagePath;  ///< the file each core process boots from
   ttsim::ElfImage::TlsInfo Tls;
@@ -241,6 +243,7 @@ public:
   container::KernelInfo Info;
   uint64_t BlockFn;     ///< DRAM address of __hetgpu_block_<name>
   uint64_t ImageShared; ///< static shared bytes the image reports, or 0
+  uint64_t Frame;       ///< block-executor frame bytes per thread, or 0
 };
 
 class TTSimModule : public Module {
@@ -587,14 +590,16 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
       return Status(ErrorCode::NoBinaryForGpu,
                     "tt-sim: the module image has no block function for "
                     "kernel '" + KI.Name + "'");
-    uint64_t ImageShared = 0;
-    if (const ttsim::ElfSymbol *Sh =
-            Mod->Image.symbol("__hetgpu_rvmc_shared_" + KI.Name))
-      if (Sh->Size == 8 && Sh->Value + 8 <= Mod->Image.span())
-        std::memcpy(&ImageShared, reinterpret_cast<void *>(Base + Sh->Value),
-                    8);
-    Mod->Kernels.push_back(
-        std::make_unique<TTSimKernel>(KI, Base + S->Value, ImageShared));
+    auto ReadU64 = [&](const std::string &Name) -> uint64_t {
+      uint64_t V = 0;
+      if (const ttsim::ElfSymbol *Sh = Mod->Image.symbol(Name))
+        if (Sh->Size == 8 && Sh->Value + 8 <= Mod->Image.span())
+          std::memcpy(&V, reinterpret_cast<void *>(Base + Sh->Value), 8);
+      return V;
+    };
+    Mod->Kernels.push_back(std::make_unique<TTSimKernel>(
+        KI, Base + S->Value, ReadU64("__hetgpu_rvmc_shared_" + KI.Name),
+        ReadU64("__hetgpu_rvmc_frame_" + KI.Name)));
   }
 
   // The private copy each core process boots from.
@@ -731,17 +736,23 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
                       std::to_string(P.Block[0]) + "x" +
                       std::to_string(P.Block[1]) + "x" +
                       std::to_string(P.Block[2]));
-  // Core SRAM: static shared, then dynamic shared (16-byte aligned).
+  // Core SRAM: static shared, dynamic shared (16-byte aligned), then the
+  // block executor's per-thread state and frames (the spill state).
   uint64_t Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
   uint64_t DynOff = (Static + 15) & ~uint64_t(15);
-  uint64_t Need = DynOff + P.DynamicShared;
+  uint64_t Spill = 0;
+  if (K.Frame)
+    Spill = ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
+            Threads * K.Frame;
+  uint64_t Need = ((DynOff + P.DynamicShared + 63) & ~uint64_t(63)) + Spill;
   if (Need > RVMC_SRAM_SIZE)
     return Status(ErrorCode::LaunchOutOfResources,
                   "tt-sim: kernel '" + KI.Name + "' needs " +
                       std::to_string(Need) + " bytes of core SRAM (" +
                       std::to_string(Static) + " static shared + " +
-                      std::to_string(P.DynamicShared) +
-                      " dynamic shared); a core has " +
+                      std::to_string(P.DynamicShared) + " dynamic shared + " +
+                      std::to_string(Spill) + " per-thread state for " +
+                      std::to_string(Threads) + " threads); a core has " +
                       std::to_string(RVMC_SRAM_SIZE));
 
   // Descriptor, argument array and bytes, printf ring, heap: one block.
