@@ -208,8 +208,7 @@ public:
     return details::shfl(details::shfl_down, mask(), var, (int)delta, (int)N);
   }
   template <class T> __HG_CG T shfl_xor(T var, unsigned int laneMask) const {
-    return details::shfl(details::shfl_xor, mask(), var, (int)laneMask,
-                         (int)N);
+    return details::shfl(details::shfl_xor, mask(), var, (int)laneMask, (int)N);
   }
   __HG_CG int any(int pred) const { return __any_sync(mask(), pred); }
   __HG_CG int all(int pred) const { return __all_sync(mask(), pred); }
@@ -272,8 +271,8 @@ public:
   }
   template <class T> __HG_CG T shfl_up(T var, unsigned int delta) const {
     unsigned int r = thread_rank();
-    int src = r >= delta ? details::lane_of_rank(mask_, r - delta)
-                         : (int)__lane_id();
+    int src =
+        r >= delta ? details::lane_of_rank(mask_, r - delta) : (int)__lane_id();
     return details::shfl(details::shfl_idx, mask_, var, src, 32);
   }
   template <class T> __HG_CG T shfl_down(T var, unsigned int delta) const {
@@ -343,7 +342,8 @@ __HG_CG grid_group this_grid() { return grid_group(); }
 /// cg::sync(g) == g.sync().
 template <class GroupT> __HG_CG void sync(const GroupT &g) { g.sync(); }
 /// Rank and size as free functions.
-template <class GroupT> __HG_CG unsigned long long thread_rank(const GroupT &g) {
+template <class GroupT>
+__HG_CG unsigned long long thread_rank(const GroupT &g) {
   return g.thread_rank();
 }
 template <class GroupT> __HG_CG unsigned long long group_size(const GroupT &g) {

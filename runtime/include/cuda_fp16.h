@@ -9,7 +9,8 @@
 /// conversions are integer code, so device IR never contains the LLVM `half`
 /// type and every target (and the host) computes the same bits.
 ///
-/// Provided: conversions (__float2half, __float2half_rn, __half2float, __floats2half2_rn, __half22float2, __low2float,
+/// Provided: conversions (__float2half, __float2half_rn, __half2float,
+/// __floats2half2_rn, __half22float2, __low2float,
 /// __high2float, __halves2half2, __low2half, __high2half, __half_as_ushort,
 /// __ushort_as_half), arithmetic (__hadd __hsub __hmul __hdiv __hfma __hneg
 /// __habs and the half2 forms, operators), comparisons, __hisnan/__hisinf,
@@ -24,7 +25,8 @@
 #include <cuda_runtime.h>
 
 #pragma push_macro("__HG_HD")
-#define __HG_HD static __inline__ __attribute__((always_inline)) __host__ __device__
+#define __HG_HD                                                                \
+  static __inline__ __attribute__((always_inline)) __host__ __device__
 
 struct __half;
 struct __half2;
@@ -64,7 +66,9 @@ typedef __half half;
 typedef __half2 half2;
 
 namespace __hg_fp16 {
-__HG_HD unsigned int f2u(float f) { return __builtin_bit_cast(unsigned int, f); }
+__HG_HD unsigned int f2u(float f) {
+  return __builtin_bit_cast(unsigned int, f);
+}
 __HG_HD float u2f(unsigned int u) { return __builtin_bit_cast(float, u); }
 /// float -> binary16, round to nearest even.
 __HG_HD unsigned short from_float(float v) {
@@ -73,7 +77,8 @@ __HG_HD unsigned short from_float(float v) {
   int exp = (int)((f >> 23) & 0xffu);
   unsigned int mant = f & 0x7fffffu;
   if (exp == 0xff) // inf, NaN (kept quiet)
-    return (unsigned short)(sign | 0x7c00u | (mant ? 0x200u | (mant >> 13) : 0u));
+    return (unsigned short)(sign | 0x7c00u |
+                            (mant ? 0x200u | (mant >> 13) : 0u));
   int e = exp - 127 + 15;
   if (e >= 31)
     return (unsigned short)(sign | 0x7c00u);
@@ -133,7 +138,8 @@ __host__ __device__ inline __half &__half::operator=(float f) {
   return *this;
 }
 
-// ---- Conversions --------------------------------------------------------------
+// ---- Conversions
+// --------------------------------------------------------------
 __HG_HD __half __float2half(float f) { return __half(f); }
 __HG_HD __half __float2half_rn(float f) { return __half(f); }
 __HG_HD float __half2float(__half h) { return __hg_fp16::to_float(h.__x); }
@@ -172,12 +178,21 @@ __HG_HD __half2 __low2half2(__half2 a) { return __half2(a.x, a.x); }
 __HG_HD __half2 __high2half2(__half2 a) { return __half2(a.y, a.y); }
 __HG_HD __half2 __lowhigh2highlow(__half2 a) { return __half2(a.y, a.x); }
 
-// ---- Arithmetic (float, rounded once) -----------------------------------------
+// ---- Arithmetic (float, rounded once)
+// -----------------------------------------
 #define __HG_F(h) __half2float(h)
-__HG_HD __half __hadd(__half a, __half b) { return __half(__HG_F(a) + __HG_F(b)); }
-__HG_HD __half __hsub(__half a, __half b) { return __half(__HG_F(a) - __HG_F(b)); }
-__HG_HD __half __hmul(__half a, __half b) { return __half(__HG_F(a) * __HG_F(b)); }
-__HG_HD __half __hdiv(__half a, __half b) { return __half(__HG_F(a) / __HG_F(b)); }
+__HG_HD __half __hadd(__half a, __half b) {
+  return __half(__HG_F(a) + __HG_F(b));
+}
+__HG_HD __half __hsub(__half a, __half b) {
+  return __half(__HG_F(a) - __HG_F(b));
+}
+__HG_HD __half __hmul(__half a, __half b) {
+  return __half(__HG_F(a) * __HG_F(b));
+}
+__HG_HD __half __hdiv(__half a, __half b) {
+  return __half(__HG_F(a) / __HG_F(b));
+}
 __HG_HD __half __hfma(__half a, __half b, __half c) {
   return __half(__builtin_fmaf(__HG_F(a), __HG_F(b), __HG_F(c)));
 }
@@ -230,8 +245,8 @@ __HG_HD __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
       __half a) {                                                              \
     return __half(Fn(__HG_F(a)));                                              \
   }                                                                            \
-  static __inline__ __attribute__((always_inline)) __device__ __half2 Name##2( \
-      __half2 a) {                                                             \
+  static __inline__ __attribute__((always_inline))                             \
+  __device__ __half2 Name##2(__half2 a) {                                      \
     return __half2(__half(Fn(__HG_F(a.x))), __half(Fn(__HG_F(a.y))));          \
   }
 __HG_HMATH(hsqrt, sqrtf)
@@ -249,15 +264,16 @@ __HG_HMATH(htrunc, truncf)
 __HG_HMATH(hrint, rintf)
 #undef __HG_HMATH
 
-// ---- Operators ------------------------------------------------------------------
+// ---- Operators
+// ------------------------------------------------------------------
 #define __HG_HOP(Op, Fn)                                                       \
   __HG_HD __half operator Op(__half a, __half b) { return Fn(a, b); }          \
-  __HG_HD __half &operator Op##=(__half & a, __half b) {                       \
+  __HG_HD __half &operator Op##=(__half &a, __half b) {                        \
     a = Fn(a, b);                                                              \
     return a;                                                                  \
   }                                                                            \
   __HG_HD __half2 operator Op(__half2 a, __half2 b) { return Fn##2(a, b); }    \
-  __HG_HD __half2 &operator Op##=(__half2 & a, __half2 b) {                    \
+  __HG_HD __half2 &operator Op##=(__half2 &a, __half2 b) {                     \
     a = Fn##2(a, b);                                                           \
     return a;                                                                  \
   }
@@ -279,18 +295,20 @@ __HG_HD bool operator>(__half a, __half b) { return __hgt(a, b); }
 __HG_HD bool operator>=(__half a, __half b) { return __hge(a, b); }
 #undef __HG_F
 
-// ---- Warp shuffles and atomics ------------------------------------------------------
+// ---- Warp shuffles and atomics
+// ------------------------------------------------------
 #define __HG_HSHFL(Name, LaneT)                                                \
-  static __inline__ __attribute__((always_inline, convergent)) __device__      \
-      __half Name(unsigned int m, __half v, LaneT l, int w = 32) {             \
+  static __inline__ __attribute__((always_inline, convergent))                 \
+  __device__ __half                                                            \
+  Name(unsigned int m, __half v, LaneT l, int w = 32) {                        \
     return __hg_fp16::make(                                                    \
         (unsigned short)Name(m, (unsigned int)v.__x, l, w));                   \
   }                                                                            \
-  static __inline__ __attribute__((always_inline, convergent)) __device__      \
-      __half2 Name(unsigned int m, __half2 v, LaneT l, int w = 32) {           \
+  static __inline__ __attribute__((always_inline, convergent))                 \
+  __device__ __half2                                                           \
+  Name(unsigned int m, __half2 v, LaneT l, int w = 32) {                       \
     return __builtin_bit_cast(                                                 \
-        __half2,                                                               \
-        Name(m, __builtin_bit_cast(unsigned int, v), l, w));                   \
+        __half2, Name(m, __builtin_bit_cast(unsigned int, v), l, w));          \
   }
 __HG_HSHFL(__shfl_sync, int)
 __HG_HSHFL(__shfl_up_sync, unsigned int)
@@ -320,8 +338,8 @@ atomicAdd(__half *p, __half v) {
   unsigned int old = __atomic_load_n(w, __ATOMIC_RELAXED);
   while (true) {
     __half o = __hg_fp16::make((unsigned short)(old >> shift));
-    unsigned int n = (old & ~(0xffffu << shift)) |
-                     ((unsigned int)__hadd(o, v).__x << shift);
+    unsigned int n =
+        (old & ~(0xffffu << shift)) | ((unsigned int)__hadd(o, v).__x << shift);
     if (__atomic_compare_exchange_n(w, &old, n, false, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED))
       return o;

@@ -32,6 +32,9 @@
 #define CUDA_VERSION 12080
 #endif
 
+// clang-format off
+// The order matters: the language first, then the early device math
+// declarations and the device heap, then the standard headers, then the rest.
 #include <host_defines.h>
 #include <hetgpu/cuda/builtins.h>
 #include <hetgpu/cuda/math_forward.h>
@@ -55,6 +58,7 @@
 
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
+// clang-format on
 
 //===----------------------------------------------------------------------===//
 // Declarations cuda_runtime_api.h does not have (marked for its owner).
@@ -88,8 +92,8 @@ __HG_HOST cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
 template <class T>
-__HG_HOST cudaError_t cudaMallocManaged(T **devPtr, size_t size,
-                                        unsigned int flags = cudaMemAttachGlobal) {
+__HG_HOST cudaError_t cudaMallocManaged(
+    T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
 }
 template <class T>
@@ -109,35 +113,31 @@ __HG_HOST cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
 // Symbols: `symbol` is the variable itself (its host shadow, which the
 // runtime maps to the device copy).
 template <class T>
-__HG_HOST cudaError_t
-cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
-                   size_t offset = 0,
-                   enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+__HG_HOST cudaError_t cudaMemcpyToSymbol(
+    const T &symbol, const void *src, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
 }
 template <class T>
-__HG_HOST cudaError_t
-cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
-                     size_t offset = 0,
-                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+__HG_HOST cudaError_t cudaMemcpyFromSymbol(
+    void *dst, const T &symbol, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset,
                                 kind);
 }
 template <class T>
-__HG_HOST cudaError_t
-cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
-                        size_t offset = 0,
-                        enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                        cudaStream_t stream = 0) {
+__HG_HOST cudaError_t cudaMemcpyToSymbolAsync(
+    const T &symbol, const void *src, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+    cudaStream_t stream = 0) {
   return ::cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset,
                                    kind, stream);
 }
 template <class T>
-__HG_HOST cudaError_t
-cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
-                          size_t offset = 0,
-                          enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
-                          cudaStream_t stream = 0) {
+__HG_HOST cudaError_t cudaMemcpyFromSymbolAsync(
+    void *dst, const T &symbol, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+    cudaStream_t stream = 0) {
   return ::cudaMemcpyFromSymbolAsync(dst, (const void *)&symbol, count, offset,
                                      kind, stream);
 }
@@ -154,9 +154,8 @@ __HG_HOST cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
 // (CUDA spells the parameter `const T *`; clang cannot deduce that from a
 // pointer to function, so it is `T *` here.)
 template <class T>
-__HG_HOST cudaError_t cudaLaunchKernel(T *func, dim3 gridDim,
-                                       dim3 blockDim, void **args,
-                                       size_t sharedMem = 0,
+__HG_HOST cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim,
+                                       void **args, size_t sharedMem = 0,
                                        cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
                             sharedMem, stream);

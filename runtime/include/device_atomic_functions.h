@@ -33,8 +33,8 @@ __DEVICE__ F update_float(F *p, Op op) {
   I old = __atomic_load_n(ip, __ATOMIC_RELAXED);
   while (true) {
     I desired = __builtin_bit_cast(I, op(__builtin_bit_cast(F, old)));
-    if (__atomic_compare_exchange_n(ip, &old, desired, false,
-                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(ip, &old, desired, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
       return __builtin_bit_cast(F, old);
   }
 }
@@ -109,14 +109,13 @@ __DEVICE__ unsigned int dec(unsigned int *p, unsigned int limit) {
                                        unsigned int __v) {                     \
     return __hg_atomic::cas(__p, __c, __v);                                    \
   }                                                                            \
-  __DEVICE__ unsigned long long atomicCAS##S(                                  \
-      unsigned long long *__p, unsigned long long __c,                         \
-      unsigned long long __v) {                                                \
+  __DEVICE__ unsigned long long atomicCAS##S(unsigned long long *__p,          \
+                                             unsigned long long __c,           \
+                                             unsigned long long __v) {         \
     return __hg_atomic::cas(__p, __c, __v);                                    \
   }                                                                            \
-  __DEVICE__ unsigned short atomicCAS##S(unsigned short *__p,                  \
-                                         unsigned short __c,                   \
-                                         unsigned short __v) {                 \
+  __DEVICE__ unsigned short atomicCAS##S(                                      \
+      unsigned short *__p, unsigned short __c, unsigned short __v) {           \
     return __hg_atomic::cas(__p, __c, __v);                                    \
   }                                                                            \
   __DEVICE__ float atomicMin##S(float *__p, float __v) {                       \

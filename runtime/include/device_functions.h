@@ -19,6 +19,7 @@
 #define HETGPU_DEVICE_FUNCTIONS_H
 
 #include <hetgpu/cuda/builtins.h>
+#include <hetgpu/cuda/math_forward.h> // before any standard header
 
 #include <stddef.h>
 #include <time.h>
@@ -121,7 +122,7 @@ __DEVICE__ unsigned long long __brevll(unsigned long long __x) {
 /// value {y:x} for result byte n; with bit 3 set it replicates that byte's
 /// sign bit instead.
 __DEVICE__ unsigned int __byte_perm(unsigned int __x, unsigned int __y,
-                                   unsigned int __s) {
+                                    unsigned int __s) {
   unsigned long long __v = ((unsigned long long)__y << 32) | __x;
   unsigned int __r = 0;
   for (int __n = 0; __n < 4; ++__n) {
@@ -154,8 +155,8 @@ __DEVICE__ unsigned long long __umul64hi(unsigned long long __x,
   unsigned long long __yl = __y & 0xffffffffu, __yh = __y >> 32;
   unsigned long long __ll = __xl * __yl, __lh = __xl * __yh;
   unsigned long long __hl = __xh * __yl, __hh = __xh * __yh;
-  unsigned long long __mid = (__ll >> 32) + (__lh & 0xffffffffu) +
-                             (__hl & 0xffffffffu);
+  unsigned long long __mid =
+      (__ll >> 32) + (__lh & 0xffffffffu) + (__hl & 0xffffffffu);
   return __hh + (__lh >> 32) + (__hl >> 32) + (__mid >> 32);
 }
 __DEVICE__ long long __mul64hi(long long __x, long long __y) {
@@ -173,7 +174,7 @@ __DEVICE__ unsigned int __sad(int __x, int __y, unsigned int __z) {
          __z;
 }
 __DEVICE__ unsigned int __usad(unsigned int __x, unsigned int __y,
-                              unsigned int __z) {
+                               unsigned int __z) {
   return (__x > __y ? __x - __y : __y - __x) + __z;
 }
 __DEVICE__ int __hadd(int __x, int __y) {
@@ -192,7 +193,7 @@ __DEVICE__ unsigned int __urhadd(unsigned int __x, unsigned int __y) {
 /// \p __base (upwards for offset > 0, downwards for offset < 0, \p __base
 /// itself when set for offset 0); 0xffffffff when there is none.
 __DEVICE__ unsigned int __fns(unsigned int __mask, unsigned int __base,
-                             int __offset) {
+                              int __offset) {
   if (__base > 31)
     return 0xffffffffu;
   if (__offset == 0)
@@ -208,22 +209,22 @@ __DEVICE__ unsigned int __fns(unsigned int __mask, unsigned int __base,
   return 0xffffffffu;
 }
 __DEVICE__ unsigned int __funnelshift_l(unsigned int __lo, unsigned int __hi,
-                                       unsigned int __shift) {
+                                        unsigned int __shift) {
   unsigned long long __v = ((unsigned long long)__hi << 32) | __lo;
   return (unsigned int)((__v << (__shift & 31)) >> 32);
 }
 __DEVICE__ unsigned int __funnelshift_lc(unsigned int __lo, unsigned int __hi,
-                                        unsigned int __shift) {
+                                         unsigned int __shift) {
   unsigned long long __v = ((unsigned long long)__hi << 32) | __lo;
   return (unsigned int)((__v << (__shift > 32 ? 32 : __shift)) >> 32);
 }
 __DEVICE__ unsigned int __funnelshift_r(unsigned int __lo, unsigned int __hi,
-                                       unsigned int __shift) {
+                                        unsigned int __shift) {
   unsigned long long __v = ((unsigned long long)__hi << 32) | __lo;
   return (unsigned int)(__v >> (__shift & 31));
 }
 __DEVICE__ unsigned int __funnelshift_rc(unsigned int __lo, unsigned int __hi,
-                                        unsigned int __shift) {
+                                         unsigned int __shift) {
   unsigned long long __v = ((unsigned long long)__hi << 32) | __lo;
   return (unsigned int)(__v >> (__shift > 32 ? 32 : __shift));
 }
@@ -248,7 +249,9 @@ __DEVICE__ unsigned int __dp4a(unsigned int __a, unsigned int __b,
 __DEVICE__ float __int_as_float(int __x) {
   return __builtin_bit_cast(float, __x);
 }
-__DEVICE__ int __float_as_int(float __x) { return __builtin_bit_cast(int, __x); }
+__DEVICE__ int __float_as_int(float __x) {
+  return __builtin_bit_cast(int, __x);
+}
 __DEVICE__ float __uint_as_float(unsigned int __x) {
   return __builtin_bit_cast(float, __x);
 }
@@ -268,9 +271,9 @@ __DEVICE__ int __double2loint(double __x) {
   return (int)__builtin_bit_cast(unsigned long long, __x);
 }
 __DEVICE__ double __hiloint2double(int __hi, int __lo) {
-  return __builtin_bit_cast(double, ((unsigned long long)(unsigned int)__hi
-                                     << 32) |
-                                        (unsigned int)__lo);
+  return __builtin_bit_cast(double,
+                            ((unsigned long long)(unsigned int)__hi << 32) |
+                                (unsigned int)__lo);
 }
 
 //===----------------------------------------------------------------------===//
@@ -351,7 +354,9 @@ __DEVICE__ double __fma_rn(double __x, double __y, double __z) {
 }
 __DEVICE__ float __frcp_rn(float __x) { return 1.0f / __x; }
 __DEVICE__ double __drcp_rn(double __x) { return 1.0 / __x; }
-__DEVICE__ float __fsqrt_rn(float __x) { return __builtin_elementwise_sqrt(__x); }
+__DEVICE__ float __fsqrt_rn(float __x) {
+  return __builtin_elementwise_sqrt(__x);
+}
 __DEVICE__ double __dsqrt_rn(double __x) {
   return __builtin_elementwise_sqrt(__x);
 }
@@ -380,7 +385,9 @@ __HG_LOAD_HINT(__ldlu)
 __HG_LOAD_HINT(__ldcv)
 #undef __HG_LOAD_HINT
 #define __HG_STORE_HINT(Name)                                                  \
-  template <typename __T> __DEVICE__ void Name(__T *__p, __T __v) { *__p = __v; }
+  template <typename __T> __DEVICE__ void Name(__T *__p, __T __v) {            \
+    *__p = __v;                                                                \
+  }
 __HG_STORE_HINT(__stwb)
 __HG_STORE_HINT(__stcg)
 __HG_STORE_HINT(__stcs)

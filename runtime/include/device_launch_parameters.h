@@ -19,8 +19,8 @@
 
 #define __HG_BUILTIN_VAR_COMPONENT(Comp, Builtin)                              \
   __declspec(property(get = __fetch_builtin_##Comp)) unsigned int Comp;        \
-  static __inline__ __attribute__((always_inline)) __device__ unsigned int     \
-      __fetch_builtin_##Comp(void) {                                           \
+  static __inline__ __attribute__((always_inline))                             \
+  __device__ unsigned int __fetch_builtin_##Comp(void) {                       \
     return Builtin();                                                          \
   }
 
@@ -53,8 +53,7 @@ __HG_BUILTIN_VAR_TYPE(__cuda_builtin_gridDim_t, nctaid)
 #undef __HG_BUILTIN_VAR_TYPE
 #undef __HG_BUILTIN_VAR_COMPONENT
 
-#define __HG_BUILTIN_VAR                                                       \
-  extern const __device__ __attribute__((weak))
+#define __HG_BUILTIN_VAR extern const __device__ __attribute__((weak))
 __HG_BUILTIN_VAR __cuda_builtin_threadIdx_t threadIdx;
 __HG_BUILTIN_VAR __cuda_builtin_blockIdx_t blockIdx;
 __HG_BUILTIN_VAR __cuda_builtin_blockDim_t blockDim;

@@ -116,12 +116,24 @@ __HG_ELEM1(rint, __builtin_elementwise_rint)
 __HG_ELEM1(nearbyint, __builtin_elementwise_nearbyint)
 #undef __HG_ELEM1
 
-__DEVICE__ float fminf(float __x, float __y) { return __builtin_fminf(__x, __y); }
-__DEVICE__ double fmin(double __x, double __y) { return __builtin_fmin(__x, __y); }
-__DEVICE__ float fmin(float __x, float __y) { return __builtin_fminf(__x, __y); }
-__DEVICE__ float fmaxf(float __x, float __y) { return __builtin_fmaxf(__x, __y); }
-__DEVICE__ double fmax(double __x, double __y) { return __builtin_fmax(__x, __y); }
-__DEVICE__ float fmax(float __x, float __y) { return __builtin_fmaxf(__x, __y); }
+__DEVICE__ float fminf(float __x, float __y) {
+  return __builtin_fminf(__x, __y);
+}
+__DEVICE__ double fmin(double __x, double __y) {
+  return __builtin_fmin(__x, __y);
+}
+__DEVICE__ float fmin(float __x, float __y) {
+  return __builtin_fminf(__x, __y);
+}
+__DEVICE__ float fmaxf(float __x, float __y) {
+  return __builtin_fmaxf(__x, __y);
+}
+__DEVICE__ double fmax(double __x, double __y) {
+  return __builtin_fmax(__x, __y);
+}
+__DEVICE__ float fmax(float __x, float __y) {
+  return __builtin_fmaxf(__x, __y);
+}
 __DEVICE__ float copysignf(float __x, float __y) {
   return __builtin_elementwise_copysign(__x, __y);
 }
@@ -140,12 +152,24 @@ __DEVICE__ double fma(double __x, double __y, double __z) {
 __DEVICE__ float fma(float __x, float __y, float __z) {
   return __builtin_elementwise_fma(__x, __y, __z);
 }
-__DEVICE__ float ldexpf(float __x, int __e) { return __builtin_ldexpf(__x, __e); }
-__DEVICE__ double ldexp(double __x, int __e) { return __builtin_ldexp(__x, __e); }
-__DEVICE__ float ldexp(float __x, int __e) { return __builtin_ldexpf(__x, __e); }
-__DEVICE__ float scalbnf(float __x, int __e) { return __builtin_ldexpf(__x, __e); }
-__DEVICE__ double scalbn(double __x, int __e) { return __builtin_ldexp(__x, __e); }
-__DEVICE__ float scalbn(float __x, int __e) { return __builtin_ldexpf(__x, __e); }
+__DEVICE__ float ldexpf(float __x, int __e) {
+  return __builtin_ldexpf(__x, __e);
+}
+__DEVICE__ double ldexp(double __x, int __e) {
+  return __builtin_ldexp(__x, __e);
+}
+__DEVICE__ float ldexp(float __x, int __e) {
+  return __builtin_ldexpf(__x, __e);
+}
+__DEVICE__ float scalbnf(float __x, int __e) {
+  return __builtin_ldexpf(__x, __e);
+}
+__DEVICE__ double scalbn(double __x, int __e) {
+  return __builtin_ldexp(__x, __e);
+}
+__DEVICE__ float scalbn(float __x, int __e) {
+  return __builtin_ldexpf(__x, __e);
+}
 // ldexp saturates for any exponent beyond +-2^12, so clamping the long is
 // exact.
 __DEVICE__ int __hg_clamp_exp(long __e) {
@@ -158,9 +182,15 @@ __DEVICE__ double scalbln(double __x, long __e) {
   return __builtin_ldexp(__x, __hg_clamp_exp(__e));
 }
 __DEVICE__ float scalbln(float __x, long __e) { return scalblnf(__x, __e); }
-__DEVICE__ float frexpf(float __x, int *__e) { return __builtin_frexpf(__x, __e); }
-__DEVICE__ double frexp(double __x, int *__e) { return __builtin_frexp(__x, __e); }
-__DEVICE__ float frexp(float __x, int *__e) { return __builtin_frexpf(__x, __e); }
+__DEVICE__ float frexpf(float __x, int *__e) {
+  return __builtin_frexpf(__x, __e);
+}
+__DEVICE__ double frexp(double __x, int *__e) {
+  return __builtin_frexp(__x, __e);
+}
+__DEVICE__ float frexp(float __x, int *__e) {
+  return __builtin_frexpf(__x, __e);
+}
 __DEVICE__ long lroundf(float __x) { return __builtin_lroundf(__x); }
 __DEVICE__ long lround(double __x) { return __builtin_lround(__x); }
 __DEVICE__ long lround(float __x) { return __builtin_lroundf(__x); }
@@ -305,11 +335,12 @@ __DEVICE__ void sincos(double __x, double *__s, double *__c) {
       return __x - __x; /* NaN */                                              \
     T __n = __builtin_elementwise_rint(__x * (T)2);                            \
     T __r = (__x - __n * (T)0.5) * (T)Pi; /* exact reduction */                \
-    /* n mod 4, exactly: n/4 is exact and floor is exact */                  \
+    /* n mod 4, exactly: n/4 is exact and floor is exact */                    \
     int __q = (int)(__n - (T)4 * __builtin_elementwise_floor(__n / (T)4));     \
-    T __v = __q == 0 ? SinB(__r)                                               \
-                     : __q == 1 ? CosB(__r)                                    \
-                                : __q == 2 ? -SinB(__r) : -CosB(__r);          \
+    T __v = __q == 0   ? SinB(__r)                                             \
+            : __q == 1 ? CosB(__r)                                             \
+            : __q == 2 ? -SinB(__r)                                            \
+                       : -CosB(__r);                                           \
     return __v == 0 ? __builtin_elementwise_copysign((T)0, __x) : __v;         \
   }                                                                            \
   __DEVICE__ T cospi##S(T __x) {                                               \
@@ -318,9 +349,10 @@ __DEVICE__ void sincos(double __x, double *__s, double *__c) {
     T __n = __builtin_elementwise_rint(__x * (T)2);                            \
     T __r = (__x - __n * (T)0.5) * (T)Pi;                                      \
     int __q = (int)(__n - (T)4 * __builtin_elementwise_floor(__n / (T)4));     \
-    T __v = __q == 0 ? CosB(__r)                                               \
-                     : __q == 1 ? -SinB(__r)                                   \
-                                : __q == 2 ? -CosB(__r) : SinB(__r);           \
+    T __v = __q == 0   ? CosB(__r)                                             \
+            : __q == 1 ? -SinB(__r)                                            \
+            : __q == 2 ? -CosB(__r)                                            \
+                       : SinB(__r);                                            \
     return __v == 0 ? (T)0 : __v;                                              \
   }                                                                            \
   __DEVICE__ void sincospi##S(T __x, T *__s, T *__c) {                         \
@@ -380,7 +412,9 @@ __DEVICE__ double __hg_erfinv(double __y, int __steps) {
 }
 __DEVICE__ float erfinvf(float __y) { return (float)__hg_erfinv(__y, 1); }
 __DEVICE__ double erfinv(double __y) { return __hg_erfinv(__y, 3); }
-__DEVICE__ float erfcinvf(float __y) { return (float)__hg_erfinv(1.0 - __y, 1); }
+__DEVICE__ float erfcinvf(float __y) {
+  return (float)__hg_erfinv(1.0 - __y, 1);
+}
 __DEVICE__ double erfcinv(double __y) { return __hg_erfinv(1.0 - __y, 3); }
 __DEVICE__ float normcdff(float __x) {
   return 0.5f * __hetgpu_math_erfcf(-__x * 0.70710678118654752f);
@@ -475,16 +509,10 @@ __DEVICE__ void __sincosf(float __x, float *__s, float *__c) {
 
 namespace __hg_math {
 template <bool B, typename T = void> struct enable_if {};
-template <typename T> struct enable_if<true, T> {
-  typedef T type;
-};
-template <typename T> struct is_int {
-  static const bool value = false;
-};
+template <typename T> struct enable_if<true, T> { typedef T type; };
+template <typename T> struct is_int { static const bool value = false; };
 #define __HG_IS_INT(T)                                                         \
-  template <> struct is_int<T> {                                               \
-    static const bool value = true;                                            \
-  };
+  template <> struct is_int<T> { static const bool value = true; };
 __HG_IS_INT(bool)
 __HG_IS_INT(char)
 __HG_IS_INT(signed char)
@@ -499,28 +527,20 @@ __HG_IS_INT(long long)
 __HG_IS_INT(unsigned long long)
 #undef __HG_IS_INT
 // The promoted type of two arithmetic arguments (double unless both float).
-template <typename A, typename B> struct promote2 {
-  typedef double type;
-};
-template <> struct promote2<float, float> {
-  typedef float type;
-};
+template <typename A, typename B> struct promote2 { typedef double type; };
+template <> struct promote2<float, float> { typedef float type; };
 template <typename T> struct is_arith {
   static const bool value = is_int<T>::value;
 };
-template <> struct is_arith<float> {
-  static const bool value = true;
-};
-template <> struct is_arith<double> {
-  static const bool value = true;
-};
+template <> struct is_arith<float> { static const bool value = true; };
+template <> struct is_arith<double> { static const bool value = true; };
 } // namespace __hg_math
 
 #define __HG_INT1(R, N)                                                        \
   template <typename __T>                                                      \
-  __DEVICE__ typename __hg_math::enable_if<__hg_math::is_int<__T>::value,      \
-                                           R>::type                            \
-  N(__T __x) {                                                                 \
+  __DEVICE__                                                                   \
+      typename __hg_math::enable_if<__hg_math::is_int<__T>::value, R>::type    \
+      N(__T __x) {                                                             \
     return ::N((double)__x);                                                   \
   }
 #define __HG_INT2(N)                                                           \
@@ -600,111 +620,111 @@ _GLIBCXX_BEGIN_NAMESPACE_VERSION
 #endif
 #endif
 using ::acos;
+using ::acosf;
 using ::acosh;
+using ::acoshf;
 using ::asin;
+using ::asinf;
 using ::asinh;
+using ::asinhf;
 using ::atan;
 using ::atan2;
-using ::atanh;
-using ::cbrt;
-using ::ceil;
-using ::copysign;
-using ::cos;
-using ::cosh;
-using ::erf;
-using ::erfc;
-using ::exp;
-using ::exp2;
-using ::expm1;
-using ::fabs;
-using ::fdim;
-using ::floor;
-using ::fma;
-using ::fmax;
-using ::fmin;
-using ::fmod;
-using ::frexp;
-using ::hypot;
-using ::ilogb;
-using ::ldexp;
-using ::lgamma;
-using ::llrint;
-using ::llround;
-using ::log;
-using ::log10;
-using ::log1p;
-using ::log2;
-using ::logb;
-using ::lrint;
-using ::lround;
-using ::nearbyint;
-using ::nextafter;
-using ::pow;
-using ::remainder;
-using ::rint;
-using ::round;
-using ::signbit;
-using ::sin;
-using ::sinh;
-using ::sqrt;
-using ::tan;
-using ::tanh;
-using ::tgamma;
-using ::trunc;
-using ::acosf;
-using ::acoshf;
-using ::asinf;
-using ::asinhf;
 using ::atan2f;
 using ::atanf;
+using ::atanh;
 using ::atanhf;
+using ::cbrt;
 using ::cbrtf;
+using ::ceil;
 using ::ceilf;
+using ::copysign;
 using ::copysignf;
+using ::cos;
 using ::cosf;
+using ::cosh;
 using ::coshf;
+using ::erf;
+using ::erfc;
 using ::erfcf;
 using ::erff;
+using ::exp;
+using ::exp2;
 using ::exp2f;
 using ::expf;
+using ::expm1;
 using ::expm1f;
+using ::fabs;
 using ::fabsf;
+using ::fdim;
 using ::fdimf;
+using ::floor;
 using ::floorf;
+using ::fma;
 using ::fmaf;
+using ::fmax;
 using ::fmaxf;
+using ::fmin;
 using ::fminf;
+using ::fmod;
 using ::fmodf;
+using ::frexp;
 using ::frexpf;
+using ::hypot;
 using ::hypotf;
+using ::ilogb;
 using ::ilogbf;
+using ::ldexp;
 using ::ldexpf;
+using ::lgamma;
 using ::lgammaf;
+using ::llrint;
 using ::llrintf;
+using ::llround;
 using ::llroundf;
+using ::log;
+using ::log10;
 using ::log10f;
+using ::log1p;
 using ::log1pf;
+using ::log2;
 using ::log2f;
+using ::logb;
 using ::logbf;
 using ::logf;
+using ::lrint;
 using ::lrintf;
+using ::lround;
 using ::lroundf;
 using ::modff;
+using ::nearbyint;
 using ::nearbyintf;
+using ::nextafter;
 using ::nextafterf;
+using ::pow;
 using ::powf;
+using ::remainder;
 using ::remainderf;
 using ::remquof;
+using ::rint;
 using ::rintf;
+using ::round;
 using ::roundf;
 using ::scalblnf;
 using ::scalbnf;
+using ::signbit;
+using ::sin;
 using ::sinf;
+using ::sinh;
 using ::sinhf;
+using ::sqrt;
 using ::sqrtf;
+using ::tan;
 using ::tanf;
+using ::tanh;
 using ::tanhf;
+using ::tgamma;
 using ::tgammaf;
+using ::trunc;
 using ::truncf;
 #ifdef _LIBCPP_END_NAMESPACE_STD
 _LIBCPP_END_NAMESPACE_STD
@@ -765,19 +785,19 @@ static __inline__ __host__ __device__ double max(double __a, float __b) {
   return __builtin_fmax(__a, __b);
 }
 static __inline__ __host__ __device__ unsigned int umin(unsigned int __a,
-                                                       unsigned int __b) {
+                                                        unsigned int __b) {
   return __a < __b ? __a : __b;
 }
 static __inline__ __host__ __device__ unsigned int umax(unsigned int __a,
-                                                       unsigned int __b) {
+                                                        unsigned int __b) {
   return __a > __b ? __a : __b;
 }
 static __inline__ __host__ __device__ long long llmin(long long __a,
-                                                     long long __b) {
+                                                      long long __b) {
   return __a < __b ? __a : __b;
 }
 static __inline__ __host__ __device__ long long llmax(long long __a,
-                                                     long long __b) {
+                                                      long long __b) {
   return __a > __b ? __a : __b;
 }
 static __inline__ __host__ __device__ unsigned long long

@@ -42,8 +42,8 @@
                                      unsigned long long __v, LaneT __l,        \
                                      int __width = 32) {                       \
     int __lo = Builtin(__mask, (int)(unsigned int)__v, (int)__l, __width);     \
-    int __hi = Builtin(__mask, (int)(unsigned int)(__v >> 32), (int)__l,       \
-                       __width);                                               \
+    int __hi =                                                                 \
+        Builtin(__mask, (int)(unsigned int)(__v >> 32), (int)__l, __width);    \
     return ((unsigned long long)(unsigned int)__hi << 32) |                    \
            (unsigned int)__lo;                                                 \
   }                                                                            \
@@ -83,7 +83,8 @@ __DEVICE__ int __all_sync(unsigned int __mask, int __pred) {
   return __hetgpu_vote_all(__mask, __pred);
 }
 __DEVICE__ int __uni_sync(unsigned int __mask, int __pred) {
-  return __hetgpu_vote_all(__mask, __pred) || !__hetgpu_vote_any(__mask, __pred);
+  return __hetgpu_vote_all(__mask, __pred) ||
+         !__hetgpu_vote_any(__mask, __pred);
 }
 __DEVICE__ unsigned int __ballot_sync(unsigned int __mask, int __pred) {
   return __hetgpu_vote_ballot(__mask, __pred);
@@ -120,7 +121,8 @@ __lane_id(void) {
 // Match (sm_70). A 64-bit value matches where both halves match.
 //===----------------------------------------------------------------------===//
 
-__DEVICE__ unsigned int __match_any_sync(unsigned int __mask, unsigned int __v) {
+__DEVICE__ unsigned int __match_any_sync(unsigned int __mask,
+                                         unsigned int __v) {
   return __hetgpu_match_any_i32(__mask, (int)__v);
 }
 __DEVICE__ unsigned int __match_any_sync(unsigned int __mask, int __v) {
@@ -185,16 +187,17 @@ __DEVICE__ T reduce(unsigned int mask, T v, Op op) {
 
 __DEVICE__ unsigned int __reduce_add_sync(unsigned int __mask,
                                           unsigned int __v) {
-  return __hg_warp::reduce(__mask, __v,
-                           [](unsigned int a, unsigned int b) { return a + b; });
+  return __hg_warp::reduce(
+      __mask, __v, [](unsigned int a, unsigned int b) { return a + b; });
 }
 __DEVICE__ int __reduce_add_sync(unsigned int __mask, int __v) {
   return (int)__reduce_add_sync(__mask, (unsigned int)__v);
 }
 __DEVICE__ unsigned int __reduce_min_sync(unsigned int __mask,
                                           unsigned int __v) {
-  return __hg_warp::reduce(
-      __mask, __v, [](unsigned int a, unsigned int b) { return b < a ? b : a; });
+  return __hg_warp::reduce(__mask, __v, [](unsigned int a, unsigned int b) {
+    return b < a ? b : a;
+  });
 }
 __DEVICE__ int __reduce_min_sync(unsigned int __mask, int __v) {
   return __hg_warp::reduce(__mask, __v,
@@ -202,8 +205,9 @@ __DEVICE__ int __reduce_min_sync(unsigned int __mask, int __v) {
 }
 __DEVICE__ unsigned int __reduce_max_sync(unsigned int __mask,
                                           unsigned int __v) {
-  return __hg_warp::reduce(
-      __mask, __v, [](unsigned int a, unsigned int b) { return a < b ? b : a; });
+  return __hg_warp::reduce(__mask, __v, [](unsigned int a, unsigned int b) {
+    return a < b ? b : a;
+  });
 }
 __DEVICE__ int __reduce_max_sync(unsigned int __mask, int __v) {
   return __hg_warp::reduce(__mask, __v,
@@ -211,18 +215,18 @@ __DEVICE__ int __reduce_max_sync(unsigned int __mask, int __v) {
 }
 __DEVICE__ unsigned int __reduce_and_sync(unsigned int __mask,
                                           unsigned int __v) {
-  return __hg_warp::reduce(__mask, __v,
-                           [](unsigned int a, unsigned int b) { return a & b; });
+  return __hg_warp::reduce(
+      __mask, __v, [](unsigned int a, unsigned int b) { return a & b; });
 }
 __DEVICE__ unsigned int __reduce_or_sync(unsigned int __mask,
                                          unsigned int __v) {
-  return __hg_warp::reduce(__mask, __v,
-                           [](unsigned int a, unsigned int b) { return a | b; });
+  return __hg_warp::reduce(
+      __mask, __v, [](unsigned int a, unsigned int b) { return a | b; });
 }
 __DEVICE__ unsigned int __reduce_xor_sync(unsigned int __mask,
                                           unsigned int __v) {
-  return __hg_warp::reduce(__mask, __v,
-                           [](unsigned int a, unsigned int b) { return a ^ b; });
+  return __hg_warp::reduce(
+      __mask, __v, [](unsigned int a, unsigned int b) { return a ^ b; });
 }
 
 #pragma pop_macro("__DEVICE__")

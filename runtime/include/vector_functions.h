@@ -1,4 +1,5 @@
-//===- vector_functions.h - make_* constructors of vector types --*- C++ -*-===//
+//===- vector_functions.h - make_* constructors of vector types --*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

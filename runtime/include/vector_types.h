@@ -58,7 +58,7 @@ struct dim3 {
   unsigned int x, y, z;
 #ifdef __cplusplus
   __HG_VT_HD constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
-                                     unsigned int vz = 1)
+                            unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
   __HG_VT_HD constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
   __HG_VT_HD constexpr operator uint3() const { return {x, y, z}; }

@@ -1,4 +1,5 @@
-//===- cooperative_groups/reduce.h - cg::reduce -------------------*- C++ -*-===//
+//===- cooperative_groups/reduce.h - cg::reduce -------------------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

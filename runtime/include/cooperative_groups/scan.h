@@ -1,4 +1,5 @@
-//===- cooperative_groups/scan.h - cg::inclusive_scan/exclusive_scan -*- C++ -*-===//
+//===- cooperative_groups/scan.h - cg::inclusive_scan/exclusive_scan -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

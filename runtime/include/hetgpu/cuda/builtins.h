@@ -1,4 +1,5 @@
-//===- hetgpu/cuda/builtins.h - hetIR builtin declarations --------*- C++ -*-===//
+//===- hetgpu/cuda/builtins.h - hetIR builtin declarations --------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -20,20 +21,23 @@
 
 #define __HG_BUILTIN extern "C" __device__
 
-// index (pure: the same value for the whole life of a thread)
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_tid_x(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_tid_y(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_tid_z(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ntid_x(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ntid_y(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ntid_z(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ctaid_x(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ctaid_y(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_ctaid_z(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_nctaid_x(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_nctaid_y(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_nctaid_z(void);
-__HG_BUILTIN __attribute__((const)) unsigned int __hetgpu_lane_id(void);
+// index (pure, and not convergent: the same value for the whole life of a
+// thread, so reads may be merged and hoisted)
+#define __HG_INDEX                                                             \
+  __HG_BUILTIN __attribute__((const, noconvergent)) unsigned int
+__HG_INDEX __hetgpu_tid_x(void);
+__HG_INDEX __hetgpu_tid_y(void);
+__HG_INDEX __hetgpu_tid_z(void);
+__HG_INDEX __hetgpu_ntid_x(void);
+__HG_INDEX __hetgpu_ntid_y(void);
+__HG_INDEX __hetgpu_ntid_z(void);
+__HG_INDEX __hetgpu_ctaid_x(void);
+__HG_INDEX __hetgpu_ctaid_y(void);
+__HG_INDEX __hetgpu_ctaid_z(void);
+__HG_INDEX __hetgpu_nctaid_x(void);
+__HG_INDEX __hetgpu_nctaid_y(void);
+__HG_INDEX __hetgpu_nctaid_z(void);
+__HG_INDEX __hetgpu_lane_id(void);
 
 // barrier (convergent: every thread of the block must reach it)
 __HG_BUILTIN __attribute__((convergent)) void __hetgpu_barrier(void);
@@ -123,6 +127,7 @@ __HG_MATH2(nextafter)
 __HG_MATH2(fdim)
 #undef __HG_MATH1
 #undef __HG_MATH2
+#undef __HG_INDEX
 #undef __HG_BUILTIN
 
 #endif // HETGPU_CUDA_BUILTINS_H

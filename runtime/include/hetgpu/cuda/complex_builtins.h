@@ -1,4 +1,5 @@
-//===- hetgpu/cuda/complex_builtins.h - Complex mul/div helpers ---*- C++ -*-===//
+//===- hetgpu/cuda/complex_builtins.h - Complex mul/div helpers ---*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -20,7 +21,7 @@
 
 // T: element type, S: suffix of the builtins (f for float), N: name part.
 #define __HG_COMPLEX_MUL(T, S, N)                                              \
-  __HG_CPLX _Complex T N(T __a, T __b, T __c, T __d) {                        \
+  __HG_CPLX _Complex T N(T __a, T __b, T __c, T __d) {                         \
     T __ac = __a * __c, __bd = __b * __d, __ad = __a * __d, __bc = __b * __c;  \
     _Complex T __z;                                                            \
     __real__ __z = __ac - __bd;                                                \
@@ -45,9 +46,8 @@
           __b = __builtin_copysign##S(0, __b);                                 \
         __recalc = true;                                                       \
       }                                                                        \
-      if (!__recalc &&                                                         \
-          (__builtin_isinf(__ac) || __builtin_isinf(__bd) ||                   \
-           __builtin_isinf(__ad) || __builtin_isinf(__bc))) {                  \
+      if (!__recalc && (__builtin_isinf(__ac) || __builtin_isinf(__bd) ||      \
+                        __builtin_isinf(__ad) || __builtin_isinf(__bc))) {     \
         if (__builtin_isnan(__a))                                              \
           __a = __builtin_copysign##S(0, __a);                                 \
         if (__builtin_isnan(__b))                                              \
@@ -67,9 +67,9 @@
   }
 
 #define __HG_COMPLEX_DIV(T, S, N)                                              \
-  __HG_CPLX _Complex T N(T __a, T __b, T __c, T __d) {                        \
+  __HG_CPLX _Complex T N(T __a, T __b, T __c, T __d) {                         \
     int __ilogbw = 0;                                                          \
-    T __logbw = __hetgpu_math_logb##S(                                             \
+    T __logbw = __hetgpu_math_logb##S(                                         \
         __builtin_fmax##S(__builtin_fabs##S(__c), __builtin_fabs##S(__d)));    \
     if (__builtin_isfinite(__logbw)) {                                         \
       __ilogbw = (int)__logbw;                                                 \
@@ -84,8 +84,10 @@
         __builtin_ldexp##S((__b * __c - __a * __d) / __den, -__ilogbw);        \
     if (__builtin_isnan(__real__ __z) && __builtin_isnan(__imag__ __z)) {      \
       if (__den == 0 && (!__builtin_isnan(__a) || !__builtin_isnan(__b))) {    \
-        __real__ __z = __builtin_copysign##S(__builtin_huge_val##S(), __c) * __a; \
-        __imag__ __z = __builtin_copysign##S(__builtin_huge_val##S(), __c) * __b; \
+        __real__ __z =                                                         \
+            __builtin_copysign##S(__builtin_huge_val##S(), __c) * __a;         \
+        __imag__ __z =                                                         \
+            __builtin_copysign##S(__builtin_huge_val##S(), __c) * __b;         \
       } else if ((__builtin_isinf(__a) || __builtin_isinf(__b)) &&             \
                  __builtin_isfinite(__c) && __builtin_isfinite(__d)) {         \
         __a = __builtin_copysign##S(__builtin_isinf(__a) ? 1 : 0, __a);        \

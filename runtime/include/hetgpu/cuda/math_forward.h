@@ -1,4 +1,5 @@
-//===- hetgpu/cuda/math_forward.h - Early math declarations -------*- C++ -*-===//
+//===- hetgpu/cuda/math_forward.h - Early math declarations -------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
