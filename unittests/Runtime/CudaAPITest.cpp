@@ -860,6 +860,51 @@ TEST(StickyErrors, TrapIsLaunchFailure) {
   cudaFree(D);
 }
 
+TEST(StickyErrors, FaultOnAStreamIsSeenByEveryStream) {
+  cudaStream_t St;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&St, cudaStreamNonBlocking), cudaSuccess);
+  cudaEvent_t Ev;
+  ASSERT_EQ(cudaEventCreate(&Ev), cudaSuccess);
+  ASSERT_EQ(launch(&trapper, 2, 2, 0, St), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(Ev, St), cudaSuccess);
+  ASSERT_EQ(cudaEventSynchronize(Ev), cudaSuccess); // the fault is done
+  int X = 1, Y = 0;
+  // A synchronous copy on the NULL stream (not ordered after the
+  // non-blocking stream) still reports the device's fault.
+  EXPECT_EQ(cudaMemcpy(&Y, &X, 4, cudaMemcpyHostToHost),
+            cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaStreamQuery(St), cudaErrorLaunchFailure);
+  // Destroying the event right after a wait on it is safe.
+  cudaEventDestroy(Ev);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(&Y, &X, 4, cudaMemcpyHostToHost), cudaSuccess);
+  EXPECT_EQ(Y, 1);
+}
+
+TEST(Streams, DestroyEventRightAfterStreamWait) {
+  cudaStream_t A, B;
+  cudaStreamCreate(&A);
+  cudaStreamCreate(&B);
+  int *Flag;
+  cudaMallocManaged((void **)&Flag, sizeof(int));
+  *Flag = 0;
+  for (int I = 0; I < 20; ++I) {
+    cudaEvent_t E;
+    ASSERT_EQ(cudaEventCreateWithFlags(&E, cudaEventDisableTiming),
+              cudaSuccess);
+    ASSERT_EQ(launch(&slowSet, 1, 1, 0, A, Flag, I, 1), cudaSuccess);
+    ASSERT_EQ(cudaEventRecord(E, A), cudaSuccess);
+    ASSERT_EQ(cudaStreamWaitEvent(B, E, 0), cudaSuccess);
+    ASSERT_EQ(cudaEventDestroy(E), cudaSuccess);
+  }
+  ASSERT_EQ(cudaStreamSynchronize(B), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(*Flag, 19);
+  cudaStreamDestroy(A);
+  cudaStreamDestroy(B);
+  cudaFree(Flag);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

@@ -466,6 +466,7 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
     memcpy(Ctx->Limits, Defaults, sizeof(Defaults));
   }
   R.removeDeviceAllocs(Ctx->Index);
+  Ctx->Dev->reset();
   takeLastError(true);
   return cudaSuccess;
 }

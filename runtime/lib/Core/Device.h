@@ -190,6 +190,10 @@ public:
   virtual Status createEvent(std::unique_ptr<Event> &Out) = 0;
   /// Waits for all work on all queues of this device.
   virtual Status synchronize() = 0;
+  /// cudaDeviceReset: forget a fault of earlier work (the device is usable
+  /// again). Core has synchronised and released everything first. The
+  /// default does nothing.
+  virtual Status reset();
 };
 
 /// A backend finds the devices of one API (one vendor driver).

@@ -225,8 +225,10 @@ private:
 // Events and queues
 //===----------------------------------------------------------------------===//
 
-class CPUEvent : public Event {
-public:
+/// The state of a CPU event, shared with the queue tasks that signal or
+/// wait for it, so a task never outlives it (cudaEventDestroy right after
+/// cudaStreamWaitEvent is common).
+struct EventState {
   std::mutex M;
   std::condition_variable CV;
   uint64_t Recorded = 0;  ///< generation of the latest record
@@ -236,6 +238,10 @@ public:
   uint64_t markRecorded() {
     std::lock_guard<std::mutex> Lock(M);
     return ++Recorded;
+  }
+  uint64_t recorded() {
+    std::lock_guard<std::mutex> Lock(M);
+    return Recorded;
   }
   void complete(uint64_t Gen) {
     {
@@ -251,23 +257,24 @@ public:
     std::unique_lock<std::mutex> Lock(M);
     CV.wait(Lock, [&] { return Completed >= Gen; });
   }
+};
+
+class CPUEvent : public Event {
+public:
+  std::shared_ptr<EventState> S = std::make_shared<EventState>();
 
   Status synchronize() override {
-    uint64_t Gen;
-    {
-      std::lock_guard<std::mutex> Lock(M);
-      Gen = Recorded;
-    }
-    waitFor(Gen);
+    S->waitFor(S->recorded());
     return Status::ok();
   }
   Status query() override {
-    std::lock_guard<std::mutex> Lock(M);
-    return Completed >= Recorded ? Status::ok()
-                                 : Status(ErrorCode::NotReady, "not ready");
+    std::lock_guard<std::mutex> Lock(S->M);
+    return S->Completed >= S->Recorded
+               ? Status::ok()
+               : Status(ErrorCode::NotReady, "not ready");
   }
   Status elapsedSince(Event &StartE, float &Ms) override {
-    auto &Start = static_cast<CPUEvent &>(StartE);
+    EventState &Start = *static_cast<CPUEvent &>(StartE).S;
     Clock::time_point A, B;
     {
       std::lock_guard<std::mutex> Lock(Start.M);
@@ -276,10 +283,10 @@ public:
       A = Start.Time;
     }
     {
-      std::lock_guard<std::mutex> Lock(M);
-      if (Completed < Recorded || !Completed)
+      std::lock_guard<std::mutex> Lock(S->M);
+      if (S->Completed < S->Recorded || !S->Completed)
         return Status(ErrorCode::NotReady, "event not complete");
-      B = Time;
+      B = S->Time;
     }
     Ms = std::chrono::duration<float, std::milli>(B - A).count();
     return Status::ok();
@@ -319,46 +326,29 @@ public:
     return Status::ok();
   }
   Status record(Event &E) override {
-    auto &Ev = static_cast<CPUEvent &>(E);
-    uint64_t Gen = Ev.markRecorded();
+    std::shared_ptr<EventState> Ev = static_cast<CPUEvent &>(E).S;
+    uint64_t Gen = Ev->markRecorded();
     push(
-        [&Ev, Gen] {
-          Ev.complete(Gen);
+        [Ev, Gen] {
+          Ev->complete(Gen);
           return Status::ok();
         },
         /*Always=*/true);
     return Status::ok();
   }
   Status wait(Event &E) override {
-    auto &Ev = static_cast<CPUEvent &>(E);
-    uint64_t Gen;
-    {
-      std::lock_guard<std::mutex> Lock(Ev.M);
-      Gen = Ev.Recorded;
-    }
+    std::shared_ptr<EventState> Ev = static_cast<CPUEvent &>(E).S;
+    uint64_t Gen = Ev->recorded();
     push(
-        [&Ev, Gen] {
-          Ev.waitFor(Gen);
+        [Ev, Gen] {
+          Ev->waitFor(Gen);
           return Status::ok();
         },
         /*Always=*/true);
     return Status::ok();
   }
-  Status synchronize() override {
-    std::unique_lock<std::mutex> Lock(M);
-    IdleCV.wait(Lock, [&] { return Tasks.empty() && !Running; });
-    Status S = Error;
-    Error = Status();
-    return S;
-  }
-  Status query() override {
-    std::lock_guard<std::mutex> Lock(M);
-    if (!Tasks.empty() || Running)
-      return Status(ErrorCode::NotReady, "stream busy");
-    Status S = Error;
-    Error = Status();
-    return S;
-  }
+  Status synchronize() override;
+  Status query() override;
 
 private:
   struct Task {
@@ -539,6 +529,24 @@ public:
     return First;
   }
 
+  /// A kernel fault is the device's: every queue reports it (Core makes it
+  /// sticky) until reset().
+  void setFault(const Status &S) {
+    std::lock_guard<std::mutex> Lock(FaultM);
+    if (Fault.isOk())
+      Fault = S;
+  }
+  Status fault() {
+    std::lock_guard<std::mutex> Lock(FaultM);
+    return Fault;
+  }
+  Status reset() override {
+    synchronize();
+    std::lock_guard<std::mutex> Lock(FaultM);
+    Fault = Status();
+    return Status::ok();
+  }
+
   void removeQueue(CPUQueue *Q) {
     std::lock_guard<std::mutex> Lock(QM);
     Queues.erase(Q);
@@ -575,6 +583,8 @@ private:
   std::map<void *, size_t> DeviceAllocs, HostAllocs;
   std::mutex QM;
   std::set<CPUQueue *> Queues;
+  std::mutex FaultM;
+  Status Fault;
   std::once_flag PoolOnce;
   std::unique_ptr<ThreadPool> Pool;
   std::vector<Worker> WorkerStates;
@@ -672,13 +682,35 @@ void CPUQueue::loop() {
       if (S) {
         if (Error.isOk())
           Error = S;
-        if (S.Code == ErrorCode::LaunchFailure || S.Code == ErrorCode::Assert)
+        if (S.Code == ErrorCode::LaunchFailure || S.Code == ErrorCode::Assert) {
           Poisoned = true;
+          Dev.setFault(S);
+        }
       }
       if (Tasks.empty())
         IdleCV.notify_all();
     }
   }
+}
+
+Status CPUQueue::synchronize() {
+  std::unique_lock<std::mutex> Lock(M);
+  IdleCV.wait(Lock, [&] { return Tasks.empty() && !Running; });
+  Status S = Error;
+  Error = Status();
+  Poisoned = false;
+  Lock.unlock();
+  return S ? S : Dev.fault();
+}
+
+Status CPUQueue::query() {
+  std::unique_lock<std::mutex> Lock(M);
+  if (!Tasks.empty() || Running)
+    return Status(ErrorCode::NotReady, "stream busy");
+  Status S = Error;
+  Error = Status();
+  Lock.unlock();
+  return S ? S : Dev.fault();
 }
 
 Status CPUQueue::launch(Kernel &K, const LaunchParams &P) {
