@@ -510,7 +510,8 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
           continue;
         IRBuilder<> B(AI);
         auto *NA = B.CreateAlloca(AI->getAllocatedType(), ASPrivate,
-                                  AI->getArraySize(), AI->getName());
+                                  AI->getArraySize());
+        NA->takeName(AI);
         NA->setAlignment(AI->getAlign());
         Value *Cast = B.CreateAddrSpaceCast(NA, AI->getType());
         SmallVector<Use *, 8> Uses;
@@ -1057,7 +1058,8 @@ Error SPIRVLowering::lowerBuiltins() {
       }
     }
     if (R) {
-      R->takeName(CI);
+      if (!isa<Argument>(R))
+        R->takeName(CI);
       CI->replaceAllUsesWith(R);
     }
     CI->eraseFromParent();

@@ -1,0 +1,50 @@
+; __syncthreads() is an OpenCL work-group barrier fencing local and global
+; memory (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE = 3); the counting
+; barriers reduce through a local counter between barriers.
+; RUN: hetgpu-opt -passes=hetgpu-lower-spirv -S %s | FileCheck %s
+; RUN: %spirv_translate %s -o %t.spv
+; RUN: spirv-val %t.spv
+; RUN: spirv-dis %t.spv | FileCheck --check-prefix=SPV %s
+; REQUIRES: spirv-val
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "unknown-hetgpu-unknown"
+
+; CHECK: @__hetgpu_spirv_barrier_counter = internal addrspace(3) global i32
+; CHECK-LABEL: define spir_kernel void @k(
+; CHECK: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: store i32 0, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK: call spir_func void @_Z7barrierj(i32 1)
+; CHECK: atomicrmw add ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK: call spir_func void @_Z7barrierj(i32 1)
+; CHECK: %hetgpu.barrier.count = load i32, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK: call spir_func void @_Z7barrierj(i32 1)
+; CHECK: icmp ne i32 %hetgpu.barrier.count{{[0-9]*}}, 0
+; CHECK: icmp eq i32 %hetgpu.barrier.count{{[0-9]*}}, %hetgpu.block.size
+; CHECK-NOT: call{{.*}} @__hetgpu_
+; CHECK-LABEL: define spir_kernel void @__hetgpu_spirv_info(
+; SPV: OpControlBarrier %{{.*}} %{{.*}} %{{.*}}
+define void @k(ptr %out, i32 %p) #0 {
+  call void @__hetgpu_barrier() [ "hetgpu.live"() ], !hetgpu.safepoint !10
+  %c = call i32 @__hetgpu_barrier_count(i32 %p)
+  %o = call i32 @__hetgpu_barrier_or(i32 %p)
+  %a = call i32 @__hetgpu_barrier_and(i32 %p)
+  store i32 %c, ptr %out
+  %q = getelementptr i32, ptr %out, i32 1
+  store i32 %o, ptr %q
+  %r = getelementptr i32, ptr %out, i32 2
+  store i32 %a, ptr %r
+  ret void
+}
+declare void @__hetgpu_barrier()
+declare i32 @__hetgpu_barrier_count(i32)
+declare i32 @__hetgpu_barrier_and(i32)
+declare i32 @__hetgpu_barrier_or(i32)
+!10 = !{i32 1}
+attributes #0 = { "hetgpu-kernel" }
+!hetgpu.ir.version = !{!0}
+!hetgpu.kernels = !{!1}
+!0 = !{i32 1, i32 0}
+!1 = !{ptr @k, !"name", !"k(int*, int)", !"params", !2, !"shared.static", i64 0, !"features", !3}
+!2 = !{!{!"ptr", i32 8, i32 8}, !{!"value", i32 4, i32 4}}
+!3 = !{}
