@@ -352,7 +352,10 @@ void NVPTXLowering::expandUnsupportedIntrinsics() {
     Value *R = B.CreateFPToSI(Rounded, II->getType());
     R->takeName(II);
     II->replaceAllUsesWith(R);
+    Function *Decl = II->getCalledFunction();
     II->eraseFromParent();
+    if (Decl->use_empty())
+      Decl->eraseFromParent();
   }
 }
 

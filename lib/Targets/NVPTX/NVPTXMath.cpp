@@ -13,6 +13,7 @@
 #include "NVPTXMath.h"
 
 #include "hetgpu/IR/Builtins.h"
+#include "hetgpu/Targets/DeviceMath.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
@@ -106,33 +107,6 @@ std::string findLibDevice(const std::string &Requested) {
   return "";
 }
 
-/// Paths where hetGPU's math library for nvptx64 may be, in order.
-static SmallVector<std::string, 3> mathLibraryCandidates(const std::string &Req) {
-  SmallVector<std::string, 3> C;
-  if (Req == "none")
-    return C;
-  if (!Req.empty()) {
-    C.push_back(Req);
-    return C;
-  }
-  if (std::string Env = getEnv("HETGPU_MATH_LIBRARY"); !Env.empty()) {
-    if (Env == "none")
-      return C;
-    // A directory holds one file per target.
-    if (sys::fs::is_directory(Env)) {
-      SmallString<256> F(Env);
-      sys::path::append(F, "nvptx64.bc");
-      C.push_back(std::string(F));
-    } else {
-      C.push_back(Env);
-    }
-  }
-#ifdef HETGPU_NVPTX_MATH_LIBRARY
-  C.push_back(HETGPU_NVPTX_MATH_LIBRARY);
-#endif
-  return C;
-}
-
 void linkNVPTXMath(Module &M, const NVPTXLowerOptions &Opts,
                    function_ref<void(Function *, const Twine &)> Fail) {
   SmallVector<Function *, 8> Used;
@@ -189,27 +163,34 @@ void linkNVPTXMath(Module &M, const NVPTXLowerOptions &Opts,
   }
 
   // 2. hetGPU's device math library.
-  for (const std::string &Path : mathLibraryCandidates(Opts.MathLibraryPath)) {
-    if (!sys::fs::exists(Path))
-      continue;
-    Expected<std::unique_ptr<Module>> Lib = loadLibrary(M, Path);
+  if (Opts.MathLibraryPath != "none") {
+    Expected<std::unique_ptr<Module>> Lib =
+        Opts.MathLibraryPath.empty()
+            ? loadDeviceMathLibrary(M.getContext(), M.getTargetTriple().str())
+            : loadLibrary(M, Opts.MathLibraryPath);
     if (!Lib) {
-      Fail(firstUser(*Used.front()), toString(Lib.takeError()));
+      std::string Why = toString(Lib.takeError());
+      for (Function *F : Used)
+        Fail(firstUser(*F), "math function '" +
+                                F->getName().drop_front(MathPrefix.size()) +
+                                "' needs the device math library: no libdevice, "
+                                "and " + Why);
       return;
     }
+    (*Lib)->setTargetTriple(M.getTargetTriple());
+    (*Lib)->setDataLayout(M.getDataLayout());
     SmallVector<std::pair<std::string, Function *>, 8> Needed;
     for (Function *F : Used)
       Needed.push_back({F->getName().str(), firstUser(*F)});
     if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded)) {
-      Fail(Needed.front().second,
-           "linking the device math library '" + Path + "' failed");
+      Fail(Needed.front().second, "linking the device math library failed");
       return;
     }
     for (auto &[Name, User] : Needed) {
       Function *F = M.getFunction(Name);
       if (!F || F->isDeclaration())
         Fail(User, "math function '" + StringRef(Name).drop_front(MathPrefix.size()) +
-                       "' is not in the device math library '" + Path + "'");
+                       "' is not in the device math library");
     }
     return;
   }
@@ -218,8 +199,8 @@ void linkNVPTXMath(Module &M, const NVPTXLowerOptions &Opts,
   for (Function *F : Used)
     Fail(firstUser(*F), "math function '" +
                             F->getName().drop_front(MathPrefix.size()) +
-                            "' needs the device math library (no libdevice and "
-                            "no hetGPU math library for nvptx64 was found)");
+                            "' needs the device math library (libdevice and "
+                            "hetGPU's math library are both disabled)");
 }
 
 } // namespace hetgpu

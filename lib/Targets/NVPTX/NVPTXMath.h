@@ -12,9 +12,9 @@
 ///     else /usr/local/cuda/nvvm/libdevice. "none" disables this step.
 ///     nvcc uses the same library, so results and speed match nvcc's.
 ///  2. hetGPU's own device math library for nvptx64 (bitcode defining the
-///     `__hetgpu_math_*` functions): the path given in the options, else
-///     $HETGPU_MATH_LIBRARY, else the copies installed next to the
-///     translator library (see NVPTXMath.cpp).
+///     `__hetgpu_math_*` functions): the file given in the options, else the
+///     one hetgpu/Targets/DeviceMath.h finds ($HETGPU_MATH_LIBRARY, then
+///     next to the translator library). "none" disables this step.
 ///
 /// A builtin that neither provides is reported by name.
 ///
