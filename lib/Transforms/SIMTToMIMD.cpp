@@ -765,8 +765,12 @@ bool Lowering::lowerBuiltins(Function &K, Env &E, const SharedLayout &SL) {
                       "' is not supported by the SIMT->MIMD lowering");
       return false;
     }
-    if (R)
+    if (R) {
+      if (auto *RI = dyn_cast<Instruction>(R))
+        if (RI->getParent() != E.Setup && !RI->hasName())
+          RI->takeName(CI);
       CI->replaceAllUsesWith(R);
+    }
     CI->eraseFromParent();
   }
   return true;
@@ -994,6 +998,13 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
   DenseMap<Value *, Value *> Replaced;
   for (Sync &S : Syncs) {
     ++NumSyncPoints;
+    // Results of sync points already split are their result loads now.
+    for (Instruction *&V : S.Live)
+      if (Value *N = Replaced.lookup(V))
+        V = cast<Instruction>(N);
+    for (Value *&V : S.Bundle)
+      if (Value *N = Replaced.lookup(V))
+        V = N;
     CallInst *CI = S.Call;
     BasicBlock *Pre = CI->getParent();
     BasicBlock *Cont = Pre->splitBasicBlock(CI->getNextNode(),
