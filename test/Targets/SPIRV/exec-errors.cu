@@ -1,0 +1,34 @@
+// Failures are errors, not crashes: a warp operation in divergent code
+// cannot be emulated on PoCL (no sub-groups) and the launch reports
+// cudaErrorNoKernelImageForDevice with a message naming kernel and reason;
+// a missing SPIR-V translator names the tool and the variable to set.
+// RUN: hetgpu-cc %s -o %t
+// RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache1 %t 2>&1 | FileCheck %s
+// RUN: hetgpu-cc -DCONVERGENT %s -o %t.conv
+// RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache2 HETGPU_LLVM_SPIRV=/nonexistent/llvm-spirv %t.conv 2>&1 | FileCheck --check-prefix=TOOL %s
+// REQUIRES: pocl, llvm-spirv
+#include <cstdio>
+
+__global__ void divergent(int *out) {
+  int v = threadIdx.x;
+#ifndef CONVERGENT
+  if (threadIdx.x < 32)
+#endif
+    v = __shfl_down_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
+int main() {
+  int *o;
+  cudaMalloc(&o, 64 * 4);
+  divergent<<<1, 64>>>(o);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess)
+    e = cudaDeviceSynchronize();
+  // CHECK: kernel '_Z9divergentPi': warp operation '__hetgpu_shfl_down_i32' is in code that not every thread of the block reaches
+  // CHECK: launch: no kernel image is available for execution on the device
+  // TOOL: HETGPU_LLVM_SPIRV=/nonexistent/llvm-spirv is not executable
+  // TOOL: launch: no kernel image is available for execution on the device
+  printf("launch: %s\n", cudaGetErrorString(e));
+  return 0;
+}
