@@ -266,7 +266,15 @@ bool allocaEscapes(Instruction *Root) {
       } else if (auto *II = dyn_cast<IntrinsicInst>(U)) {
         if (!II->isLifetimeStartOrEnd() && !isa<MemIntrinsic>(II))
           return true;
-      } else if (isa<CallBase, PtrToIntInst, ReturnInst>(U)) {
+      } else if (auto *CB = dyn_cast<CallBase>(U)) {
+        // Liveness bundles record the pointer; they do not keep it.
+        bool OnlyBundle = true;
+        for (const Use &Op : CB->operands())
+          if (Op.get() == V && !CB->isBundleOperand(Op.getOperandNo()))
+            OnlyBundle = false;
+        if (!OnlyBundle)
+          return true;
+      } else if (isa<PtrToIntInst, ReturnInst>(U)) {
         return true;
       } else if (auto *AI = dyn_cast<AtomicCmpXchgInst>(U)) {
         if (AI->getNewValOperand() == V || AI->getCompareOperand() == V)
@@ -921,10 +929,18 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
           continue;
         SmallVector<const Value *, 4> Objs;
         getUnderlyingObjects(V, Objs);
-        for (const Value *O : Objs)
+        bool Unknown = false;
+        for (const Value *O : Objs) {
           if (auto *AI = dyn_cast<AllocaInst>(O))
             InFrame.insert(const_cast<AllocaInst *>(AI));
-        if (Escapes)
+          else if (!isa<GlobalValue, Argument, ConstantPointerNull>(O) &&
+                   !(isa<Instruction>(O) &&
+                     cast<Instruction>(O)->getParent() == E.Setup))
+            Unknown = true;
+        }
+        // A pointer loaded from memory may point to any allocation whose
+        // address was stored.
+        if (Unknown && Escapes)
           for (AllocaInst *AI : Allocas)
             InFrame.insert(AI);
       }
@@ -932,6 +948,7 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
 
   uint64_t RecordSize = KI ? KI->StateRecordSize : 0;
   uint64_t Cursor = alignTo(RecordSize, 16);
+  uint64_t MaxAlign = 16; // frames are 16-byte aligned, up to 64 on request
   IRBuilder<> SB(E.Setup->getTerminator());
   for (AllocaInst *AI : InFrame) {
     std::optional<TypeSize> Size = AI->getAllocationSize(DL);
@@ -948,6 +965,7 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
       return false;
     }
     Cursor = alignTo(Cursor, AI->getAlign());
+    MaxAlign = std::max<uint64_t>(MaxAlign, AI->getAlign().value());
     Value *Addr = SB.CreateConstInBoundsGEP1_64(I8, E.Frame, Cursor,
                                                 AI->getName() + ".frame");
     if (Addr->getType() != AI->getType())
@@ -1140,7 +1158,7 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
       SSA.RewriteUse(*U);
     }
   }
-  FrameSize = alignTo(Cursor, 64);
+  FrameSize = alignTo(Cursor, MaxAlign);
   return true;
 }
 

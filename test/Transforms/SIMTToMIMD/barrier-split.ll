@@ -66,7 +66,7 @@ entry:
 
 ; CHECK-LABEL: define void @__hetgpu_block_k(ptr noalias noundef %args, ptr noalias noundef dereferenceable(88) %ctx)
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @k.hetgpu.thread, i32 64, ptr @k.name)
+; CHECK-NEXT: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @k.hetgpu.thread, i32 32, ptr @k.name)
 ; CHECK-NEXT: ret void
 ; CHECK-NOT: @__hetgpu_barrier
 ; CHECK-NOT: @tile

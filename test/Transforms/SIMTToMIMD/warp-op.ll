@@ -41,7 +41,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NOT: call {{.*}}@__hetgpu_{{(shfl|vote|lane)}}
 ; CHECK-LABEL: define void @__hetgpu_block_w(
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @w.hetgpu.thread, i32 64, ptr @w.name)
+; CHECK-NEXT: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @w.hetgpu.thread, i32 16, ptr @w.name)
 define void @w(ptr %out) #0 {
 entry:
   %lane = call i32 @__hetgpu_lane_id()
