@@ -26,7 +26,7 @@
 #include "Core/Device.h"
 #include "Core/Log.h"
 #include "Core/Printf.h"
-#include "SPIRVKernelABI.h"
+#include "SPIRVModuleTable.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -122,20 +122,13 @@ public:
   cl_program Program;
   container::ModuleInfo Info; ///< kernels and globals (IR dropped)
   void *Block = nullptr;      ///< globals block (SVM)
-  uint64_t BlockBytes = 0;
-  std::map<std::string, std::pair<uint64_t, uint64_t>> Globals;
+  spirv_abi::ModuleTable Table;
   std::map<std::string, std::unique_ptr<CLKernel>> Kernels;
   std::mutex M;
 
-  /// Device printf (SPIRVKernelABI.h): the buffer and the formats.
-  struct Format {
-    std::string Text;
-    uint64_t ArgsSize = 0;
-    std::vector<uint64_t> StringOffsets;
-  };
+  /// Device printf (SPIRVKernelABI.h).
   void *PrintfBuffer = nullptr;
   uint64_t PrintfCapacity = 0;
-  std::vector<Format> Formats;
   bool PrintfOverflowReported = false;
 };
 
@@ -602,29 +595,9 @@ void CLDevice::drainPrintf(CLModule &Mod) {
     return;
   uint64_t Zero = 0;
   copySVM(Buf, &Zero, sizeof Zero);
-  uint64_t Pos = 0;
-  std::vector<char> Args;
-  while (Pos + spirv_abi::PrintfRecordHeader <= Used) {
-    uint32_t Id = 0, Size = 0;
-    std::memcpy(&Id, Recs.data() + Pos, 4);
-    std::memcpy(&Size, Recs.data() + Pos + 4, 4);
-    if (Size < spirv_abi::PrintfRecordHeader || Pos + Size > Used ||
-        Id >= Mod.Formats.size())
-      break; // dropped or partial record: the rest is not trustworthy
-    const CLModule::Format &F = Mod.Formats[Id];
-    const char *Rec = Recs.data() + Pos;
-    Args.assign(Rec + spirv_abi::PrintfRecordHeader,
-                Rec + spirv_abi::PrintfRecordHeader + F.ArgsSize);
-    // %s arguments point at the copies that follow the argument bytes.
-    for (size_t K = 0; K < F.StringOffsets.size(); ++K) {
-      const char *Str = Rec + spirv_abi::PrintfRecordHeader + F.ArgsSize +
-                        spirv_abi::StringSlot * K;
-      if (F.StringOffsets[K] + sizeof(Str) <= Args.size())
-        std::memcpy(Args.data() + F.StringOffsets[K], &Str, sizeof Str);
-    }
-    devicePrintf(F.Text.c_str(), Args.empty() ? nullptr : Args.data());
-    Pos += Size;
-  }
+  spirv_abi::forEachPrintfRecord(
+      Recs.data(), Used, Mod.Table.Formats,
+      [](const char *Format, const void *Args) { devicePrintf(Format, Args); });
   if (Written > Mod.PrintfCapacity && !Mod.PrintfOverflowReported) {
     Mod.PrintfOverflowReported = true;
     log(LogLevel::Warn, "opencl: the device printf buffer (" +
@@ -758,50 +731,10 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
   }
   A.clReleaseKernel(InfoK);
 
-  std::istringstream In(Table);
-  std::string Line;
-  while (std::getline(In, Line)) {
-    std::istringstream LS(Line);
-    std::string Kind;
-    LS >> Kind;
-    if (Kind == "hetgpu-spirv") {
-      unsigned V = 0;
-      LS >> V;
-      if (V != spirv_abi::ABIVersion)
-        return Status(ErrorCode::NoBinaryForGpu,
-                      "opencl: module ABI version " + std::to_string(V) +
-                          ", this runtime speaks " +
-                          std::to_string(spirv_abi::ABIVersion));
-    } else if (Kind == "block") {
-      LS >> Mod->BlockBytes;
-    } else if (Kind == "global") {
-      std::string Name;
-      uint64_t Off = 0, Size = 0;
-      LS >> Name >> Off >> Size;
-      Mod->Globals[Name] = {Off, Size};
-    } else if (Kind == "printf") {
-      CLModule::Format F;
-      size_t Id = 0, N = 0;
-      LS >> Id >> F.ArgsSize >> N;
-      for (size_t I = 0; I < N; ++I) {
-        uint64_t Off = 0;
-        LS >> Off;
-        F.StringOffsets.push_back(Off);
-      }
-      std::string Hex;
-      LS >> Hex;
-      for (size_t I = 0; I + 1 < Hex.size(); I += 2)
-        F.Text.push_back(char(std::stoi(Hex.substr(I, 2), nullptr, 16)));
-      if (Id != Mod->Formats.size())
-        return Status(ErrorCode::NoBinaryForGpu,
-                      "opencl: malformed printf table in the module");
-      Mod->Formats.push_back(std::move(F));
-    }
-  }
-  if (Mod->BlockBytes < spirv_abi::HeaderSize)
-    return Status(ErrorCode::NoBinaryForGpu,
-                  "opencl: malformed module table:\n" + Table);
-  if (Status S = allocate(Mod->BlockBytes, Mod->Block))
+  std::string Err;
+  if (!spirv_abi::parseModuleTable(Table, Mod->Table, Err))
+    return Status(ErrorCode::NoBinaryForGpu, "opencl: " + Err);
+  if (Status S = allocate(Mod->Table.BlockBytes, Mod->Block))
     return S;
   {
     cl_command_queue Q;
@@ -809,12 +742,12 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
       return S;
     unsigned char Zero = 0;
     if (Status S = clStatus(A.clEnqueueSVMMemFill(Q, Mod->Block, &Zero, 1,
-                                                  Mod->BlockBytes, 0, nullptr,
+                                                  Mod->Table.BlockBytes, 0, nullptr,
                                                   nullptr),
                             "clearing the globals block"))
       return S;
   }
-  if (!Mod->Formats.empty()) {
+  if (!Mod->Table.Formats.empty()) {
     uint64_t Cap = 1 << 20;
     if (const char *Env = getenv("HETGPU_PRINTF_BUFFER_SIZE"))
       Cap = std::max<uint64_t>(strtoull(Env, nullptr, 0), 4096);
@@ -905,8 +838,8 @@ Status CLModule::getKernel(const std::string &Name, Kernel *&Out) {
 
 Status CLModule::getGlobal(const std::string &Name, void *&Addr,
                            size_t &Size) {
-  auto It = Globals.find(Name);
-  if (It == Globals.end())
+  auto It = Table.Globals.find(Name);
+  if (It == Table.Globals.end())
     return Status(ErrorCode::InvalidSymbol,
                   "opencl: no device variable " + Name + " in the module");
   Addr = static_cast<char *>(Block) + It->second.first;
