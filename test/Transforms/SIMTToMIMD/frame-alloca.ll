@@ -14,7 +14,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %arr.frame = getelementptr inbounds i8, ptr %frame, i64 48
 ; CHECK-NOT: alloca
 ; CHECK-NOT: llvm.lifetime
-; CHECK: store i32 %t, ptr %pa
+; CHECK: store i32 %tid.x, ptr %pa
 ; CHECK: ret i32 1
 ; CHECK: sync1.cont:
 ; CHECK: getelementptr [8 x i32], ptr %arr.frame, i64 0, i64 %j
