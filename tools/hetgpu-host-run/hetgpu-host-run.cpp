@@ -11,7 +11,7 @@
 /// and prints the buffers.
 ///
 /// USAGE: hetgpu-host-run [--grid=X,Y,Z] [--block=X,Y,Z] [--dyn-shared=N]
-///          [--workers=N] INPUT KERNEL ARG...
+///          [--workers=N] [--print=I,J,...] [--save-so=F] INPUT KERNEL ARG...
 ///   ARG:  i32=V | u32=V | i64=V | f32=V | f64=V           (by value)
 ///         buf:<i32|u32|i64|f32|f64>:N[:zero|iota|rev|fill=V|mod=M]
 ///                                                   (device buffer)
@@ -33,6 +33,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csetjmp>
@@ -63,6 +64,9 @@ static cl::opt<std::string> Arch("cpu", cl::init(""),
                                  cl::desc("CPU when translating"));
 static cl::opt<std::string> SaveSO("save-so", cl::init(""),
                                    cl::desc("write the translated .so here"));
+static cl::list<unsigned> PrintArgs("print", cl::CommaSeparated,
+                                    cl::desc("argument indices of the buffers "
+                                             "to print (default: all)"));
 
 namespace {
 
@@ -473,6 +477,9 @@ int main(int argc, char **argv) {
   }
   for (size_t I = 0; I < Args.size(); ++I) {
     if (!Args[I].IsBuf)
+      continue;
+    if (!PrintArgs.empty() &&
+        std::find(PrintArgs.begin(), PrintArgs.end(), I) == PrintArgs.end())
       continue;
     printf("arg%zu:", I);
     size_t ES = typeSize(Args[I].Type);
