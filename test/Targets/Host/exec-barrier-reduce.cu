@@ -2,7 +2,8 @@
 // static shared memory), then __syncthreads_count/_and/_or. Blocks run on
 // two worker threads.
 // RUN: %hetir %s -o %t.bc
-// RUN: hetgpu-host-run --grid=4 --block=256 --workers=2 --print=1,2 %t.bc _Z6reducePKiPiS1_ \
+// RUN: hetgpu-translate --target=host %t.bc -o %t.so
+// RUN: hetgpu-host-run --grid=4 --block=256 --workers=2 --print=1,2 %t.so _Z6reducePKiPiS1_ \
 // RUN:   buf:i32:1024:iota buf:i32:4 buf:i32:12 | FileCheck %s
 // CHECK: arg1: 32640 98176 163712 229248
 // CHECK: arg2: 86 1 1 85 1 1 85 1 1 86 1 1

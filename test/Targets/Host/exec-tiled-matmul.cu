@@ -2,7 +2,8 @@
 // 2-D blocks and a 2-D grid, values (the accumulator, indices) live across
 // both barriers.
 // RUN: %hetir %s -o %t.bc
-// RUN: hetgpu-host-run --grid=3,2 --block=8,8 --workers=3 %t.bc \
+// RUN: hetgpu-translate --target=host %t.bc -o %t.so
+// RUN: hetgpu-host-run --grid=3,2 --block=8,8 --workers=3 %t.so \
 // RUN:   _Z6matmulPKfS0_Pfi buf:f32:1152:mod=5 buf:f32:1152:mod=3 buf:f32:384 i32=24 > %t.out
 // RUN: python3 %S/Inputs/matmul_ref.py | diff - %t.out
 

@@ -2,7 +2,8 @@
 // predicates and under divergence within a warp; the second warp of the
 // 48-thread block has 16 lanes. out[8*t + k].
 // RUN: %hetir %s -o %t.bc
-// RUN: hetgpu-host-run --block=48 %t.bc _Z4votePj buf:u32:384 > %t.out
+// RUN: hetgpu-translate --target=host %t.bc -o %t.so
+// RUN: hetgpu-host-run --block=48 %t.so _Z4votePj buf:u32:384 > %t.out
 // RUN: python3 %S/Inputs/vote_ref.py | diff - %t.out
 
 __global__ void vote(unsigned *out) {
