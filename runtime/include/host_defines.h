@@ -26,7 +26,11 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+// Clang implements `managed` for HIP only (CUDA mode ignores it with a
+// warning), so a __managed__ variable is a __device__ variable here: device
+// code sees one coherent variable; host code must go through
+// cudaMemcpyTo/FromSymbol instead of touching it directly (docs/Headers.md).
+#define __managed__ __attribute__((device))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__ __attribute__((grid_constant))
 

@@ -14,6 +14,9 @@
 // RUN: grep -o -h -E "^HETGPU_(BUILTIN|MATH_FD)\([a-z0-9_]+" %hetgpu_src/include/hetgpu/IR/Builtins.def \
 // RUN:   | sed -E 's/^HETGPU_BUILTIN\(//; s/^HETGPU_MATH_FD\((.*)/math_\1\nmath_\1f/' | sort -u > %t.table
 // RUN: comm -23 %t.used %t.table | count 0
+// And the lead's raise + verifier accept both modules as hetIR.
+// RUN: hetgpu-opt -passes=hetgpu-raise,hetgpu-verify -disable-output %t.O0.ll
+// RUN: hetgpu-opt -passes=hetgpu-raise,hetgpu-verify -disable-output %t.O3.ll
 #include <cassert>
 #include <cmath>
 #include <cooperative_groups.h>
