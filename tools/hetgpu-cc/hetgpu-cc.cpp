@@ -85,7 +85,6 @@ struct Options {
   exit(1);
 }
 
-void warn(const Twine &Msg) { WithColor::warning(errs(), ToolName) << Msg << "\n"; }
 
 Lang langFromExtension(StringRef Path) {
   StringRef Ext = sys::path::extension(Path);

@@ -1,0 +1,1 @@
+int host_helper(int x) { return x * 2; }
