@@ -858,12 +858,12 @@ public:
     std::string Err;
     const API *A = loadAPI(Err);
     if (!A)
-      return Status(ErrorCode::NotSupported, "opencl: " + Err);
+      return Status(ErrorCode::NotSupported, Err);
     cl_uint NP = 0;
     cl_int R = A->clGetPlatformIDs(0, nullptr, &NP);
     if (R == CL_PLATFORM_NOT_FOUND_KHR || (R == CL_SUCCESS && NP == 0))
       return Status(ErrorCode::NotSupported,
-                    "opencl: no OpenCL platform is installed (ICD loader "
+                    "no OpenCL platform is installed (ICD loader "
                     "found no vendor in /etc/OpenCL/vendors)");
     if (R)
       return clStatus(R, "clGetPlatformIDs");
@@ -925,7 +925,7 @@ public:
       log(LogLevel::Info, "opencl: devices skipped:" + Skipped);
     if (Out.size() == Before)
       return Status(ErrorCode::NotSupported,
-                    "opencl: no usable OpenCL device" +
+                    "no usable OpenCL device" +
                         (Skipped.empty() ? std::string()
                                          : " (skipped:" + Skipped + ")"));
     return Status::ok();
