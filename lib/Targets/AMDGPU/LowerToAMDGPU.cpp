@@ -595,7 +595,7 @@ void AMDGPULowering::lowerBuiltinCall(CallInst *CI, BuiltinID ID) {
                        "' has a type other than the builtin table's");
       return;
     }
-    if (auto *I = dyn_cast<Instruction>(R); I && !I->hasName())
+    if (auto *I = dyn_cast<Instruction>(R); I && CI->hasName())
       I->takeName(CI);
     CI->replaceAllUsesWith(R);
   }
@@ -712,6 +712,8 @@ void AMDGPULowering::lowerKernels() {
       Kernels.push_back({&F, nullptr});
 
   for (auto [F, K] : Kernels) {
+    if (F->getCallingConv() == CallingConv::AMDGPU_KERNEL)
+      continue; // lowered already
     if (!F->getReturnType()->isVoidTy()) {
       fail(F, "a kernel must return void");
       continue;
