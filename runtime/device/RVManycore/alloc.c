@@ -1,74 +1,34 @@
-//===- alloc.c - Core-private allocator for the block executor -------------===//
+//===- alloc.c - Thread frames of the block executor on a core -------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// aligned_alloc/malloc/free for code that runs on a core (the block
-/// executor's frame cache). State lives in core-private memory (the image's
-/// writable data is shared DRAM): a thread-local bump pointer.
-///
-/// An allocation goes to the core's SRAM, after the shared memory of the
-/// running launch (the per-thread spill frames then sit in L1 as on a
-/// Tensix core) when it fits there, otherwise to private scratch memory.
-/// free() gives back the most recent allocation of each area.
+/// The block executor (runtime/device/common/hetgpu_exec.c) asks a
+/// freestanding target for the memory of a block's thread states and frames
+/// (the per-thread spill state of the SIMT->MIMD lowering) through
+/// __hetgpu_exec_frames. On a core it is the SRAM after the launch's shared
+/// memory, as a Tensix core keeps its working set in L1; tt-sim refuses a
+/// launch whose block does not fit there (TTSimBackend.cpp), so the private
+/// scratch fallback only serves images run outside tt-sim's checks.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "rvmc_abi.h"
-#include "rvmc_sys.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/// Set by rvmc_core_main: first SRAM byte after the launch's shared memory.
+/// First SRAM byte after the shared memory of the running launch (64-byte
+/// aligned); set by rvmc_core_main. Thread-local: the image's writable data
+/// is shared DRAM, the TLS block is core-private.
 _Thread_local uint64_t rvmc_sram_free __attribute__((visibility("hidden")));
-static _Thread_local uint64_t SramTop, SramLast;
-static _Thread_local uint64_t PrivTop, PrivLast;
 
-static uint64_t alignUp(uint64_t V, uint64_t A) { return (V + A - 1) & ~(A - 1); }
-
-void *aligned_alloc(size_t Align, size_t Size) {
-  if (Align < 16)
-    Align = 16;
-  if (Align & (Align - 1))
-    return 0;
+void *__hetgpu_exec_frames(size_t Bytes) {
   uint64_t SramEnd = RVMC_SRAM_BASE + RVMC_SRAM_SIZE;
-  if (!SramTop)
-    SramTop = rvmc_sram_free;
-  if (SramTop) {
-    uint64_t At = alignUp(SramTop, Align);
-    if (At + Size <= SramEnd && At + Size >= At) {
-      SramLast = At;
-      SramTop = At + Size;
-      return (void *)At;
-    }
-  }
-  if (!PrivTop)
-    PrivTop = RVMC_PRIV_BASE + RVMC_TLS_MAX;
-  uint64_t At = alignUp(PrivTop, Align);
-  if (At + Size > RVMC_PRIV_BASE + RVMC_PRIV_SIZE || At + Size < At)
-    return 0;
-  PrivLast = At;
-  PrivTop = At + Size;
-  return (void *)At;
-}
-
-void *malloc(size_t Size) { return aligned_alloc(16, Size); }
-
-void free(void *Ptr) {
-  uint64_t P = (uint64_t)Ptr;
-  if (!P)
-    return;
-  if (P == SramLast) {
-    SramTop = SramLast;
-    SramLast = 0;
-  } else if (P == PrivLast) {
-    PrivTop = PrivLast;
-    PrivLast = 0;
-  }
-}
-
-void abort(void) {
-  rvmc_puts(2, "tt-sim core: abort()\n");
-  rvmc_exit(RVMC_EXIT_ABORT);
+  if (rvmc_sram_free && Bytes <= SramEnd - rvmc_sram_free)
+    return (void *)rvmc_sram_free;
+  uint64_t Priv = RVMC_PRIV_BASE + RVMC_TLS_MAX;
+  if (Bytes <= RVMC_PRIV_BASE + RVMC_PRIV_SIZE - Priv)
+    return (void *)Priv;
+  return NULL;
 }
