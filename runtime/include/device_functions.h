@@ -92,6 +92,21 @@ __DEVICE__ void *malloc(size_t __size) {
 }
 __DEVICE__ void free(void *__ptr) { __hetgpu_free(__ptr); }
 
+// memcpy/memset (CUDA has them in device code; memmove too here): the
+// generic LLVM memory intrinsics.
+__DEVICE__ void *memcpy(void *__d, const void *__s, size_t __n) {
+  __builtin_memcpy(__d, __s, __n);
+  return __d;
+}
+__DEVICE__ void *memset(void *__d, int __c, size_t __n) {
+  __builtin_memset(__d, __c, __n);
+  return __d;
+}
+__DEVICE__ void *memmove(void *__d, const void *__s, size_t __n) {
+  __builtin_memmove(__d, __s, __n);
+  return __d;
+}
+
 // printf: clang turns a device-side call of printf into `vprintf(format,
 // argument buffer)`, which hetgpu-raise maps to __hetgpu_printf. It only
 // needs a device declaration (the host one is <stdio.h>'s).

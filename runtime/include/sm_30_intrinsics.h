@@ -72,6 +72,19 @@ __HG_SHFL(__shfl_down_sync, __hetgpu_shfl_down_i32, unsigned int)
 __HG_SHFL(__shfl_xor_sync, __hetgpu_shfl_xor_i32, int)
 #undef __HG_SHFL
 
+// Pre-CUDA-9 shuffles without a mask (removed for sm_70+ by NVIDIA; kept
+// here for old code): the lanes active at the call take part.
+#define __HG_SHFL_LEGACY(Name, Sync, LaneT)                                    \
+  template <typename __T>                                                      \
+  __DEVICE__ __T Name(__T __v, LaneT __l, int __width = 32) {                  \
+    return Sync(__hetgpu_activemask(), __v, __l, __width);                     \
+  }
+__HG_SHFL_LEGACY(__shfl, __shfl_sync, int)
+__HG_SHFL_LEGACY(__shfl_up, __shfl_up_sync, unsigned int)
+__HG_SHFL_LEGACY(__shfl_down, __shfl_down_sync, unsigned int)
+__HG_SHFL_LEGACY(__shfl_xor, __shfl_xor_sync, int)
+#undef __HG_SHFL_LEGACY
+
 //===----------------------------------------------------------------------===//
 // Votes, active mask, lane masks
 //===----------------------------------------------------------------------===//
@@ -90,6 +103,16 @@ __DEVICE__ unsigned int __ballot_sync(unsigned int __mask, int __pred) {
   return __hetgpu_vote_ballot(__mask, __pred);
 }
 __DEVICE__ unsigned int __activemask(void) { return __hetgpu_activemask(); }
+// Pre-CUDA-9 votes without a mask (see __shfl above).
+__DEVICE__ int __any(int __pred) {
+  return __hetgpu_vote_any(__hetgpu_activemask(), __pred);
+}
+__DEVICE__ int __all(int __pred) {
+  return __hetgpu_vote_all(__hetgpu_activemask(), __pred);
+}
+__DEVICE__ unsigned int __ballot(int __pred) {
+  return __hetgpu_vote_ballot(__hetgpu_activemask(), __pred);
+}
 
 static __inline__ __attribute__((always_inline)) __device__ unsigned int
 __lanemask_eq(void) {
