@@ -57,3 +57,10 @@ if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
 for g in os.environ.get("HETGPU_TEST_GPUS", "").split(","):
     if g:
         config.available_features.add("gpu-" + g)
+# HETGPU_TEST_DEVICES=tt-sim (comma list; one device per lit run): run the
+# end-to-end tests written for the CPU device (`env HETGPU_DEVICE=cpu %t`)
+# on that device instead; `test-device-<name>` lets a test say it cannot.
+for _d in os.environ.get("HETGPU_TEST_DEVICES", "").split(",")[:1]:
+    if _d and _d != "cpu":
+        config.substitutions.insert(0, ("HETGPU_DEVICE=cpu", "HETGPU_DEVICE=" + _d))
+        config.available_features.add("test-device-" + _d)
