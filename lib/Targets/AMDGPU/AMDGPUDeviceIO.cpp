@@ -293,6 +293,7 @@ void lowerAMDGPUPrintf(CallInst *CI, AMDGPUFailFn Fail) {
   Value *Fits = emitRecord(CI, pf::KindPrintf, Fmt, Text->size() + 1, Args, L);
   IRBuilder<> B(CI);
   Value *R = B.CreateSelect(Fits, B.getInt32(L.NumArgs), B.getInt32(-1));
+  R->takeName(CI);
   CI->replaceAllUsesWith(R);
   CI->eraseFromParent();
 }
@@ -366,6 +367,8 @@ void lowerAMDGPUMalloc(CallInst *CI) {
   Value *R = B.CreateSelect(Fits, Flat, ConstantPointerNull::get(B.getPtrTy()),
                             "malloc");
   (void)I64;
+  if (CI->hasName())
+    R->takeName(CI);
   CI->replaceAllUsesWith(R);
   CI->eraseFromParent();
 }
