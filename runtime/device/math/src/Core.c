@@ -24,10 +24,10 @@ static const double hm_inv_fact[14] = {
     1.0 / 40320.0, 1.0 / 362880.0, 1.0 / 3628800.0, 1.0 / 39916800.0,
     1.0 / 479001600.0, 1.0 / 6227020800.0};
 
-/// (exp(x) - 1 - x) / x^2 for |x| <= 0.36, truncation below 2^-57.
-HM_INLINE double hm_expm1_tail(double x) {
+/// (exp(x) - 1 - x - x^2/2) / x^3 for |x| <= 0.36, truncation below 2^-60.
+HM_INLINE double hm_exp_tail3(double x) {
   double p = hm_inv_fact[13];
-  for (int n = 12; n >= 2; --n)
+  for (int n = 12; n >= 3; --n)
     p = hm_fma(p, x, hm_inv_fact[n]);
   return p;
 }
@@ -35,10 +35,15 @@ HM_INLINE double hm_expm1_tail(double x) {
 hm_dd __hetgpu_mathi_exp_reduced(double rh, double rl) {
   hm_dd r = hm_two_sum(rh, rl);
   double x = r.hi;
-  double t = (x * x) * hm_expm1_tail(x);
+  // exp(x) = 1 + x + x^2/2 + x^3 T(x): the first three terms exactly (as
+  // double-doubles), the rest (< 0.0075) in double, so the sum is good to
+  // about 2^-60 relative.
+  hm_dd q = hm_two_prod(x, x);
+  double rest = (q.hi * x) * hm_exp_tail3(x);
   hm_dd s = hm_fast_two_sum(1.0, x);
-  double lo = s.lo + (t + r.lo * (1.0 + x));
-  return hm_fast_two_sum(s.hi, lo);
+  hm_dd s2 = hm_two_sum(s.hi, 0.5 * q.hi);
+  double lo = s2.lo + s.lo + 0.5 * q.lo + rest + r.lo * (1.0 + x);
+  return hm_fast_two_sum(s2.hi, lo);
 }
 
 hm_dd __hetgpu_mathi_exp_dd(double xh, double xl, int *k) {
@@ -52,8 +57,11 @@ hm_dd __hetgpu_mathi_exp_dd(double xh, double xl, int *k) {
 
 hm_dd __hetgpu_mathi_expm1_dd(double x) {
   if (hm_fabs(x) < 0.34) {
-    double t = (x * x) * hm_expm1_tail(x);
-    return hm_fast_two_sum(x, t);
+    // x + x^2/2 + x^3 T(x), the square exact.
+    hm_dd q = hm_two_prod(x, x);
+    double rest = (q.hi * x) * hm_exp_tail3(x);
+    hm_dd s = hm_fast_two_sum(x, 0.5 * q.hi);
+    return hm_fast_two_sum(s.hi, s.lo + 0.5 * q.lo + rest);
   }
   int k;
   hm_dd e = __hetgpu_mathi_exp_dd(x, 0.0, &k);

@@ -25,7 +25,7 @@ double __hetgpu_math_exp(double x) {
     return 1.0 + x;
   int k;
   hm_dd e = __hetgpu_mathi_exp_dd(x, 0.0, &k);
-  return hm_scale(e.hi + e.lo, k);
+  return hm_scale_dd(e.hi, e.lo, k);
 }
 
 double __hetgpu_math_exp2(double x) {
@@ -44,7 +44,7 @@ double __hetgpu_math_exp2(double x) {
   double f = x - kd; // exact
   hm_dd r = hm_two_prod(f, HM_LN2_HI);
   hm_dd e = __hetgpu_mathi_exp_reduced(r.hi, hm_fma(f, HM_LN2_LO, r.lo));
-  return hm_scale(e.hi + e.lo, (int)kd);
+  return hm_scale_dd(e.hi, e.lo, (int)kd);
 }
 
 double __hetgpu_math_exp10(double x) {
@@ -62,7 +62,7 @@ double __hetgpu_math_exp10(double x) {
   hm_dd p = hm_two_prod(x, HM_LN10_HI);
   int k;
   hm_dd e = __hetgpu_mathi_exp_dd(p.hi, hm_fma(x, HM_LN10_LO, p.lo), &k);
-  return hm_scale(e.hi + e.lo, k);
+  return hm_scale_dd(e.hi, e.lo, k);
 }
 
 double __hetgpu_math_expm1(double x) {

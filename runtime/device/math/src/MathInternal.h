@@ -103,6 +103,28 @@ HM_INLINE double hm_scale(double y, int k) {
   return y * hm_pow2i(k);
 }
 
+/// Rounds (hi + lo) * 2^k once, also when the result is subnormal, for
+/// hi in [0.5, 2] and |lo| <= 2^-52 |hi| (the exp cores' results).
+HM_INLINE double hm_scale_dd(double hi, double lo, int k) {
+  if (HM_LIKELY(k > -1022))
+    return hm_scale(hi + lo, k);
+  if (k < -1080)
+    return 0.0;
+  // On the subnormal grid: a + b units of 2^-1074, rounded to an integer
+  // (ties to even) exactly, then scaled back (exact).
+  double a = hi * hm_pow2i(k + 1074); // exact
+  double b = lo * hm_pow2i(k + 1074);
+  if (a >= 0x1p52) // normal after all
+    return hm_scale(hi + lo, k);
+  double n = (a + 0x1p52) - 0x1p52;   // nearest integer to a
+  double f = (a - n) + b;             // a - n is exact
+  if (f > 0.5 || (f == 0.5 && ((uint64_t)n & 1)))
+    n += 1.0;
+  else if (f < -0.5 || (f == -0.5 && ((uint64_t)n & 1)))
+    n -= 1.0;
+  return n * 0x1p-1074;
+}
+
 //===-- Double-double arithmetic -------------------------------------------===//
 
 typedef struct {

@@ -67,7 +67,7 @@ double __hetgpu_math_pow(double x, double y) {
     return sign * 0.0;
   int k;
   hm_dd e = __hetgpu_mathi_exp_dd(p.hi, p.lo, &k);
-  return sign * hm_scale(e.hi + e.lo, k);
+  return sign * hm_scale_dd(e.hi, e.lo, k);
 }
 
 double __hetgpu_math_cbrt(double x) {
