@@ -89,6 +89,26 @@ double __hetgpu_math_erfc(double x) {
 
 //===-- lgamma / tgamma ----------------------------------------------------===//
 
+/// c0 t + c1 t^2 + t^3 R(t) with c0, c1 in double-double: lgamma near its
+/// zeros at 1 and 2 (t = x - 1 or x - 2) with relative accuracy.
+HM_INLINE double hm_lgamma_near_zero(double t, double c0h, double c0l,
+                                     double c1h, double c1l, const double *R) {
+  hm_dd p0 = hm_two_prod(t, c0h);
+  hm_dd tt = hm_two_prod(t, t);
+  hm_dd p1 = hm_two_prod(tt.hi, c1h);
+  double rest = (tt.hi * t) * hm_poly(R, 28, t);
+  hm_dd s = hm_two_sum(p0.hi, p1.hi);
+  double lo = s.lo + p0.lo + t * c0l + p1.lo + hm_fma(tt.lo, c1h, tt.hi * c1l) +
+              rest;
+  return (s.hi + lo) + 0.0; // +0 at the zeros
+}
+#define HM_LGAMMA1(t)                                                          \
+  hm_lgamma_near_zero(t, HM_LG1_C0_HI, HM_LG1_C0_LO, HM_LG1_C1_HI,             \
+                      HM_LG1_C1_LO, hm_lgamma1)
+#define HM_LGAMMA2(t)                                                          \
+  hm_lgamma_near_zero(t, HM_LG2_C0_HI, HM_LG2_C0_LO, HM_LG2_C1_HI,             \
+                      HM_LG2_C1_LO, hm_lgamma2)
+
 /// Stirling: lgamma(x) for x >= 12 in double-double.
 HM_HELPER hm_dd hm_lgamma_stirling(double x) {
   hm_dd l = __hetgpu_mathi_log_dd(x);
@@ -118,17 +138,15 @@ HM_HELPER double hm_lgamma_pos(double x) {
   }
   if (x <= 0.5) {
     hm_dd l = __hetgpu_mathi_log_dd(x);
-    double g = x * hm_poly(hm_lgamma1, 30, x); // lgamma(1 + x)
+    double g = HM_LGAMMA1(x); // lgamma(1 + x)
     hm_dd s = hm_two_sum(g, -l.hi);
     return s.hi + (s.lo - l.lo);
   }
   if (x < 1.5) {
-    double t = x - 1.0;
-    return t * hm_poly(hm_lgamma1, 30, t) + 0.0; // +0 at x = 1
+    return HM_LGAMMA1(x - 1.0);
   }
   if (x <= 3.0) {
-    double t = x - 2.0;
-    return t * hm_poly(hm_lgamma2, 30, t) + 0.0; // +0 at x = 2
+    return HM_LGAMMA2(x - 2.0);
   }
   if (x < 12.0) {
     // lgamma(x) = lgamma(x - n) + log((x-1)(x-2)...(x-n)), x - n in (2, 3].
@@ -138,8 +156,7 @@ HM_HELPER double hm_lgamma_pos(double x) {
       y -= 1.0; // exact
       p = hm_dd_mul_d(p, y);
     }
-    double t = y - 2.0;
-    double g = t * hm_poly(hm_lgamma2, 30, t);
+    double g = HM_LGAMMA2(y - 2.0);
     hm_dd l = __hetgpu_mathi_log_dd(p.hi);
     hm_dd s = hm_two_sum(l.hi, g);
     return s.hi + (s.lo + l.lo + p.lo / p.hi);

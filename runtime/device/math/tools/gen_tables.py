@@ -79,13 +79,24 @@ mp.mp.prec = 200
 
 def fit(name, f, a, b, n, comment):
     """Chebyshev fit of f on [a,b], n coefficients, monomial in (t), highest
-    degree first as mpmath returns; emitted lowest degree first."""
-    c, err = mp.chebyfit(f, [a, b], n, error=True)
-    c = list(reversed(c))
-    emit("// %s: degree %d on [%s, %s], fit error %.3g" % (comment, n - 1, mp.nstr(a, 8), mp.nstr(b, 8), float(err)))
+    degree first as mpmath returns; emitted lowest degree first. The comment
+    gives the max relative error of the double-rounded polynomial at 400
+    points of [a,b]."""
+    c = mp.chebyfit(f, [a, b], n)
+    c = [float(x) for x in reversed(c)]
+    err = 0
+    for i in range(401):
+        t = a + (b - a) * mp.mpf(i) / 400
+        p = mp.mpf(0)
+        for x in reversed(c):
+            p = p * t + x
+        fv = f(t)
+        if fv != 0:
+            err = max(err, abs((p - fv) / fv))
+    emit("// %s: degree %d on [%s, %s], max rel. error %.3g" % (comment, n - 1, mp.nstr(a, 8), mp.nstr(b, 8), float(err)))
     emit("static const double %s[%d] = {" % (name, n))
     for x in c:
-        emit("  %s," % hexd(float(x)))
+        emit("  %s," % hexd(x))
     emit("};")
     return err
 
@@ -128,21 +139,36 @@ def erfc_asym(u):
 fit("hm_erfc_asym", erfc_asym, mp.mpf(0), mp.mpf(1) / 36, 14, "x*exp(x^2)*erfc(x) in u = 1/x^2")
 
 
-# lgamma(1+t)/t on t in [-0.5, 0.5] and lgamma(2+t)/t on t in [-0.5, 1.0]
+# lgamma(1+t) = c0 t + c1 t^2 + t^3 R1(t) on t in [-0.5, 0.5] and
+# lgamma(2+t) = d0 t + d1 t^2 + t^3 R2(t) on t in [-0.5, 1.0], with the
+# leading coefficients exact (double-double) so that lgamma keeps its
+# relative accuracy around its zeros at 1 and 2.
+c0 = -mp.euler
+c1 = mp.zeta(2) / 2
+d0 = 1 - mp.euler
+d1 = (mp.zeta(2) - 1) / 2
+
+
+@mp.extraprec(600)
 def lg1(t):
     if t == 0:
-        return -mp.euler
-    return mp.loggamma(1 + t) / t
+        return -mp.zeta(3) / 3
+    return (mp.loggamma(1 + t) - c0 * t - c1 * t * t) / t**3
 
 
+@mp.extraprec(600)
 def lg2(t):
     if t == 0:
-        return 1 - mp.euler
-    return mp.loggamma(2 + t) / t
+        return -(mp.zeta(3) - 1) / 3
+    return (mp.loggamma(2 + t) - d0 * t - d1 * t * t) / t**3
 
 
-fit("hm_lgamma1", lg1, mp.mpf(-0.5), mp.mpf(0.5), 30, "lgamma(1+t)/t")
-fit("hm_lgamma2", lg2, mp.mpf(-0.5), mp.mpf(1.0), 30, "lgamma(2+t)/t")
+for nm, v in (("LG1_C0", c0), ("LG1_C1", c1), ("LG2_C0", d0), ("LG2_C1", d1)):
+    h, l = split(v)
+    emit("#define HM_%s_HI %s" % (nm, hexd(h)))
+    emit("#define HM_%s_LO %s" % (nm, hexd(l)))
+fit("hm_lgamma1", lg1, mp.mpf(-0.5), mp.mpf(0.5), 28, "(lgamma(1+t) - c0 t - c1 t^2) / t^3")
+fit("hm_lgamma2", lg2, mp.mpf(-0.5), mp.mpf(1.0), 28, "(lgamma(2+t) - d0 t - d1 t^2) / t^3")
 # Gamma(2+t), t in [0, 1]
 fit("hm_tgamma2", lambda t: mp.gamma(2 + t), mp.mpf(0), mp.mpf(1), 24, "Gamma(2+t)")
 
