@@ -150,9 +150,12 @@ __DEVICE__ unsigned int __byte_perm(unsigned int __x, unsigned int __y,
   return __r;
 }
 
+// The low 24 bits of each operand, sign-extended (shifting the unsigned
+// value left keeps this free of signed-overflow UB).
 __DEVICE__ int __mul24(int __x, int __y) {
-  return (int)((unsigned int)((__x << 8) >> 8) *
-               (unsigned int)((__y << 8) >> 8));
+  int __a = (int)((unsigned int)__x << 8) >> 8;
+  int __b = (int)((unsigned int)__y << 8) >> 8;
+  return (int)((unsigned int)__a * (unsigned int)__b);
 }
 __DEVICE__ unsigned int __umul24(unsigned int __x, unsigned int __y) {
   return (__x & 0xffffffu) * (__y & 0xffffffu);

@@ -66,6 +66,7 @@ T unsigned t_min_mixed(int a, unsigned b) { return min(a, b); }
 T int t_min_int(int a, int b) { return min(a, b); }
 T unsigned t_max_mixed(int a, unsigned b) { return max(a, b); }
 T double t_max_mixed_fp(float a, double b) { return max(a, b); }
+// CHECK-NEXT: half_ties 3c00 3c02
 // CHECK-NEXT: half 3555 3c00 7c00 7bff 1 2 7e00 8000 0.333252 1 65504 5.96046e-08 -0
 T unsigned short t_f2h(float x) { return __half_as_ushort(__float2half(x)); }
 T float t_h2f(unsigned short x) { return __half2float(__ushort_as_half(x)); }

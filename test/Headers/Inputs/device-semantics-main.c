@@ -104,6 +104,8 @@ int main(void) {
          t_saturate(0.25f));
   printf("minmax %u %d %u %g\n", t_min_mixed(-1, 2u), t_min_int(-1, 2), t_max_mixed(-1, 2u),
          t_max_mixed_fp(1.0f, 2.5));
+  /* ties on the normal path: 1 + 2^-11 -> 1.0 (even), 1 + 3*2^-11 -> up */
+  printf("half_ties %x %x\n", t_f2h(1.0f + ldexpf(1, -11)), t_f2h(1.0f + 3 * ldexpf(1, -11)));
   printf("half %x %x %x %x %x %x %x %x %g %g %g %g %g\n", t_f2h(1.0f / 3), t_f2h(1.0f),
          t_f2h(65520.0f), t_f2h(65519.0f), t_f2h(ldexpf(1, -24)), t_f2h(3 * ldexpf(1, -25)),
          t_f2h(NAN), t_f2h(-0.0f), t_h2f(0x3555), t_h2f(0x3c00), t_h2f(0x7bff), t_h2f(1),
