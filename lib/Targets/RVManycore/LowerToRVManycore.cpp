@@ -112,33 +112,43 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
       SharedBytes.push_back(
           {K->getName().str(), computeSharedLayout(*K).Size});
 
+  // What may stay external: the block executor and the math library (both
+  // in the device runtime archive) and the C memory functions. Checked
+  // before SIMT->MIMD for calls the source wrote (so the message names the
+  // user's function) and after it for builtins it left behind.
+  auto CheckExternals = [&](bool BuiltinsAllowed) {
+    Error Err = Error::success();
+    for (Function &F : M) {
+      if (!F.isDeclaration() || F.use_empty() || F.isIntrinsic())
+        continue;
+      StringRef N = F.getName();
+      if (N == ExecBlockName || N.starts_with(MathPrefix) || N == "memcpy" ||
+          N == "memmove" || N == "memset")
+        continue;
+      if (BuiltinsAllowed && lookupBuiltin(F))
+        continue;
+      std::string Caller = "?";
+      for (User *U : F.users())
+        if (auto *I = dyn_cast<Instruction>(U)) {
+          Caller = I->getFunction()->getName().str();
+          break;
+        }
+      Err = joinErrors(
+          std::move(Err),
+          failure("function '" + Caller + "' calls '" + N + "', which " +
+                  (N.starts_with(BuiltinPrefix)
+                       ? "the RISC-V many-core target does not implement"
+                       : "is not defined in the module (device code cannot "
+                         "call host or library functions)")));
+    }
+    return Err;
+  };
+  if (Error E = CheckExternals(/*BuiltinsAllowed=*/true))
+    return E;
   if (Error E = lowerSIMTToMIMD(M))
     return joinErrors(failure("SIMT->MIMD lowering failed"), std::move(E));
 
-  // What may stay external: the block executor and the math library (both
-  // in the device runtime archive) and the C memory functions.
-  Error Err = Error::success();
-  for (Function &F : M) {
-    if (!F.isDeclaration() || F.use_empty() || F.isIntrinsic())
-      continue;
-    StringRef N = F.getName();
-    if (N == ExecBlockName || N.starts_with(MathPrefix) || N == "memcpy" ||
-        N == "memmove" || N == "memset")
-      continue;
-    std::string Caller = "?";
-    for (User *U : F.users())
-      if (auto *I = dyn_cast<Instruction>(U)) {
-        Caller = I->getFunction()->getName().str();
-        break;
-      }
-    Err = joinErrors(
-        std::move(Err),
-        failure("function '" + Caller + "' calls '" + N + "', which " +
-                (N.starts_with(BuiltinPrefix)
-                     ? "the RISC-V many-core target does not implement"
-                     : "is not defined in the module (device code cannot "
-                       "call host or library functions)")));
-  }
+  Error Err = CheckExternals(/*BuiltinsAllowed=*/false);
   for (GlobalVariable &G : M.globals())
     if (G.getAddressSpace() == AS_Shared && !G.use_empty())
       Err = joinErrors(std::move(Err),
