@@ -7,8 +7,9 @@
 /// warpSize. Each is an object of an empty struct whose members x, y, z are
 /// `__declspec(property)`s: reading `threadIdx.x` calls a getter that calls
 /// the hetIR builtin (`__hetgpu_tid_x()`). This is the pattern clang's own
-/// CUDA headers use; the variables themselves are never defined or read, and
-/// their address cannot be taken.
+/// CUDA headers use, except that the objects are defined (empty constexpr
+/// objects): no module ever refers to an undefined variable. Their address
+/// cannot be taken and they cannot be assigned.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_DEVICE_LAUNCH_PARAMETERS_H
@@ -29,8 +30,8 @@
     __HG_BUILTIN_VAR_COMPONENT(x, __hetgpu_##Prefix##_x)                       \
     __HG_BUILTIN_VAR_COMPONENT(y, __hetgpu_##Prefix##_y)                       \
     __HG_BUILTIN_VAR_COMPONENT(z, __hetgpu_##Prefix##_z)                       \
-    __device__ operator dim3() const { return dim3(x, y, z); }                 \
-    __device__ operator uint3() const {                                        \
+    __device__ __forceinline__ operator dim3() const { return dim3(x, y, z); } \
+    __device__ __forceinline__ operator uint3() const {                        \
       uint3 r;                                                                 \
       r.x = x;                                                                 \
       r.y = y;                                                                 \
@@ -38,8 +39,9 @@
       return r;                                                                \
     }                                                                          \
                                                                                \
+    constexpr TypeName() {}                                                    \
+                                                                               \
   private:                                                                     \
-    __device__ TypeName() = delete;                                            \
     __device__ TypeName(const TypeName &) = delete;                            \
     __device__ void operator=(const TypeName &) const = delete;                \
     __device__ TypeName *operator&() const = delete;                           \
@@ -53,12 +55,14 @@ __HG_BUILTIN_VAR_TYPE(__cuda_builtin_gridDim_t, nctaid)
 #undef __HG_BUILTIN_VAR_TYPE
 #undef __HG_BUILTIN_VAR_COMPONENT
 
-#define __HG_BUILTIN_VAR extern const __device__ __attribute__((weak))
-__HG_BUILTIN_VAR __cuda_builtin_threadIdx_t threadIdx;
-__HG_BUILTIN_VAR __cuda_builtin_blockIdx_t blockIdx;
-__HG_BUILTIN_VAR __cuda_builtin_blockDim_t blockDim;
-__HG_BUILTIN_VAR __cuda_builtin_gridDim_t gridDim;
-#undef __HG_BUILTIN_VAR
+// Defined (empty, constexpr) objects rather than clang's extern weak
+// declarations: nothing refers to an undefined variable even at -O0, where
+// the conversion operators still receive `this`. Device code that binds them
+// gets an internal constant; the host side registers nothing.
+static constexpr __cuda_builtin_threadIdx_t threadIdx{};
+static constexpr __cuda_builtin_blockIdx_t blockIdx{};
+static constexpr __cuda_builtin_blockDim_t blockDim{};
+static constexpr __cuda_builtin_gridDim_t gridDim{};
 
 /// Warps are 32 lanes on every hetGPU target (docs/hetIR.md). A constant,
 /// not a macro, so that `prop.warpSize` (cudaDeviceProp) still works.

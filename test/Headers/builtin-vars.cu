@@ -2,6 +2,12 @@
 // property getters; warpSize is the constant 32; dim3/uint3 conversions.
 // RUN: %clangxx %cuda_device -O3 -emit-llvm -S %s -o - \
 // RUN:   | FileCheck %s --implicit-check-not=llvm.nvvm --implicit-check-not=asm
+// At -O0 the conversion operators still receive `this`: the objects are
+// defined internal constants, never undefined (extern) variables.
+// RUN: %clangxx %cuda_device -O0 -emit-llvm -S %s -o - | FileCheck %s --check-prefix=O0
+// O0-NOT: extern_weak
+// O0: @_ZL9threadIdx = internal {{.*}}constant
+// O0-NOT: extern_weak
 // Host twin: the same source compiles on the host side, where nothing of the
 // kernel body is emitted.
 // RUN: %clangxx %cuda_host -emit-llvm -S %s -o - | FileCheck %s --check-prefix=HOST
