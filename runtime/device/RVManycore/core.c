@@ -88,11 +88,20 @@ static void svcAssert(void *Rt, const char *Msg, const char *File,
   Out = appendDecimal(Out, End, Line);
   Out = append(Out, End, ": ");
   Out = append(Out, End, Func);
-  Out = append(Out, End, ": Assertion `");
+  // CUDA's wording; the thread is not known to a block-level service.
+  CoreState *CS = (CoreState *)Rt;
+  uint64_t B = CS->Block, GX = CS->L->grid[0], GY = CS->L->grid[1];
+  Out = append(Out, End, ": block: [");
+  Out = appendDecimal(Out, End, B % GX);
+  Out = append(Out, End, ",");
+  Out = appendDecimal(Out, End, (B / GX) % GY);
+  Out = append(Out, End, ",");
+  Out = appendDecimal(Out, End, B / (GX * GY));
+  Out = append(Out, End, "], thread: [?,?,?] Assertion `");
   Out = append(Out, End, Msg);
   Out = append(Out, End, "` failed.");
   *Out = 0;
-  abortLaunch((CoreState *)Rt, RVMC_ERR_ASSERT, Buf, 0);
+  abortLaunch(CS, RVMC_ERR_ASSERT, Buf, 0);
 }
 
 static void svcTrap(void *Rt) {

@@ -5,7 +5,7 @@
 // RUN: %rvmc_image %t.bc -o %t.elf
 // RUN: not env HETGPU_TTSIM_CORES=4 hetgpu-ttsim-run %t.elf _Z7checkerPii \
 // RUN:   --grid 8 --block 16 buf:i32:128:iota i32:37 2>&1 | FileCheck %s
-// CHECK: {{.*}}exec-assert-trap.cu:{{[0-9]+}}: {{.*}}checker{{.*}}: Assertion `p[i] != bad` failed.
+// CHECK: {{.*}}exec-assert-trap.cu:[[#@LINE+16]]: {{.*}}checker{{.*}}: block: [2,0,0], thread: [?,?,?] Assertion `p[i] != bad` failed.
 // CHECK: hetgpu-ttsim-run: launch: tt-sim: {{.*}}Assertion{{.*}} (kernel '_Z7checkerPii', block 2, core {{[0-9]+}})
 // Without the bad value the same kernel passes.
 // RUN: env HETGPU_TTSIM_CORES=4 hetgpu-ttsim-run %t.elf _Z7checkerPii \

@@ -18,6 +18,13 @@
 ; RUN: hetgpu-translate --target=rvmc --arch=rv64gc %s -o %t.c.elf
 ; RUN: llvm-readelf -h %t.c.elf | FileCheck --check-prefix=RVC %s
 ; RVC: Flags: 0x5, RVC, double-float ABI
+; rv32 and ISAs without M, A, F or D are refused.
+; RUN: not hetgpu-translate --target=rvmc --arch=rv32imafd %s -o %t.bad 2>&1 \
+; RUN:   | FileCheck --check-prefix=RV32 %s
+; RV32: 'rv32imafd' is not a 64-bit RISC-V ISA string (e.g. rv64imafd): CUDA's 64-bit pointers rule out rv32
+; RUN: not hetgpu-translate --target=rvmc --arch=rv64imc %s -o %t.bad 2>&1 \
+; RUN:   | FileCheck --check-prefix=NOA %s
+; NOA: ISA 'rv64imc' lacks one of M, A, F, D
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"

@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <map>
 #include <mutex>
+#include <set>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -384,7 +385,8 @@ public:
   explicit TTSimQueue(TTSimDevice &Dev) : Dev(Dev) {
     Worker = std::thread([this] { run(); });
   }
-  ~TTSimQueue() override {
+  ~TTSimQueue() override;
+  void stop() {
     {
       std::lock_guard<std::mutex> G(M);
       Stop = true;
@@ -414,19 +416,8 @@ public:
   Status wait(Event &E) override {
     return enqueue([&E] { return E.synchronize(); });
   }
-  Status synchronize() override {
-    std::unique_lock<std::mutex> L(M);
-    Done.wait(L, [&] { return Work.empty() && !Busy; });
-    Status S = std::move(Error);
-    Error = Status::ok();
-    return S;
-  }
-  Status query() override {
-    std::lock_guard<std::mutex> G(M);
-    if (!Work.empty() || Busy)
-      return Status(ErrorCode::NotReady, "tt-sim: queue busy");
-    return Status::ok();
-  }
+  Status synchronize() override;
+  Status query() override;
 
 private:
   Status enqueue(std::function<Status()> Fn) {
@@ -536,8 +527,10 @@ public:
                     std::unique_ptr<Module> &Out) override;
 
   Status createQueue(std::unique_ptr<Queue> &Out) override {
+    auto Q = std::make_unique<TTSimQueue>(*this);
     std::lock_guard<std::mutex> G(M);
-    Out = std::make_unique<TTSimQueue>(*this);
+    Queues.insert(Q.get());
+    Out = std::move(Q);
     return Status::ok();
   }
   Status createEvent(std::unique_ptr<Event> &Out) override {
@@ -545,9 +538,37 @@ public:
     return Status::ok();
   }
   Status synchronize() override {
-    // Queues belong to Core, which synchronises each of them; launches are
-    // synchronous inside a queue's worker, so there is nothing else here.
+    std::vector<TTSimQueue *> Qs;
+    {
+      std::lock_guard<std::mutex> G(M);
+      Qs.assign(Queues.begin(), Queues.end());
+    }
+    Status First;
+    for (TTSimQueue *Q : Qs)
+      if (Status S = Q->synchronize(); S && First.isOk())
+        First = S;
+    return First.isOk() ? fault() : First;
+  }
+  /// A kernel fault (assert, trap, crash) is the device's: every queue
+  /// reports it until reset(), as on a GPU.
+  void setFault(const Status &S) {
+    std::lock_guard<std::mutex> G(FaultM);
+    if (Fault.isOk())
+      Fault = S;
+  }
+  Status fault() {
+    std::lock_guard<std::mutex> G(FaultM);
+    return Fault;
+  }
+  Status reset() override {
+    synchronize();
+    std::lock_guard<std::mutex> G(FaultM);
+    Fault = Status();
     return Status::ok();
+  }
+  void removeQueue(TTSimQueue *Q) {
+    std::lock_guard<std::mutex> G(M);
+    Queues.erase(Q);
   }
 
   /// Runs one launch to completion (called on a queue's worker thread).
@@ -564,7 +585,34 @@ private:
   Dram Mem;
   DeviceProperties Props;
   std::mutex M;
+  std::set<TTSimQueue *> Queues;
+  std::mutex FaultM;
+  Status Fault;
 };
+
+TTSimQueue::~TTSimQueue() {
+  Dev.removeQueue(this);
+  stop();
+}
+
+Status TTSimQueue::synchronize() {
+  std::unique_lock<std::mutex> L(M);
+  Done.wait(L, [&] { return Work.empty() && !Busy; });
+  Status S = std::move(Error);
+  Error = Status::ok();
+  L.unlock();
+  return S ? S : Dev.fault();
+}
+
+Status TTSimQueue::query() {
+  std::unique_lock<std::mutex> L(M);
+  if (!Work.empty() || Busy)
+    return Status(ErrorCode::NotReady, "tt-sim: queue busy");
+  Status S = std::move(Error);
+  Error = Status::ok();
+  L.unlock();
+  return S ? S : Dev.fault();
+}
 
 Status TTSimDevice::loadModule(const std::vector<char> &Binary,
                                const container::ModuleInfo &Info,
@@ -934,7 +982,12 @@ Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
   Copy.Args = nullptr;
   TTSimDevice &D = Dev;
   return enqueue([&D, &TK, Copy, Bytes = std::move(Bytes)] {
-    return D.runLaunch(TK, Copy, Bytes);
+    if (Status F = D.fault())
+      return F; // a faulted device runs nothing until reset
+    Status S = D.runLaunch(TK, Copy, Bytes);
+    if (S.Code == ErrorCode::Assert || S.Code == ErrorCode::LaunchFailure)
+      D.setFault(S);
+    return S;
   });
 }
 
