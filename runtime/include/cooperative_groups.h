@@ -22,6 +22,9 @@
 #ifndef HETGPU_COOPERATIVE_GROUPS_H
 #define HETGPU_COOPERATIVE_GROUPS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <cuda_runtime.h>
 
 #pragma push_macro("__HG_CG")
@@ -353,5 +356,7 @@ template <class GroupT> __HG_CG unsigned long long group_size(const GroupT &g) {
 } // namespace cooperative_groups
 
 #pragma pop_macro("__HG_CG")
+
+#endif // __CUDA__
 
 #endif // HETGPU_COOPERATIVE_GROUPS_H

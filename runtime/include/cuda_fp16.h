@@ -239,6 +239,7 @@ __HG_HD __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
 __HG_HD __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
 __HG_HD __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 
+#if defined(__CUDA__) // device-only math
 // Math through float.
 #define __HG_HMATH(Name, Fn)                                                   \
   static __inline__ __attribute__((always_inline)) __device__ __half Name(     \
@@ -263,6 +264,7 @@ __HG_HMATH(hceil, ceilf)
 __HG_HMATH(htrunc, truncf)
 __HG_HMATH(hrint, rintf)
 #undef __HG_HMATH
+#endif // __CUDA__
 
 // ---- Operators
 // ------------------------------------------------------------------
@@ -295,6 +297,7 @@ __HG_HD bool operator>(__half a, __half b) { return __hgt(a, b); }
 __HG_HD bool operator>=(__half a, __half b) { return __hge(a, b); }
 #undef __HG_F
 
+#if defined(__CUDA__) // device-only
 // ---- Warp shuffles and atomics
 // ------------------------------------------------------
 #define __HG_HSHFL(Name, LaneT)                                                \
@@ -345,6 +348,8 @@ atomicAdd(__half *p, __half v) {
       return o;
   }
 }
+
+#endif // __CUDA__
 
 #pragma pop_macro("__HG_HD")
 

@@ -19,7 +19,9 @@
 #ifndef HETGPU_CUDA_RUNTIME_H
 #define HETGPU_CUDA_RUNTIME_H
 
-// nvcc defines these; libstdc++ tests __CUDACC__ to leave __float128 out.
+// nvcc defines these in CUDA compiles; libstdc++ tests __CUDACC__ to leave
+// __float128 out.
+#if defined(__CUDA__)
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
@@ -28,10 +30,12 @@
 #define __CUDACC_VER_MINOR__ 8
 #define __CUDACC_VER_BUILD__ 0
 #endif
+#endif
 #ifndef CUDA_VERSION
 #define CUDA_VERSION 12080
 #endif
 
+#if defined(__CUDA__)
 // clang-format off
 // The order matters: the language first, then the early device math
 // declarations and the device heap, then the standard headers, then the rest.
@@ -59,6 +63,15 @@
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
 // clang-format on
+#else
+// A plain C/C++ file that calls the runtime API (nvcc's headers allow this
+// too): the types, the C API and, in C++, the templates below.
+#include <host_defines.h>
+#include <vector_types.h>
+#include <vector_functions.h>
+#include <driver_types.h>
+#include <cuda_runtime_api.h>
+#endif
 
 //===----------------------------------------------------------------------===//
 // Declarations cuda_runtime_api.h does not have (marked for its owner).
@@ -76,6 +89,7 @@ extern "C" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim,
 // C++ conveniences of CUDA's cuda_runtime.h over the C API
 //===----------------------------------------------------------------------===//
 
+#ifdef __cplusplus
 #pragma push_macro("__HG_HOST")
 #define __HG_HOST static __inline__ __host__
 
@@ -250,5 +264,6 @@ __HG_HOST cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
 }
 
 #pragma pop_macro("__HG_HOST")
+#endif // __cplusplus
 
 #endif // HETGPU_CUDA_RUNTIME_H

@@ -14,6 +14,9 @@
 #ifndef HETGPU_DEVICE_ATOMIC_FUNCTIONS_H
 #define HETGPU_DEVICE_ATOMIC_FUNCTIONS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <host_defines.h>
 
 #pragma push_macro("__DEVICE__")
@@ -142,5 +145,7 @@ __HG_ATOMIC_ALL(_system)
 #undef __HG_ATOMIC_RMW
 
 #pragma pop_macro("__DEVICE__")
+
+#endif // __CUDA__
 
 #endif // HETGPU_DEVICE_ATOMIC_FUNCTIONS_H

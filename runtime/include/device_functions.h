@@ -18,6 +18,9 @@
 #ifndef HETGPU_DEVICE_FUNCTIONS_H
 #define HETGPU_DEVICE_FUNCTIONS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <hetgpu/cuda/builtins.h>
 #include <hetgpu/cuda/math_forward.h> // before any standard header
 
@@ -413,5 +416,7 @@ __HG_STORE_HINT(__stwt)
 #undef __HG_STORE_HINT
 
 #pragma pop_macro("__DEVICE__")
+
+#endif // __CUDA__
 
 #endif // HETGPU_DEVICE_FUNCTIONS_H

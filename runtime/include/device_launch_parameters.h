@@ -15,6 +15,9 @@
 #ifndef HETGPU_DEVICE_LAUNCH_PARAMETERS_H
 #define HETGPU_DEVICE_LAUNCH_PARAMETERS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <hetgpu/cuda/builtins.h>
 #include <vector_types.h>
 
@@ -67,5 +70,7 @@ static constexpr __cuda_builtin_gridDim_t gridDim{};
 /// Warps are 32 lanes on every hetGPU target (docs/hetIR.md). A constant,
 /// not a macro, so that `prop.warpSize` (cudaDeviceProp) still works.
 static constexpr int warpSize = 32;
+
+#endif // __CUDA__
 
 #endif // HETGPU_DEVICE_LAUNCH_PARAMETERS_H

@@ -7,15 +7,13 @@
 /// `__device__`, `__shared__`, ...) as clang attributes, plus the small
 /// decoration macros CUDA code uses (`__forceinline__`, `__align__`, ...).
 /// Clang in CUDA mode implements the semantics; these are only spellings.
+/// In a plain C/C++ compile the keywords expand to nothing.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_HOST_DEFINES_H
 #define HETGPU_HOST_DEFINES_H
 
-#if !defined(__CUDA__) || !defined(__clang__)
-#error "hetGPU's CUDA headers need clang in CUDA mode (hetgpu-cc)"
-#endif
-
+#if defined(__CUDA__)
 // vector_types.h may have defined __host__/__device__ already (same text).
 #ifndef __host__
 #define __host__ __attribute__((host))
@@ -45,12 +43,33 @@
 #endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(a) __align__(a)
-#define __thread__ __thread
 #define __device_builtin__
 #define __device_builtin_texture_type__
 #define __device_builtin_surface_type__
 #define __cudart_builtin__
 #define CUDARTAPI
+
+#else // Plain C or C++ (a .c/.cpp file that calls the runtime API).
+// The keywords expand to nothing, as with nvcc's headers in a host compiler.
+// `__noinline__` is left alone: system headers spell
+// `__attribute__((__noinline__))`, which a macro would break.
+#define __host__
+#define __device__
+#define __global__
+#define __shared__
+#define __constant__
+#define __managed__
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(a) __align__(a)
+#define __device_builtin__
+#define __device_builtin_texture_type__
+#define __device_builtin_surface_type__
+#define __cudart_builtin__
+#define CUDARTAPI
+#endif // __CUDA__
 
 /// hetGPU identifies itself; code may test it.
 #define __HETGPU__ 1

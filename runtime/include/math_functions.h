@@ -23,6 +23,9 @@
 #ifndef HETGPU_MATH_FUNCTIONS_H
 #define HETGPU_MATH_FUNCTIONS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <hetgpu/cuda/builtins.h>
 #include <hetgpu/cuda/math_forward.h>
 
@@ -810,5 +813,7 @@ ullmax(unsigned long long __a, unsigned long long __b) {
 }
 
 #pragma pop_macro("__DEVICE__")
+
+#endif // __CUDA__
 
 #endif // HETGPU_MATH_FUNCTIONS_H

@@ -12,6 +12,9 @@
 #ifndef HETGPU_SM_30_INTRINSICS_H
 #define HETGPU_SM_30_INTRINSICS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <hetgpu/cuda/builtins.h>
 
 #pragma push_macro("__DEVICE__")
@@ -253,5 +256,7 @@ __DEVICE__ unsigned int __reduce_xor_sync(unsigned int __mask,
 }
 
 #pragma pop_macro("__DEVICE__")
+
+#endif // __CUDA__
 
 #endif // HETGPU_SM_30_INTRINSICS_H

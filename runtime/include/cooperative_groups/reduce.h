@@ -13,6 +13,9 @@
 #ifndef HETGPU_COOPERATIVE_GROUPS_REDUCE_H
 #define HETGPU_COOPERATIVE_GROUPS_REDUCE_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <cooperative_groups.h>
 
 #pragma push_macro("__HG_CG")
@@ -60,5 +63,7 @@ __HG_CG T reduce(const coalesced_group &g, T value, Op op) {
 } // namespace cooperative_groups
 
 #pragma pop_macro("__HG_CG")
+
+#endif // __CUDA__
 
 #endif // HETGPU_COOPERATIVE_GROUPS_REDUCE_H

@@ -11,6 +11,9 @@
 #ifndef HETGPU_COOPERATIVE_GROUPS_SCAN_H
 #define HETGPU_COOPERATIVE_GROUPS_SCAN_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <cooperative_groups/reduce.h>
 
 #pragma push_macro("__HG_CG")
@@ -48,5 +51,7 @@ __HG_CG T exclusive_scan(const thread_block_tile<N, P> &g, T value) {
 } // namespace cooperative_groups
 
 #pragma pop_macro("__HG_CG")
+
+#endif // __CUDA__
 
 #endif // HETGPU_COOPERATIVE_GROUPS_SCAN_H

@@ -17,6 +17,9 @@
 #ifndef HETGPU_CUDA_BUILTINS_H
 #define HETGPU_CUDA_BUILTINS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <host_defines.h>
 
 #define __HG_BUILTIN extern "C" __device__
@@ -129,5 +132,7 @@ __HG_MATH2(fdim)
 #undef __HG_MATH2
 #undef __HG_INDEX
 #undef __HG_BUILTIN
+
+#endif // __CUDA__
 
 #endif // HETGPU_CUDA_BUILTINS_H

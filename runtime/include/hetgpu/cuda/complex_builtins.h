@@ -14,6 +14,9 @@
 #ifndef HETGPU_CUDA_COMPLEX_BUILTINS_H
 #define HETGPU_CUDA_COMPLEX_BUILTINS_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <hetgpu/cuda/builtins.h>
 
 #pragma push_macro("__HG_CPLX")
@@ -113,5 +116,7 @@ __HG_COMPLEX_DIV(double, , __divdc3)
 #undef __HG_COMPLEX_DIV
 
 #pragma pop_macro("__HG_CPLX")
+
+#endif // __CUDA__
 
 #endif // HETGPU_CUDA_COMPLEX_BUILTINS_H

@@ -18,6 +18,9 @@
 #ifndef HETGPU_CUDA_MATH_FORWARD_H
 #define HETGPU_CUDA_MATH_FORWARD_H
 
+// Device language: empty in a plain C/C++ (non-CUDA) compile.
+#if defined(__CUDA__)
+
 #include <host_defines.h>
 
 #pragma push_macro("__DEVICE__")
@@ -206,5 +209,7 @@ using ::trunc;
 } // namespace std
 
 #pragma pop_macro("__DEVICE__")
+
+#endif // __CUDA__
 
 #endif // HETGPU_CUDA_MATH_FORWARD_H
