@@ -85,3 +85,9 @@ void launch(float *d) { scale<<<1, 32>>>(d, Params{2.0f, 3}); }
 
 // DEV: define {{.*}} @_Z{{[0-9]+}}kernPf(
 // DEV-NOT: cudaMalloc
+
+// CUDA's global min/max are host functions too (mixed signedness compares
+// unsigned, as in CUDA): min(-1, 5u) is 5u, max(2.5f, 1.0) is 2.5.
+// CHECK-LABEL: define {{.*}} @_Z{{[0-9]+}}host_minmaxv(
+// CHECK: ret i32 12
+int host_minmax() { return min(-1, 5u) + (int)max(2.5f, 1.0) + min(4, 7) + umax(1u, 0u); }
