@@ -192,9 +192,17 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
     }
     F.setLinkage(GlobalValue::InternalLinkage);
   }
-  for (GlobalVariable &G : M.globals())
-    if (!G.isDeclaration() && !G.hasLocalLinkage())
-      G.setVisibility(GlobalValue::DefaultVisibility);
+  // Device variables are exported and stay writable: the runtime writes
+  // __constant__ memory too (cudaMemcpyToSymbol), so none goes to .rodata.
+  for (GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration() || G.hasLocalLinkage())
+      continue;
+    G.setVisibility(GlobalValue::DefaultVisibility);
+    unsigned AS = G.getAddressSpace();
+    if ((AS == AS_Global || AS == AS_Constant) &&
+        G.getName() != AbiVersionSymbol)
+      G.setConstant(false);
+  }
   std::string Msg;
   raw_string_ostream OS(Msg);
   if (verifyModule(M, &OS))

@@ -1,6 +1,7 @@
 ; hetgpu-lower-host: SIMT->MIMD, math builtins to the C library, the block
 ; executor linked in (only when a kernel synchronises), the ABI version
-; symbol, host triple, and everything but the block functions and device
+; symbol, host triple, device variables writable (the runtime writes
+; __constant__ memory), and everything but the block functions and device
 ; variables internal.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s
 
@@ -9,7 +10,7 @@ target triple = "unknown-hetgpu-unknown"
 
 ; CHECK: target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @counter = addrspace(1) global i32 0
-; CHECK-DAG: @table = addrspace(4) constant [2 x float]
+; CHECK-DAG: @table = addrspace(4) global [2 x float]
 ; CHECK-DAG: @__hetgpu_host_abi_version = constant i32 1
 @counter = addrspace(1) global i32 0, align 4
 @table = addrspace(4) constant [2 x float] [float 1.0, float 2.0], align 4
