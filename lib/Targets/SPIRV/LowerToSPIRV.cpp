@@ -68,6 +68,10 @@ using namespace llvm;
 
 namespace hetgpu {
 
+static cl::opt<bool> ClFenceAsAtomic(
+    "hetgpu-spirv-fence-as-atomic", cl::Hidden, cl::init(false),
+    cl::desc("hetgpu-lower-spirv: lower fences to seq_cst atomics"));
+
 static cl::opt<bool> ClSubGroups(
     "hetgpu-spirv-subgroups", cl::Hidden, cl::init(false),
     cl::desc("hetgpu-lower-spirv: map warp operations to 32-wide sub-groups"));
@@ -201,6 +205,8 @@ private:
   Error lowerBuiltins();
   Error lowerWarpOps();
   Error expandAtomics();
+  void lowerFences();
+  Value *emitNextAfter(IRBuilder<> &B, Value *X, Value *Y);
   void addHelperKernels();
   void inferAddressSpaces();
 
@@ -238,6 +244,7 @@ private:
     SmallVector<uint64_t, 2> StringOffsets;
   };
   std::vector<PrintfFormat> Formats;
+  bool UsesHeap = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -527,16 +534,16 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
         Function *Callee = CB->getCalledFunction();
         if (!Callee) {
           if (!isa<InlineAsm>(CB->getCalledOperand()))
-            return failure("function " + kernelOf(*NF) +
+            return failure("function " + kernelOf(*F) +
                            " makes an indirect call: not supported in "
                            "SPIR-V (OpenCL)");
-          return failure("function " + kernelOf(*NF) +
+          return failure("function " + kernelOf(*F) +
                          " contains inline assembly");
         }
         if (Callee->isDeclaration())
           continue;
         if (!isa<CallInst>(CB))
-          return failure("function " + kernelOf(*NF) +
+          return failure("function " + kernelOf(*F) +
                          " uses invoke: exceptions are not supported");
         SmallVector<Value *, 8> Args(CB->args());
         Args.push_back(hiddenDynShared(*NF));
@@ -850,6 +857,54 @@ Expected<Value *> SPIRVLowering::emitPrintf(Instruction *Before, Function &F,
   return Result;
 }
 
+Value *SPIRVLowering::emitNextAfter(IRBuilder<> &B, Value *X, Value *Y) {
+  Type *FT = X->getType();
+  auto *IT = IntegerType::get(Ctx, FT->getPrimitiveSizeInBits());
+  Value *XI = B.CreateBitCast(X, IT);
+  Value *YI = B.CreateBitCast(Y, IT);
+  Value *AnyNaN = B.CreateFCmpUNO(X, Y);
+  Value *Equal = B.CreateFCmpOEQ(X, Y);
+  Value *XZero = B.CreateFCmpOEQ(X, ConstantFP::get(FT, 0.0));
+  // Smallest subnormal with y's sign.
+  Value *SignMask = ConstantInt::get(IT, APInt::getSignMask(IT->getBitWidth()));
+  Value *Tiny = B.CreateOr(B.CreateAnd(YI, SignMask), ConstantInt::get(IT, 1));
+  // Away from zero when x and the direction agree, else toward zero.
+  Value *Up = B.CreateFCmpOLT(X, Y);
+  Value *XPos = B.CreateICmpSGE(XI, ConstantInt::get(IT, 0));
+  Value *Grow = B.CreateICmpEQ(Up, XPos);
+  Value *Step = B.CreateSelect(Grow, ConstantInt::get(IT, 1),
+                               ConstantInt::getAllOnesValue(IT));
+  Value *Next = B.CreateAdd(XI, Step);
+  Value *R = B.CreateSelect(XZero, Tiny, Next);
+  Value *RF = B.CreateBitCast(R, FT);
+  RF = B.CreateSelect(Equal, Y, RF);
+  return B.CreateSelect(AnyNaN, B.CreateFAdd(X, Y), RF, "nextafter");
+}
+
+void SPIRVLowering::lowerFences() {
+  if (!Opts.FenceAsAtomic)
+    return;
+  SmallVector<FenceInst *, 8> Fences;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *FI = dyn_cast<FenceInst>(&I))
+        Fences.push_back(FI);
+  for (FenceInst *FI : Fences) {
+    Function &F = *FI->getFunction();
+    IRBuilder<> B(FI);
+    Value *Word;
+    if (FI->getSyncScopeID() == Ctx.getOrInsertSyncScopeID("workgroup"))
+      Word = localScratch("__hetgpu_spirv_fence_word", I32);
+    else
+      Word = B.CreateInBoundsGEP(I8, hiddenGlobals(F),
+                                 B.getInt64(spirv_abi::FenceWordOffset));
+    B.CreateAtomicRMW(AtomicRMWInst::Or, Word, B.getInt32(0), Align(4),
+                      AtomicOrdering::SequentiallyConsistent,
+                      FI->getSyncScopeID());
+    FI->eraseFromParent();
+  }
+}
+
 Error SPIRVLowering::lowerBuiltins() {
   SmallVector<CallInst *, 32> Calls;
   for (Function &F : M)
@@ -1000,13 +1055,42 @@ Error SPIRVLowering::lowerBuiltins() {
       CI->eraseFromParent();
       continue;
     }
-    case BuiltinID::malloc:
+    case BuiltinID::malloc: {
+      // Bump allocation in the runtime's heap (SPIRVKernelABI.h).
+      UsesHeap = true;
+      auto At = [&](uint64_t Off) {
+        return B.CreateInBoundsGEP(I8, hiddenGlobals(F), B.getInt64(Off));
+      };
+      Value *Size = B.CreateAnd(
+          B.CreateAdd(CI->getArgOperand(0), B.getInt64(15)), B.getInt64(~15ull));
+      Value *Base = B.CreateLoad(I64, At(spirv_abi::HeapBaseOffset));
+      Value *Cap = B.CreateLoad(I64, At(spirv_abi::HeapSizeOffset));
+      Value *Off = B.CreateAtomicRMW(AtomicRMWInst::Add,
+                                     At(spirv_abi::HeapNextOffset), Size,
+                                     Align(8), AtomicOrdering::Monotonic);
+      Value *Ok = B.CreateAnd(
+          B.CreateICmpNE(Base, B.getInt64(0)),
+          B.CreateICmpULE(B.CreateAdd(Off, Size), Cap));
+      Value *Addr = B.CreateSelect(Ok, B.CreateAdd(Base, Off), B.getInt64(0));
+      R = B.CreateIntToPtr(Addr, PointerType::get(Ctx, ASGeneric));
+      break;
+    }
     case BuiltinID::free:
-      return Unsupported("device-side malloc/free");
+      // The bump heap does not reclaim (documented in SPIRVKernelABI.h).
+      break;
     case BuiltinID::clock:
-    case BuiltinID::clock64:
+    case BuiltinID::clock64: {
+      Value *C = B.CreateAtomicRMW(
+          AtomicRMWInst::Add,
+          B.CreateInBoundsGEP(I8, hiddenGlobals(F),
+                              B.getInt64(spirv_abi::ClockOffset)),
+          B.getInt64(1), Align(8), AtomicOrdering::Monotonic);
+      R = BI->ID == BuiltinID::clock ? B.CreateTrunc(C, I32) : C;
+      break;
+    }
     case BuiltinID::globaltimer:
-      return Unsupported("reading a clock (OpenCL has no device clock)");
+      return Unsupported("reading the global nanosecond timer (OpenCL has no "
+                         "device timer)");
     case BuiltinID::printf: {
       auto *FG = dyn_cast<GlobalVariable>(
           CI->getArgOperand(0)->stripPointerCasts());
@@ -1040,7 +1124,12 @@ Error SPIRVLowering::lowerBuiltins() {
       StringRef Group = BI->Group;
       if (Group == "warp")
         continue; // lowerWarpOps
-      if (Group == "math") {
+      if (Group == "math" &&
+          (BI->ID == BuiltinID::math_nextafterf ||
+           BI->ID == BuiltinID::math_nextafter)) {
+        // Exact in integer arithmetic (some OpenCL libraries are not).
+        R = emitNextAfter(B, CI->getArgOperand(0), CI->getArgOperand(1));
+      } else if (Group == "math") {
         StringRef Fn = Name.drop_front(MathPrefix.size());
         bool IsFloat = Callee->getReturnType()->isFloatTy();
         if (IsFloat)
@@ -1370,6 +1459,8 @@ void SPIRVLowering::addHelperKernels() {
   for (Function *K : Kernels)
     OS << "kernel " << K->getName() << " " << (WarpEmulated.count(K) ? 1 : 0)
        << "\n";
+  if (UsesHeap)
+    OS << "heap 1\n";
   for (size_t I = 0; I < Formats.size(); ++I) {
     OS << "printf " << I << " " << Formats[I].ArgsSize << " "
        << Formats[I].StringOffsets.size();
@@ -1465,6 +1556,7 @@ Error SPIRVLowering::run() {
     return E;
   if (Error E = expandAtomics())
     return E;
+  lowerFences();
   // Builtin declarations are gone now.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.getName().starts_with(BuiltinPrefix) &&
@@ -1517,6 +1609,7 @@ Error lowerModuleToSPIRV(Module &M, const SPIRVLoweringOptions &Opts) {
 
 LowerToSPIRVPass::LowerToSPIRVPass() {
   Opts.SubGroups32 = ClSubGroups;
+  Opts.FenceAsAtomic = ClFenceAsAtomic;
   if (Opts.SubGroups32)
     Opts.DeviceDesc = "SPIR-V device with 32-wide sub-groups";
 }

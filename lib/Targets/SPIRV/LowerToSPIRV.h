@@ -30,6 +30,10 @@ struct SPIRVLoweringOptions {
   /// Otherwise warp operations are emulated with local memory and barriers,
   /// which is exact only where every thread of the block reaches them.
   bool SubGroups32 = false;
+  /// Fences become sequentially consistent atomic ORs of 0 on a scratch
+  /// word: for consumers whose OpenCL library lacks mem_fence (SPIR 1.2 on
+  /// PoCL 3.1), feature "+fence-as-atomic".
+  bool FenceAsAtomic = false;
   /// Words naming the device class in error messages.
   std::string DeviceDesc = "SPIR-V device without 32-wide sub-groups";
 };

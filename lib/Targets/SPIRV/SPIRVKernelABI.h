@@ -31,6 +31,7 @@
 ///       `block <size> <align>`
 ///       `global <name> <offset> <size>`
 ///       `kernel <name> <warp-emulated 0|1>`
+///       `heap 1` (some kernel calls malloc)
 ///       `printf <id> <args bytes> <string count> <string arg offsets...>
 ///        <format as hex bytes>`
 ///   * `InitKernel(global char *mod)` stores the initial values of the
@@ -55,10 +56,21 @@ constexpr unsigned NumHiddenParams = 2;
 
 /// Header of the globals block.
 constexpr uint64_t StatusOffset = 0; ///< u32: 0 ok, else a Status code
+/// u32 target of device/system fences lowered as atomics (+fence-as-atomic).
+constexpr uint64_t FenceWordOffset = 4;
 /// u64: device address of the module's printf buffer, 0 = printf discarded.
 /// The runtime stores it before the first launch.
 constexpr uint64_t PrintfBufferOffset = 8;
-constexpr uint64_t HeaderSize = 16; ///< first variable starts here (or later)
+/// u64: clock()/clock64() counter (OpenCL has no device clock: every read
+/// atomically advances it, so it is monotonic but counts reads, not cycles).
+constexpr uint64_t ClockOffset = 16;
+/// Device malloc: u64 heap base address, u64 heap size, u64 bump offset.
+/// malloc() bumps the offset atomically (16-byte aligned) and returns null
+/// when the heap is exhausted; free() does not reclaim. Base 0 = no heap.
+constexpr uint64_t HeapBaseOffset = 24;
+constexpr uint64_t HeapSizeOffset = 32;
+constexpr uint64_t HeapNextOffset = 40;
+constexpr uint64_t HeaderSize = 48; ///< first variable starts here (or later)
 
 /// The printf buffer: a u64 write offset (bumped atomically by the device),
 /// a u64 capacity of the record area, then the records. A record is a u32

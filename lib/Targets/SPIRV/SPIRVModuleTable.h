@@ -40,6 +40,8 @@ struct ModuleTable {
   /// kernel -> warp operations emulated with work-group barriers
   std::map<std::string, bool> Kernels;
   std::vector<PrintfFormat> Formats;
+  /// Some kernel calls malloc(): the runtime provides a heap.
+  bool UsesHeap = false;
 };
 
 /// Parses the info kernel's text. False with \p Error on malformed input.
@@ -73,6 +75,10 @@ inline bool parseModuleTable(const std::string &Text, ModuleTable &Out,
       int Emulated = 0;
       LS >> Name >> Emulated;
       Out.Kernels[Name] = Emulated != 0;
+    } else if (Kind == "heap") {
+      int Used = 0;
+      LS >> Used;
+      Out.UsesHeap = Used != 0;
     } else if (Kind == "printf") {
       PrintfFormat F;
       size_t Id = 0, N = 0;

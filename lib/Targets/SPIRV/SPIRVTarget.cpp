@@ -11,6 +11,7 @@
 /// Debian's PoCL reads). Features: "+subgroups32" when the device runs
 /// sub-groups of exactly 32 work-items (warp operations map onto them;
 /// SPIR-V 1.3 at least); without it warp operations are emulated.
+/// "+fence-as-atomic": fences as atomics (consumers without mem_fence).
 ///
 /// USAGE: hetgpu-translate --target=spirv [--arch=spirv1.2] in.bc -o out.spv
 ///
@@ -72,6 +73,7 @@ bool hasFeature(StringRef Features, StringRef Name) {
 SPIRVLoweringOptions loweringOptions(const TargetOptions &Opts) {
   SPIRVLoweringOptions L;
   L.SubGroups32 = hasFeature(Opts.Features, "subgroups32");
+  L.FenceAsAtomic = hasFeature(Opts.Features, "fence-as-atomic");
   L.DeviceDesc =
       (L.SubGroups32 ? "SPIR-V device with 32-wide sub-groups"
                      : "SPIR-V device without 32-wide sub-groups") +

@@ -14,17 +14,17 @@ target triple = "unknown-hetgpu-unknown"
 @tbl = internal addrspace(4) constant [2 x i32] [i32 7, i32 9], align 4
 
 ; CHECK: @tbl = internal addrspace(1) constant [2 x i32] [i32 7, i32 9]
-; CHECK: @__hetgpu_spirv_table = internal addrspace(2) constant {{.*}} c"hetgpu-spirv 1\0Ablock 48 16\0Aglobal counter 16 4\0Aglobal coef 32 16\0Akernel k 0\0A"
+; CHECK: @__hetgpu_spirv_table = internal addrspace(2) constant {{.*}} c"hetgpu-spirv 1\0Ablock 80 16\0Aglobal counter 48 4\0Aglobal coef 64 16\0Akernel k 0\0A"
 ; CHECK: @coef.init = internal addrspace(1) constant [4 x float] [float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00]
 ; CHECK-NOT: @counter.init
 ; CHECK-LABEL: define spir_kernel void @k(
-; CHECK-DAG: %coef = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 32
-; CHECK-DAG: %counter = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 16
+; CHECK-DAG: %coef = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 64
+; CHECK-DAG: %counter = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 48
 ; CHECK: atomicrmw add ptr addrspace(1) %counter, i32 1 monotonic
 ; CHECK: load float, ptr addrspace(1) %{{.*}}
 ; CHECK: load i32, ptr addrspace(1) @tbl
 ; CHECK-LABEL: define spir_kernel void @__hetgpu_spirv_init(ptr addrspace(1) %0)
-; CHECK: %[[DST:.*]] = getelementptr inbounds i8, ptr addrspace(1) %0, i64 32
+; CHECK: %[[DST:.*]] = getelementptr inbounds i8, ptr addrspace(1) %0, i64 64
 ; CHECK: call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 1 %[[DST]], ptr addrspace(1) align 1 @coef.init, i64 16, i1 false)
 ; CHECK-NEXT: ret void
 define void @k(ptr %out) #0 {

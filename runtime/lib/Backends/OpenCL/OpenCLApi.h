@@ -151,7 +151,8 @@ constexpr cl_bool CL_TRUE = 1, CL_FALSE = 0;
     (cl_event, cl_event_info, size_t, void *, size_t *))                       \
   X(clGetEventProfilingInfo, cl_int,                                           \
     (cl_event, cl_profiling_info, size_t, void *, size_t *))                   \
-  X(clReleaseEvent, cl_int, (cl_event))
+  X(clReleaseEvent, cl_int, (cl_event))                                        \
+  X(clRetainEvent, cl_int, (cl_event))
 
 /// Optional entry points (OpenCL 2.1: programs from SPIR-V).
 #define HETGPU_CL_OPTIONAL_FUNCTIONS(X)                                        \

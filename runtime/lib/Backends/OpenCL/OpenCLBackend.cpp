@@ -130,6 +130,7 @@ public:
   void *PrintfBuffer = nullptr;
   uint64_t PrintfCapacity = 0;
   bool PrintfOverflowReported = false;
+  void *Heap = nullptr; ///< device malloc() heap (SVM)
 };
 
 class CLEvent final : public Event {
@@ -320,6 +321,7 @@ public:
   CLQueue(CLDevice &D, cl_command_queue Q) : D(D), A(D.A), Q(Q) {}
   ~CLQueue() override {
     A.clFinish(Q);
+    setLast(nullptr);
     {
       std::lock_guard<std::mutex> L(D.M);
       D.Queues.erase(this);
@@ -336,17 +338,23 @@ public:
                                Kind == CopyKind::HostToHost
                            ? CL_TRUE
                            : CL_FALSE;
-    return clStatus(A.clEnqueueSVMMemcpy(Q, Blocking, Dst, Src, Bytes, 0,
-                                         nullptr, nullptr),
-                    "clEnqueueSVMMemcpy");
+    cl_event Ev = nullptr;
+    Status S = clStatus(
+        A.clEnqueueSVMMemcpy(Q, Blocking, Dst, Src, Bytes, 0, nullptr, &Ev),
+        "clEnqueueSVMMemcpy");
+    setLast(Ev);
+    return S;
   }
   Status memset(void *Dst, int Value, size_t Bytes) override {
     if (Bytes == 0)
       return Status::ok();
     unsigned char Pattern = static_cast<unsigned char>(Value);
-    return clStatus(A.clEnqueueSVMMemFill(Q, Dst, &Pattern, 1, Bytes, 0,
-                                          nullptr, nullptr),
-                    "clEnqueueSVMMemFill");
+    cl_event Ev = nullptr;
+    Status S = clStatus(A.clEnqueueSVMMemFill(Q, Dst, &Pattern, 1, Bytes, 0,
+                                              nullptr, &Ev),
+                        "clEnqueueSVMMemFill");
+    setLast(Ev);
+    return S;
   }
   Status launch(Kernel &Kn, const LaunchParams &P) override {
     auto &K = static_cast<CLKernel &>(Kn);
@@ -382,9 +390,12 @@ public:
       Local[D] = P.Block[D];
       Global[D] = size_t(P.Grid[D]) * P.Block[D];
     }
-    return clStatus(A.clEnqueueNDRangeKernel(Q, K.K, 3, nullptr, Global, Local,
-                                             0, nullptr, nullptr),
-                    "clEnqueueNDRangeKernel(" + I.Name + ")");
+    cl_event Ev = nullptr;
+    Status S = clStatus(A.clEnqueueNDRangeKernel(Q, K.K, 3, nullptr, Global,
+                                                 Local, 0, nullptr, &Ev),
+                        "clEnqueueNDRangeKernel(" + I.Name + ")");
+    setLast(Ev);
+    return S;
   }
   Status hostFunc(std::function<void()> Fn) override {
     if (Status S = synchronize())
@@ -397,6 +408,8 @@ public:
     if (cl_int R = A.clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Ev))
       return clStatus(R, "clEnqueueMarkerWithWaitList");
     A.clFlush(Q);
+    A.clRetainEvent(Ev);
+    setLast(Ev);
     static_cast<CLEvent &>(E).set(Ev);
     return Status::ok();
   }
@@ -404,8 +417,11 @@ public:
     cl_event Ev = static_cast<CLEvent &>(E).get();
     if (!Ev)
       return Status::ok();
-    return clStatus(A.clEnqueueBarrierWithWaitList(Q, 1, &Ev, nullptr),
-                    "clEnqueueBarrierWithWaitList");
+    cl_event B = nullptr;
+    Status S = clStatus(A.clEnqueueBarrierWithWaitList(Q, 1, &Ev, &B),
+                        "clEnqueueBarrierWithWaitList");
+    setLast(B);
+    return S;
   }
   Status synchronize() override {
     if (Status S = clStatus(A.clFinish(Q), "clFinish"))
@@ -414,9 +430,15 @@ public:
     return D.deviceFailure();
   }
   Status query() override {
-    cl_event Ev = nullptr;
-    if (cl_int R = A.clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Ev))
-      return clStatus(R, "clEnqueueMarkerWithWaitList");
+    cl_event Ev;
+    {
+      std::lock_guard<std::mutex> L(LastM);
+      Ev = Last;
+      if (Ev)
+        A.clRetainEvent(Ev);
+    }
+    if (!Ev)
+      return D.deviceFailure();
     A.clFlush(Q);
     cl_int S = CL_COMPLETE;
     cl_int R = A.clGetEventInfo(Ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
@@ -431,9 +453,19 @@ public:
     return D.deviceFailure();
   }
 
+  /// The last command enqueued (owned), for query().
+  void setLast(cl_event Ev) {
+    std::lock_guard<std::mutex> L(LastM);
+    if (Last)
+      A.clReleaseEvent(Last);
+    Last = Ev;
+  }
+
   CLDevice &D;
   const API &A;
   cl_command_queue Q;
+  std::mutex LastM;
+  cl_event Last = nullptr;
 };
 
 //===----------------------------------------------------------------------===//
@@ -456,6 +488,9 @@ Status CLDevice::init() {
         Minor = V;
   }
   Props.Arch = "spirv1." + std::to_string(Minor);
+  // PoCL's SPIR 1.2 library has no mem_fence: fences become atomics.
+  if (!UseIL)
+    Props.Features = "+fence-as-atomic";
   std::string Ext = deviceString(A, Dev, CL_DEVICE_EXTENSIONS);
   if (Ext.find("cl_intel_required_subgroup_size") != std::string::npos) {
     size_t Sizes[16] = {};
@@ -464,7 +499,8 @@ Status CLDevice::init() {
                           Sizes, &Got) == CL_SUCCESS)
       for (size_t I = 0; I < Got / sizeof(size_t); ++I)
         if (Sizes[I] == 32 && UseIL && Minor >= 3)
-          Props.Features = "+subgroups32";
+          Props.Features += Props.Features.empty() ? "+subgroups32"
+                                                   : ",+subgroups32";
   }
   Props.TotalMemory = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
   Props.MultiProcessorCount =
@@ -770,6 +806,24 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
             "setting the printf buffer"))
       return S;
   }
+  if (Mod->Table.UsesHeap) {
+    uint64_t Size = 8 << 20;
+    if (const char *Env = getenv("HETGPU_MALLOC_HEAP_SIZE"))
+      Size = std::max<uint64_t>(strtoull(Env, nullptr, 0), 4096);
+    if (Status S = allocate(Size, Mod->Heap))
+      return S;
+    uint64_t Words[2] = {reinterpret_cast<uintptr_t>(Mod->Heap), Size};
+    cl_command_queue Q;
+    if (Status S = internalQueue(Q))
+      return S;
+    if (Status S = clStatus(
+            A.clEnqueueSVMMemcpy(Q, CL_TRUE,
+                                 static_cast<char *>(Mod->Block) +
+                                     spirv_abi::HeapBaseOffset,
+                                 Words, sizeof Words, 0, nullptr, nullptr),
+            "setting the device heap"))
+      return S;
+  }
   cl_kernel InitK = A.clCreateKernel(P, spirv_abi::InitKernel, &E);
   if (!InitK)
     return clStatus(E, std::string("clCreateKernel(") + spirv_abi::InitKernel +
@@ -802,6 +856,8 @@ CLModule::~CLModule() {
     Dev.release(Block);
   if (PrintfBuffer)
     Dev.release(PrintfBuffer);
+  if (Heap)
+    Dev.release(Heap);
   Dev.A.clReleaseProgram(Program);
 }
 
