@@ -104,6 +104,7 @@ public:
   void *Block = nullptr;        ///< globals block (shared USM)
   void *PrintfBuffer = nullptr; ///< shared USM
   uint64_t PrintfCapacity = 0;
+  void *Heap = nullptr; ///< device malloc() heap (device USM)
   std::map<std::string, std::unique_ptr<ZEKernel>> Kernels;
   std::mutex M;
 };
@@ -673,6 +674,19 @@ Status ZEDevice::loadModule(const std::vector<char> &Binary,
     std::memcpy(static_cast<char *>(Mod->Block) + spirv_abi::PrintfBufferOffset,
                 &Addr, sizeof Addr);
   }
+  if (Mod->Table.UsesHeap) {
+    uint64_t Size = 8 << 20;
+    if (const char *Env = getenv("HETGPU_MALLOC_HEAP_SIZE"))
+      Size = std::max<uint64_t>(strtoull(Env, nullptr, 0), 4096);
+    ze_device_mem_alloc_desc_t DD;
+    if (Status S = zeStatus(A.zeMemAllocDevice(Ctx, &DD, Size, 256, Dev,
+                                               &Mod->Heap),
+                            "zeMemAllocDevice(heap)"))
+      return S;
+    uint64_t Words[2] = {reinterpret_cast<uintptr_t>(Mod->Heap), Size};
+    std::memcpy(static_cast<char *>(Mod->Block) + spirv_abi::HeapBaseOffset,
+                Words, sizeof Words);
+  }
   ze_kernel_handle_t InitK;
   if (Status S = MakeKernel(spirv_abi::InitKernel, InitK))
     return S;
@@ -704,6 +718,8 @@ ZEModule::~ZEModule() {
     Dev.A.zeMemFree(Dev.Ctx, Block);
   if (PrintfBuffer)
     Dev.A.zeMemFree(Dev.Ctx, PrintfBuffer);
+  if (Heap)
+    Dev.A.zeMemFree(Dev.Ctx, Heap);
   Dev.A.zeModuleDestroy(H);
 }
 
