@@ -9,6 +9,7 @@
 // RUN: %clang_c -w -O1 %t.host.ll %S/Inputs/device-semantics-main.c -lm -o %t.exe
 // RUN: %t.exe | FileCheck %s
 #include <cooperative_groups/reduce.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <complex>
 
@@ -78,6 +79,17 @@ T float t_hdiv_f(float a, float b) {
   return __half2float(__float2half(a) / __float2half(b));
 }
 T int t_hlt(float a, float b) { return __float2half(a) < __float2half(b); }
+// bfloat16: round to nearest even, ties to even, overflow to inf, quiet NaN.
+// CHECK-NEXT: bf16 3eab 3f80 3f80 3f82 7f80 7fc0 ffc2 3 0.333984
+T unsigned short t_f2bf(float x) {
+  return __bfloat16_as_ushort(__float2bfloat16(x));
+}
+T float t_bfadd(float a, float b) {
+  return __bfloat162float(__float2bfloat16(a) + __float2bfloat16(b));
+}
+T float t_bf2f(unsigned short x) {
+  return __bfloat162float(__ushort_as_bfloat16(x));
+}
 // CHECK-NEXT: sinpi 0 -0 1 0 0.707107 1 -1 0 {{-?nan}}
 T float t_sinpi(float x) { return sinpif(x); }
 T float t_cospi(float x) { return cospif(x); }

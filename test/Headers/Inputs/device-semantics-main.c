@@ -54,6 +54,9 @@ float t_h2f(unsigned short);
 float t_hadd_f(float, float);
 float t_hdiv_f(float, float);
 int t_hlt(float, float);
+unsigned short t_f2bf(float);
+float t_bfadd(float, float);
+float t_bf2f(unsigned short);
 float t_sinpi(float);
 float t_cospi(float);
 double t_sinpi_d(double);
@@ -111,6 +114,13 @@ int main(void) {
          t_f2h(NAN), t_f2h(-0.0f), t_h2f(0x3555), t_h2f(0x3c00), t_h2f(0x7bff), t_h2f(1),
          t_h2f(0x8000));
   printf("half_arith %g %g %d %d\n", t_hadd_f(1.5f, 1.5f), t_hdiv_f(1, 2), t_hlt(1, 2), t_hlt(2, 1));
+  {
+    union { unsigned u; float f; } nan_payload = {0xff820000u}; /* -sNaN */
+    printf("bf16 %x %x %x %x %x %x %x %g %g\n", t_f2bf(1.0f / 3), t_f2bf(1.0f),
+           t_f2bf(1.0f + ldexpf(1, -8)), t_f2bf(1.0f + 3 * ldexpf(1, -8)),
+           t_f2bf(3.4e38f), t_f2bf(NAN), t_f2bf(nan_payload.f), t_bfadd(1.5f, 1.5f),
+           t_bf2f(0x3eab));
+  }
   printf("sinpi %g %g %g %g %g %g %g %g %g\n", t_sinpi(1), t_sinpi(-1), t_sinpi(0.5f),
          t_cospi(0.5f), t_sinpi(0.25f), t_cospi(2), t_cospi(3), t_sinpi_d(1e300), t_sinpi(INFINITY));
   printf("erfinv %g %.16g %.15g %.15g %g %.16g\n", t_erfinvf(0.5f), t_erfinv(0.5), t_erfinv(0.9),
