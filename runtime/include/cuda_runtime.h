@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_CUDA_RUNTIME_H
 #define HETGPU_CUDA_RUNTIME_H
+// The guard names of NVIDIA's headers, which user code tests (helper_cuda.h).
+#define __CUDA_RUNTIME_H__
 
 // nvcc defines these in CUDA compiles; libstdc++ tests __CUDACC__ to leave
 // __float128 out.

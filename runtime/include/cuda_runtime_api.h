@@ -16,6 +16,7 @@
 
 #ifndef HETGPU_CUDA_RUNTIME_API_H
 #define HETGPU_CUDA_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__ // NVIDIA's guard name, tested by user code
 
 #include "driver_types.h"
 #include "vector_types.h"

@@ -14,6 +14,7 @@
 
 #ifndef HETGPU_DRIVER_TYPES_H
 #define HETGPU_DRIVER_TYPES_H
+#define __DRIVER_TYPES_H__ // NVIDIA's guard name, tested by user code
 
 #include <stddef.h>
 
