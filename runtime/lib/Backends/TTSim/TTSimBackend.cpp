@@ -571,6 +571,10 @@ public:
     Queues.erase(Q);
   }
 
+  /// Validates a launch's configuration and core SRAM need (synchronous
+  /// errors, as CUDA reports them at launch time).
+  Status checkLaunch(const TTSimKernel &K, const LaunchParams &P,
+                     uint64_t &Static, uint64_t &DynOff) const;
   /// Runs one launch to completion (called on a queue's worker thread).
   Status runLaunch(TTSimKernel &K, const LaunchParams &P,
                    const std::vector<char> &ArgBytes);
@@ -767,8 +771,8 @@ Status TTSimDevice::startCores(const std::string &Image, uint64_t Desc,
   return Result;
 }
 
-Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
-                              const std::vector<char> &ArgBytes) {
+Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
+                                uint64_t &Static, uint64_t &DynOff) const {
   const container::KernelInfo &KI = K.Info;
   uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
@@ -786,8 +790,8 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
                       std::to_string(P.Block[2]));
   // Core SRAM: static shared, dynamic shared (16-byte aligned), then the
   // block executor's per-thread state and frames (the spill state).
-  uint64_t Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
-  uint64_t DynOff = (Static + 15) & ~uint64_t(15);
+  Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
+  DynOff = (Static + 15) & ~uint64_t(15);
   uint64_t Spill = 0;
   if (K.Frame)
     Spill = ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
@@ -803,6 +807,16 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
                       std::to_string(Threads) + " threads); a core has " +
                       std::to_string(RVMC_SRAM_SIZE));
 
+  return Status::ok();
+}
+
+Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
+                              const std::vector<char> &ArgBytes) {
+  const container::KernelInfo &KI = K.Info;
+  uint64_t Static = 0, DynOff = 0;
+  if (Status S = checkLaunch(K, P, Static, DynOff))
+    return S;
+  uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   // Descriptor, argument array and bytes, printf ring, heap: one block.
   size_t NP = KI.Params.size();
   uint64_t DescBytes = (sizeof(rvmc_launch) + 63) & ~uint64_t(63);
@@ -968,6 +982,9 @@ Status TTSimQueue::memset(void *Dst, int Value, size_t Bytes) {
 Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
   auto &TK = static_cast<TTSimKernel &>(K);
   const container::KernelInfo &KI = TK.Info;
+  uint64_t Static = 0, DynOff = 0;
+  if (Status S = Dev.checkLaunch(TK, P, Static, DynOff))
+    return S;
   // Capture the argument values now, as cudaLaunchKernel does.
   std::vector<char> Bytes(KI.ParamBufferSize);
   for (size_t I = 0; I < KI.Params.size(); ++I) {
