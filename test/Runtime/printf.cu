@@ -29,7 +29,7 @@ __global__ void who() {
   printf("thread %d of block %d\n", threadIdx.x, blockIdx.x);
 }
 
-__device__ const char kName[] = "kernel";
+__device__ char kName[] = "kernel";
 
 int main() {
   const char *name;

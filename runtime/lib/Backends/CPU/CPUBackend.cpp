@@ -400,6 +400,46 @@ std::string cpuModelName() {
 #endif
 }
 
+/// `__constant__` data may be placed in a read-only segment of the host
+/// translation, but cudaMemcpyToSymbol writes it: make the pages of every
+/// variable of the module writable (never touching executable mappings).
+void makeGlobalsWritable(void *Handle, const container::ModuleInfo &Info) {
+  struct Range {
+    uintptr_t Lo, Hi;
+    bool Writable, Exec;
+  };
+  std::vector<Range> Maps;
+  std::ifstream In("/proc/self/maps");
+  std::string Line;
+  while (std::getline(In, Line)) {
+    unsigned long Lo, Hi;
+    char Perms[8] = {};
+    if (sscanf(Line.c_str(), "%lx-%lx %7s", &Lo, &Hi, Perms) == 3)
+      Maps.push_back({Lo, Hi, Perms[1] == 'w', Perms[2] == 'x'});
+  }
+  long Page = sysconf(_SC_PAGESIZE);
+  for (const container::GlobalInfo &G : Info.Globals) {
+    auto Addr = reinterpret_cast<uintptr_t>(dlsym(Handle, G.Name.c_str()));
+    if (!Addr || !G.Size)
+      continue;
+    uintptr_t Lo = Addr & ~uintptr_t(Page - 1);
+    uintptr_t Hi = (Addr + G.Size + Page - 1) & ~uintptr_t(Page - 1);
+    bool NeedsWrite = false, Exec = false;
+    for (const Range &R : Maps)
+      if (R.Lo < Hi && Lo < R.Hi) {
+        NeedsWrite |= !R.Writable;
+        Exec |= R.Exec;
+      }
+    if (!NeedsWrite)
+      continue;
+    if (Exec || mprotect(reinterpret_cast<void *>(Lo), Hi - Lo,
+                         PROT_READ | PROT_WRITE) != 0)
+      log(LogLevel::Warn, "variable " + G.Name +
+                              " of a host translation is read-only: "
+                              "cudaMemcpyToSymbol to it will fault");
+  }
+}
+
 unsigned workerCount() {
   if (const char *E = getenv("HETGPU_CPU_THREADS")) {
     int N = atoi(E);
@@ -497,6 +537,7 @@ public:
                       : std::string("host translation does not export "
                                     "__hetgpu_host_abi_version"));
     }
+    makeGlobalsWritable(H, Info);
     Out = std::make_unique<CPUModule>(H, FD, Info);
     return Status::ok();
   }
