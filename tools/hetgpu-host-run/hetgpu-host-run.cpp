@@ -64,6 +64,8 @@ static cl::opt<std::string> Arch("cpu", cl::init(""),
                                  cl::desc("CPU when translating"));
 static cl::opt<std::string> SaveSO("save-so", cl::init(""),
                                    cl::desc("write the translated .so here"));
+static cl::opt<bool> Time("time", cl::desc("print the kernel's run time to "
+                                          "stderr"));
 static cl::list<unsigned> PrintArgs("print", cl::CommaSeparated,
                                     cl::desc("argument indices of the buffers "
                                              "to print (default: all)"));
@@ -409,7 +411,10 @@ int main(int argc, char **argv) {
     WithColor::error() << toString(SOPath.takeError()) << "\n";
     return 1;
   }
-  void *H = dlopen(SOPath->c_str(), RTLD_NOW | RTLD_LOCAL);
+  // dlopen searches the library path for names without a slash.
+  SmallString<256> Abs(*SOPath);
+  sys::fs::make_absolute(Abs);
+  void *H = dlopen(Abs.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (*SOPath != Input && SaveSO.empty())
     sys::fs::remove(*SOPath);
   if (!H) {
@@ -465,11 +470,17 @@ int main(int argc, char **argv) {
         return;
     }
   };
+  auto T0 = std::chrono::steady_clock::now();
   std::vector<std::thread> Pool;
   for (unsigned I = 0; I < std::max(1u, unsigned(Threads)); ++I)
     Pool.emplace_back(Worker);
   for (std::thread &T : Pool)
     T.join();
+  if (Time)
+    fprintf(stderr, "kernel time: %.3f ms\n",
+            std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - T0)
+                .count());
   fflush(stdout);
   if (Failed) {
     printf("launch failed: %s\n", FailMessage.c_str());

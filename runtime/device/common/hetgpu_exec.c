@@ -111,6 +111,12 @@ static int32_t shuffle(uint32_t Kind, hetgpu_thread_state **Lanes,
 static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
   uint32_t First = (uint32_t)__builtin_ctz(Group);
   uint32_t Kind = Lanes[First]->kind;
+  /* Lanes of the group whose predicate is true (votes). */
+  uint32_t Preds = 0;
+  if (Kind >= HETGPU_SYNC_VOTE_ANY && Kind <= HETGPU_SYNC_VOTE_BALLOT)
+    for (uint32_t L = 0; L < 32; ++L)
+      if (((Group >> L) & 1u) && Lanes[L]->arg[1])
+        Preds |= 1u << L;
   for (uint32_t L = 0; L < 32; ++L) {
     if (!((Group >> L) & 1u))
       continue;
@@ -127,10 +133,7 @@ static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
     case HETGPU_SYNC_VOTE_ANY:
     case HETGPU_SYNC_VOTE_ALL:
     case HETGPU_SYNC_VOTE_BALLOT: {
-      uint32_t Ballot = 0;
-      for (uint32_t J = 0; J < 32; ++J)
-        if (((Active >> J) & 1u) && Lanes[J]->arg[1])
-          Ballot |= 1u << J;
+      uint32_t Ballot = Preds & Active;
       if (Kind == HETGPU_SYNC_VOTE_BALLOT)
         R = (int32_t)Ballot;
       else if (Kind == HETGPU_SYNC_VOTE_ANY)
