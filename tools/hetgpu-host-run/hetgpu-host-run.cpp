@@ -13,6 +13,7 @@
 /// USAGE: hetgpu-host-run [--grid=X,Y,Z] [--block=X,Y,Z] [--dyn-shared=N]
 ///          [--workers=N] [--print=I,J,...] [--save-so=F] INPUT KERNEL ARG...
 ///   ARG:  i32=V | u32=V | i64=V | f32=V | f64=V           (by value)
+///         struct=T:V,T:V,...      (aggregate by value, natural layout)
 ///         buf:<i32|u32|i64|f32|f64>:N[:zero|iota|rev|fill=V|mod=M]
 ///                                                   (device buffer)
 ///   Output: one line per buffer, "argK: v0 v1 ...". A trap or failed
@@ -278,6 +279,32 @@ void printElem(const std::string &T, const char *P) {
 }
 
 bool parseArg(const std::string &S, Arg &A) {
+  if (S.rfind("struct=", 0) == 0) {
+    // struct=T:V,T:V,... : fields at their natural alignment (by value).
+    A.Type = "struct";
+    std::string Rest = S.substr(7);
+    size_t Pos = 0, MaxAlign = 1;
+    while (Pos <= Rest.size()) {
+      size_t C = Rest.find(',', Pos);
+      std::string F = Rest.substr(Pos, C == std::string::npos ? C : C - Pos);
+      size_t Colon = F.find(':');
+      if (Colon == std::string::npos)
+        return false;
+      std::string T = F.substr(0, Colon);
+      size_t Size = typeSize(T);
+      if (!Size)
+        return false;
+      MaxAlign = std::max(MaxAlign, Size);
+      size_t Off = (A.Bytes.size() + Size - 1) / Size * Size;
+      A.Bytes.resize(Off + Size);
+      storeElem(T, A.Bytes.data() + Off, strtod(F.c_str() + Colon + 1, nullptr));
+      if (C == std::string::npos)
+        break;
+      Pos = C + 1;
+    }
+    A.Bytes.resize((A.Bytes.size() + MaxAlign - 1) / MaxAlign * MaxAlign);
+    return true;
+  }
   if (S.rfind("buf:", 0) == 0) {
     std::vector<std::string> F;
     size_t Pos = 4;
