@@ -42,10 +42,12 @@ export HETGPU_CACHE_DIR=/tmp/hg/cache-bench
 HETGPU_LOG=info "$C/bin/bench-hetgpu" > h1.txt 2> h1.err
 "$C/bin/bench-nvcc" > n1.txt 2>&1
 "$C/bin/bench-hetgpu" > h2.txt 2>&1
-"$C/bin/bench-nvcc" > n2.txt 2>&1
-"$C/bin/bench-hetgpu" > h3.txt 2>&1
+if [ -n "${FULL:-}" ]; then
+  "$C/bin/bench-nvcc" > n2.txt 2>&1
+  "$C/bin/bench-hetgpu" > h3.txt 2>&1
+fi
 cp h1.txt h1.err h2.txt h3.txt n1.txt n2.txt "$O/" 2>/dev/null
-python3 "$ROOT/bench/nvidia/compare.py" --nvcc n1.txt n2.txt --hetgpu h1.txt h2.txt h3.txt 2>&1 | tee "$O/compare.txt"
+python3 "$ROOT/bench/nvidia/compare.py" --nvcc n*.txt --hetgpu h?.txt 2>&1 | tee "$O/compare.txt"
 grep -h "nvidia:\|translat" h1.err | head -20 | tee "$O/jit.txt"
 tar czf "$O/ptx-cache.tgz" cache-bench cache-tests 2>/dev/null
 ls -la "$O"

@@ -77,6 +77,7 @@ private:
   void lowerKernels();
   void expandUnsupportedIntrinsics();
   void stripLiveBundles();
+  void narrowCmpXchgScope();
   Value *lowerDynamicShared(IRBuilder<> &B);
 };
 
@@ -359,6 +360,20 @@ void NVPTXLowering::expandUnsupportedIntrinsics() {
   }
 }
 
+/// CUDA's atomicCAS is a device-scope relaxed CAS (`atom.global.cas`), and
+/// hetIR cannot tell it from atomicCAS_system (the headers emit the same
+/// cmpxchg). LLVM selects `atom.relaxed.sys.cas` for a system-scope
+/// cmpxchg while its atomicrmw selection is already device scope; give
+/// cmpxchg the same scope so CAS loops cost what they cost with nvcc.
+void NVPTXLowering::narrowCmpXchgScope() {
+  SyncScope::ID Device = M.getContext().getOrInsertSyncScopeID("device");
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        if (CX->getSyncScopeID() == SyncScope::System)
+          CX->setSyncScopeID(Device);
+}
+
 /// Calls other than barriers may not carry live-value bundles into codegen.
 void NVPTXLowering::stripLiveBundles() {
   SmallVector<std::pair<CallBase *, uint32_t>, 8> Work;
@@ -426,6 +441,7 @@ void NVPTXLowering::run() {
       F->eraseFromParent();
 
   expandUnsupportedIntrinsics();
+  narrowCmpXchgScope();
   stripLiveBundles();
   lowerKernels();
 }

@@ -1,6 +1,8 @@
 ; Plain LLVM atomics select native atom.* on sm_70+ (float/double add,
-; inc/dec wrap included: no CAS loops), and a*b+c contracts to fma as nvcc
+; inc/dec wrap included: no CAS loops), cmpxchg is device scope like
+; nvcc's atomicCAS (atom.global.cas), and a*b+c contracts to fma as nvcc
 ; does by default (--fmad=true).
+; RUN: hetgpu-opt -passes=hetgpu-lower-nvptx -S %s | FileCheck --check-prefix=IR %s
 ; RUN: hetgpu-translate --target=nvptx --arch=sm_75 %s -o - | FileCheck %s
 ; RUN: hetgpu-translate --target=nvptx --arch=sm_90 %s -o - | FileCheck %s
 
@@ -16,7 +18,10 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-DAG: atom.global.max.s32
 ; CHECK-DAG: atom.global.exch.b64
 ; CHECK-DAG: fma.rn.f32
-; CHECK-NOT: atom.global.cas
+; CHECK-DAG: atom.relaxed.gpu.global.cas.b32
+; CHECK-NOT: .sys.
+; IR: %8 = cmpxchg ptr %u, i32 1, i32 2 syncscope("device") monotonic monotonic
+; IR: %9 = cmpxchg ptr %u, i32 1, i32 3 syncscope("block") monotonic monotonic
 @sh = internal addrspace(3) global i32 0, align 4
 define void @k(ptr %f, ptr %d, ptr %u, ptr %l, float %a, float %b, float %c) #0 {
   %1 = atomicrmw fadd ptr %f, float 1.0 monotonic
@@ -26,6 +31,8 @@ define void @k(ptr %f, ptr %d, ptr %u, ptr %l, float %a, float %b, float %c) #0 
   %5 = atomicrmw add ptr addrspace(3) @sh, i32 1 monotonic
   %6 = atomicrmw max ptr %u, i32 %3 monotonic
   %7 = atomicrmw xchg ptr %l, i64 5 monotonic
+  %8 = cmpxchg ptr %u, i32 1, i32 2 monotonic monotonic
+  %9 = cmpxchg ptr %u, i32 1, i32 3 syncscope("block") monotonic monotonic
   %m = fmul float %a, %b
   %s = fadd float %m, %c
   store float %s, ptr %f
