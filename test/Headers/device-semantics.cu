@@ -10,6 +10,7 @@
 // RUN: %t.exe | FileCheck %s
 #include <cooperative_groups/reduce.h>
 #include <cuda_bf16.h>
+#include <curand_kernel.h>
 #include <cuda_fp16.h>
 #include <complex>
 
@@ -137,4 +138,57 @@ T int t_cg_op(int which, int a, int b) {
   return which == 0   ? cg::less<int>()(a, b)
          : which == 1 ? cg::greater<int>()(a, b)
                       : cg::plus<int>()(a, b);
+}
+// curand_kernel.h: Philox4x32-10 known-answer vectors (Random123), the
+// cuRAND sequence rules (offset skips outputs, subsequences differ), and the
+// moments of the distributions.
+// CHECK-NEXT: philox 6627e8d5 e169c58d bc57ac4c 9b00dbd8
+// CHECK-NEXT: philox 408f276d 41c83b0e a20bc7c6 6d5451fd
+// CHECK-NEXT: philox d16cfe09 94fdcceb 5001e420 24126ea1
+// CHECK-NEXT: curand offset-ok 1 subsequence-differs 1 skipahead-ok 1
+// CHECK-NEXT: curand uniform mean 0.50 in-range 1 normal mean 0.00 var 1.00 double mean 0.50 normal-double var 1.00
+T void t_philox(unsigned *out, unsigned c0, unsigned c1, unsigned c2,
+                unsigned c3, unsigned k0, unsigned k1) {
+  uint4 r = __hg_rand::philox4x32_10(make_uint4(c0, c1, c2, c3),
+                                     make_uint2(k0, k1));
+  out[0] = r.x;
+  out[1] = r.y;
+  out[2] = r.z;
+  out[3] = r.w;
+}
+/// Output number \p skip (0-based) after curand_init(seed, sub, offset),
+/// drawn one by one, or after a skipahead when \p use_skipahead.
+T unsigned t_rand_nth(unsigned long long seed, unsigned long long sub,
+                      unsigned long long offset, int skip, int use_skipahead) {
+  curandState s;
+  curand_init(seed, sub, offset, &s);
+  if (use_skipahead)
+    skipahead((unsigned long long)skip, &s);
+  else
+    for (int i = 0; i < skip; ++i)
+      curand(&s);
+  return curand(&s);
+}
+T void t_rand_moments(int n, double *m) {
+  curandStatePhilox4_32_10_t s;
+  curand_init(1234, 7, 0, &s);
+  double su = 0, sn = 0, sn2 = 0, sd = 0, snd2 = 0;
+  int in_range = 1;
+  for (int i = 0; i < n; ++i) {
+    float u = curand_uniform(&s);
+    in_range &= u > 0.0f && u <= 1.0f;
+    su += u;
+    float z = curand_normal(&s);
+    sn += z;
+    sn2 += (double)z * z;
+    sd += curand_uniform_double(&s);
+    double zd = curand_normal_double(&s);
+    snd2 += zd * zd;
+  }
+  m[0] = su / n;
+  m[1] = in_range;
+  m[2] = sn / n;
+  m[3] = sn2 / n;
+  m[4] = sd / n;
+  m[5] = snd2 / n;
 }

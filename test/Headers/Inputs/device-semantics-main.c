@@ -80,6 +80,9 @@ double t_atomic_dmax(double *, double);
 void t_cmul(float *, float, float, float, float);
 void t_cdiv(float *, float, float, float, float);
 int t_cg_op(int, int, int);
+void t_philox(unsigned *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+unsigned t_rand_nth(unsigned long long, unsigned long long, unsigned long long, int, int);
+void t_rand_moments(int, double *);
 
 int main(void) {
   /* identity selector 0x3210 gives x back; 0xA selects byte 2 and
@@ -154,5 +157,23 @@ int main(void) {
   _Complex float hz = __builtin_complex(vinf, 0.0f) * __builtin_complex(vinf, vnan);
   printf("complex %g %g %g %g %g host %g\n", c[0], c[1], dv[0], dv[1], ci[0], __real__ hz);
   printf("cg less %d greater %d plus %d\n", t_cg_op(0, 3, 9), t_cg_op(1, 3, 9), t_cg_op(2, 3, 9));
+  unsigned o[4];
+  t_philox(o, 0, 0, 0, 0, 0, 0);
+  printf("philox %08x %08x %08x %08x\n", o[0], o[1], o[2], o[3]);
+  t_philox(o, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u);
+  printf("philox %08x %08x %08x %08x\n", o[0], o[1], o[2], o[3]);
+  t_philox(o, 0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u, 0x299f31d0u);
+  printf("philox %08x %08x %08x %08x\n", o[0], o[1], o[2], o[3]);
+  int offset_ok = t_rand_nth(42, 0, 5, 0, 0) == t_rand_nth(42, 0, 0, 5, 0) &&
+                  t_rand_nth(42, 3, 7, 2, 0) == t_rand_nth(42, 3, 0, 9, 0);
+  int sub_differs = t_rand_nth(42, 0, 0, 0, 0) != t_rand_nth(42, 1, 0, 0, 0);
+  int skip_ok = t_rand_nth(9, 2, 1, 13, 1) == t_rand_nth(9, 2, 0, 14, 0) &&
+                t_rand_nth(9, 2, 3, 6, 1) == t_rand_nth(9, 2, 0, 9, 0);
+  printf("curand offset-ok %d subsequence-differs %d skipahead-ok %d\n", offset_ok,
+         sub_differs, skip_ok);
+  double m[6];
+  t_rand_moments(200000, m);
+  printf("curand uniform mean %.2f in-range %d normal mean %.2f var %.2f double mean %.2f "
+         "normal-double var %.2f\n", m[0], (int)m[1], fabs(m[2]), m[3], m[4], m[5]);
   return 0;
 }
