@@ -42,7 +42,7 @@ int main() {
   CHECK(cudaStreamCreateWithFlags(&nb, cudaStreamNonBlocking));
 
   // Asynchronous: the host sees the old value right after the launch.
-  spin<<<1, 1, 0, nb>>>(flag, 7, 200000000LL); // ~200 ms of clock64
+  spin<<<1, 1, 0, nb>>>(flag, 7, 600000000LL); // ~600 ms of clock64
   if (*flag == 0)
     std::printf("async: launch returned before the kernel finished\n");
   std::printf("query busy: %s\n", cudaGetErrorName(cudaStreamQuery(nb)));

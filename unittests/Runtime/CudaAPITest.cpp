@@ -649,7 +649,7 @@ TEST(Streams, LegacyDefaultStreamOrdering) {
   EXPECT_EQ(cudaStreamGetFlags(NB, &Flags), cudaSuccess);
   EXPECT_EQ(Flags, unsigned(cudaStreamNonBlocking));
   *Flag = 0;
-  ASSERT_EQ(launch(&slowSet, 1, 1, 0, NB, Flag, 2, 300), cudaSuccess);
+  ASSERT_EQ(launch(&slowSet, 1, 1, 0, NB, Flag, 2, 800), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(&Seen, Flag, 4, cudaMemcpyDefault), cudaSuccess);
   EXPECT_EQ(Seen, 0) << "NULL stream waited for a non-blocking stream";
   EXPECT_EQ(cudaStreamQuery(NB), cudaErrorNotReady);
