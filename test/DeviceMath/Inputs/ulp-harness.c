@@ -60,9 +60,10 @@ typedef struct {
 
 static long double r_exp10(long double x) { return exp10l(x); }
 static long double r_lgamma(long double x) { return lgammal(x); }
+/// Placeholders: fdim and nextafter are checked against the libm function
+/// of their own type (x - y in long double would be rounded twice, and the
+/// long double nextafter steps by a long double ulp).
 static long double r_fdim(long double x, long double y) { return fdiml(x, y); }
-/// Placeholder: nextafter is checked against the libm function of its own
-/// type (the long double one steps by a long double ulp).
 static long double r_nextafter(long double x, long double y) {
   return nextafterl(x, y);
 }
@@ -228,7 +229,9 @@ static void check_one(const fn_t *F, int isfloat, double x, double y,
     float fx = (float)x, fy = (float)y;
     if (fx >= F->skip_lo_f && fx <= F->skip_hi_f && F->skip_lo_f != F->skip_hi_f)
       return;
-    ref = F->ref2 == r_nextafter ? nextafterf(fx, fy) : ref_call(F, fx, fy);
+    ref = F->ref2 == r_nextafter ? nextafterf(fx, fy)
+          : F->ref2 == r_fdim    ? fdimf(fx, fy)
+                                 : ref_call(F, fx, fy);
     got = F->arity == 1 ? F->f1(fx) : F->f2(fx, fy);
     err = F->bound_f == 0 ? exact_error(got, ref, 1)
                           : ulp_error(got, ref, 24, -149, FLT_MAX);
@@ -237,7 +240,9 @@ static void check_one(const fn_t *F, int isfloat, double x, double y,
   } else {
     if (x >= F->skip_lo_d && x <= F->skip_hi_d && F->skip_lo_d != F->skip_hi_d)
       return;
-    ref = F->ref2 == r_nextafter ? nextafter(x, y) : ref_call(F, x, y);
+    ref = F->ref2 == r_nextafter ? nextafter(x, y)
+          : F->ref2 == r_fdim    ? fdim(x, y)
+                                 : ref_call(F, x, y);
     got = F->arity == 1 ? F->d1(x) : F->d2(x, y);
     err = F->bound_d == 0 ? exact_error(got, ref, 0)
                           : ulp_error(got, ref, 53, -1074, DBL_MAX);

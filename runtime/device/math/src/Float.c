@@ -135,6 +135,40 @@ HM_INLINE double hm_lite_cos(double r) {
 
 //===-- Exponentials and logarithms ----------------------------------------===//
 
+/// y * 2^k for y in [0.5, 2] and k in [-151, 128], rounded once.
+HM_INLINE float hm_scalef(float y, int k) {
+  if (HM_LIKELY(k > -126 && k < 128))
+    return y * hm_asfloat((uint32_t)(k + 127) << 23);
+  if (k >= 128)
+    return (y * 0x1p127f) * hm_asfloat((uint32_t)(k - 127 + 127) << 23);
+  return (y * 0x1p-64f) * hm_asfloat((uint32_t)(k + 64 + 127) << 23);
+}
+
+/// 1 + r * (C[0] + r * (C[1] + ...)) in float, C of length 7.
+HM_INLINE float hm_exp_polyf(float r, const float *C) {
+  float q = C[6];
+  for (int i = 5; i >= 0; --i)
+    q = hm_fmaf(q, r, C[i]);
+  return hm_fmaf(r, q, 1.0f);
+}
+
+// c^n / n!, n = 1..7, for c = 1, ln 2, ln 10 (float).
+static const float hm_expf_c[7] = {0x1p+0f, 0x1p-1f, 0x1.555556p-3f,
+                                   0x1.555556p-5f, 0x1.111112p-7f,
+                                   0x1.6c16c2p-10f, 0x1.a01a02p-13f};
+static const float hm_exp2f_c[7] = {0x1.62e430p-1f, 0x1.ebfbe0p-3f,
+                                    0x1.c6b08ep-5f, 0x1.3b2ab6p-7f,
+                                    0x1.5d87fep-10f, 0x1.430912p-13f,
+                                    0x1.ffcbfcp-17f};
+static const float hm_exp10f_c[7] = {0x1.26bb1cp+1f, 0x1.53524cp+1f,
+                                     0x1.04705ap+1f, 0x1.2bd760p+0f,
+                                     0x1.142a00p-1f, 0x1.a7ed70p-3f,
+                                     0x1.16e4e0p-4f};
+
+// The three exponentials are pure single precision (fma available on every
+// target): Cody-Waite reduction whose first step is exact, degree-7 Taylor
+// polynomial, 2^k scaling. Exhaustively within 1 ulp (CUDA bound: 2).
+
 float __hetgpu_math_expf(float x) {
   if (HM_UNLIKELY(!(hm_fabsf(x) < 87.0f))) {
     if (x != x)
@@ -144,7 +178,10 @@ float __hetgpu_math_expf(float x) {
     if (x < -104.0f)
       return 0.0f;
   }
-  return (float)hm_lite_exp2((double)x * HM_INVLN2_HI);
+  float k = (x * 0x1.715476p+0f + 0x1.8p23f) - 0x1.8p23f; // rint(x / ln2)
+  float r = hm_fmaf(-k, 0x1.62e430p-1f, x);                // exact
+  r = hm_fmaf(-k, -0x1.05c610p-29f, r);
+  return hm_scalef(hm_exp_polyf(r, hm_expf_c), (int)k);
 }
 
 float __hetgpu_math_exp2f(float x) {
@@ -156,7 +193,9 @@ float __hetgpu_math_exp2f(float x) {
     if (x < -151.0f)
       return 0.0f;
   }
-  return (float)hm_lite_exp2((double)x);
+  float k = (x + 0x1.8p23f) - 0x1.8p23f;
+  float f = x - k; // exact
+  return hm_scalef(hm_exp_polyf(f, hm_exp2f_c), (int)k);
 }
 
 float __hetgpu_math_exp10f(float x) {
@@ -168,7 +207,10 @@ float __hetgpu_math_exp10f(float x) {
     if (x < -46.0f)
       return 0.0f;
   }
-  return (float)hm_lite_exp2((double)x * HM_LOG2_10_HI);
+  float k = (x * 0x1.a934f0p+1f + 0x1.8p23f) - 0x1.8p23f; // rint(x log2 10)
+  float r = hm_fmaf(-k, 0x1.344136p-2f, x);                // exact
+  r = hm_fmaf(-k, -0x1.ec10c0p-27f, r);
+  return hm_scalef(hm_exp_polyf(r, hm_exp10f_c), (int)k);
 }
 
 float __hetgpu_math_expm1f(float x) {
@@ -430,9 +472,14 @@ float __hetgpu_math_cbrtf(float x) {
   int q = e >= 0 ? e / 3 : -((-e + 2) / 3);
   int rem = e - 3 * q;
   double m = hm_asdouble((id & 0x000fffffffffffffULL) | ((uint64_t)(1023 + rem) << 52));
-  double y = hm_fma(hm_fma(m, -0.011, 0.2387), m, 0.7747);
-  for (int i = 0; i < 3; ++i)
-    y = y - (y - m / (y * y)) * (1.0 / 3.0);
+  // r ~ m^(-1/3) by division-free Newton steps r += r (1 - m r^3) / 3 from
+  // a quadratic guess (3% on [1, 8)); cbrt(m) = m r^2.
+  double r = hm_fma(hm_fma(m, 0.0146, -0.1944), m, 1.1797);
+  for (int i = 0; i < 4; ++i) {
+    double r3 = r * r * r;
+    r = hm_fma(r * (1.0 / 3.0), hm_fma(-m, r3, 1.0), r);
+  }
+  double y = m * r * r;
   return (float)hm_copysign(y * hm_pow2i(q), (double)x);
 }
 

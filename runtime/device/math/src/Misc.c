@@ -100,8 +100,31 @@ double __hetgpu_math_fdim(double x, double y) {
 //===-- Single precision, exact by construction ------------------------------===//
 
 float __hetgpu_math_fmodf(float x, float y) {
-  // Exact: both are doubles exactly and so is the double fmod.
-  return (float)__hetgpu_math_fmod((double)x, (double)y);
+  uint32_t ix = hm_asu32(x) & 0x7fffffffu, iy = hm_asu32(y) & 0x7fffffffu;
+  if (ix >= 0x7f800000u || iy > 0x7f800000u || iy == 0)
+    return (x * y) / (x * y);
+  if (ix < iy)
+    return x;
+  if (ix == iy)
+    return __builtin_copysignf(0.0f, x);
+  // |x| = mx 2^ex, |y| = my 2^ey with 24-bit significands; 32-bit integer
+  // long division, 8 bits per step (r < my < 2^24, so r << 8 fits).
+  int ex = (int)(ix >> 23), ey = (int)(iy >> 23);
+  uint32_t mx = ex ? (ix & 0x7fffffu) | 0x800000u : ix;
+  uint32_t my = ey ? (iy & 0x7fffffu) | 0x800000u : iy;
+  ex = ex ? ex : 1;
+  ey = ey ? ey : 1;
+  int d = ex - ey;
+  uint32_t r = mx % my;
+  while (d > 0) {
+    int s = d < 8 ? d : 8;
+    r = (r << s) % my;
+    d -= s;
+  }
+  if (r == 0)
+    return __builtin_copysignf(0.0f, x);
+  // r * 2^(ey - 150), exact (double holds it, the float result is exact).
+  return (float)hm_copysign((double)r * hm_pow2i(ey - 150), (double)x);
 }
 
 float __hetgpu_math_remainderf(float x, float y) {
