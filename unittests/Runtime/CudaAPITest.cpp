@@ -676,6 +676,36 @@ TEST(Streams, LegacyDefaultStreamOrdering) {
   cudaFree(Flag);
 }
 
+TEST(Streams, AsyncCopiesOfPageableMemoryReturnWhenTheBufferIsFree) {
+  cudaStream_t St;
+  cudaStreamCreate(&St);
+  int *Flag, *D, *Pinned;
+  cudaMallocManaged((void **)&Flag, sizeof(int));
+  cudaMalloc((void **)&D, sizeof(int));
+  cudaMallocHost((void **)&Pinned, sizeof(int));
+  ASSERT_EQ(launch(&slowSet, 1, 1, 0, St, Flag, 1, 100), cudaSuccess);
+  {
+    int Pageable = 11;
+    ASSERT_EQ(cudaMemcpyAsync(D, &Pageable, 4, cudaMemcpyHostToDevice, St),
+              cudaSuccess);
+    Pageable = 22; // CUDA: the pageable buffer may be reused at once
+  }
+  int Back = 0;
+  ASSERT_EQ(cudaMemcpy(&Back, D, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(Back, 11);
+  // Pinned memory: truly asynchronous (the stream is still busy).
+  ASSERT_EQ(launch(&slowSet, 1, 1, 0, St, Flag, 2, 300), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(Pinned, D, 4, cudaMemcpyDeviceToHost, St),
+            cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(St), cudaErrorNotReady);
+  ASSERT_EQ(cudaStreamSynchronize(St), cudaSuccess);
+  EXPECT_EQ(*Pinned, 11);
+  cudaStreamDestroy(St);
+  cudaFreeHost(Pinned);
+  cudaFree(D);
+  cudaFree(Flag);
+}
+
 TEST(Streams, HostCallbacksRunInOrder) {
   cudaStream_t St;
   cudaStreamCreate(&St);

@@ -94,6 +94,29 @@ cudaError_t copyKind(const void *Dst, const void *Src, cudaMemcpyKind Kind,
   return cudaErrorInvalidMemcpyDirection;
 }
 
+/// Whether \p P is pageable host memory (not from cudaMalloc*, cudaHostAlloc
+/// or cudaHostRegister). As in CUDA, an "asynchronous" copy from or to
+/// pageable memory returns only once the host buffer has been read or
+/// written, so the caller may reuse it at once.
+bool isPageable(const void *P) {
+  Allocation A;
+  return !RT().findAlloc(P, A);
+}
+
+bool copyNeedsSync(const void *Dst, const void *Src, CopyKind K) {
+  switch (K) {
+  case CopyKind::HostToDevice:
+    return isPageable(Src);
+  case CopyKind::DeviceToHost:
+    return isPageable(Dst);
+  case CopyKind::HostToHost:
+    return isPageable(Src) || isPageable(Dst);
+  case CopyKind::DeviceToDevice:
+    return false;
+  }
+  return true;
+}
+
 /// Queues a copy on \p S with the legacy stream's ordering.
 cudaError_t enqueueCopy(StreamObj &S, void *Dst, const void *Src, size_t N,
                         CopyKind K) {
@@ -120,7 +143,7 @@ cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
     return cudaErrorInvalidValue;
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, N, K))
     return E;
-  return Sync ? syncStream(*S) : cudaSuccess;
+  return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;
 }
 
 cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
@@ -182,7 +205,7 @@ cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
     return cudaErrorInvalidValue;
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, Count, K))
     return E;
-  return Sync ? syncStream(*S) : cudaSuccess;
+  return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;
 }
 
 /// Blocks per multiprocessor of a kernel for a block size.

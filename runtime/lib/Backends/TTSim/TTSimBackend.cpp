@@ -480,7 +480,10 @@ public:
     Props.SharedMemPerMultiprocessor = RVMC_SRAM_SIZE;
     Props.MaxThreadsPerMultiProcessor = 1024;
     Props.MaxBlocksPerMultiProcessor = 1;
-    Props.ClockRateKHz = 1000000;
+    // Cores are emulated by qemu: report a clock that reflects the real
+    // speed, so programs choosing the "fastest" GPU (max SMs x clock, as
+    // helper_cuda.h does) do not pick the simulator over the host CPU.
+    Props.ClockRateKHz = 50000;
     Props.L2CacheSize = 0;
     Props.Integrated = false;
     Props.ConcurrentKernels = true;
