@@ -15,6 +15,7 @@
 #include "RVManycoreLink.h"
 
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
@@ -169,6 +170,11 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
             CB && CB->getOperandBundle(LiveBundle))
           return failure("in function '" + F.getName() +
                          "': safe point still carries 'hetgpu.live' values");
+
+  // The portable math library (hetgpu-math-riscv64-unknown-elf.bc), linked
+  // as bitcode so its functions inline into the kernels.
+  if (Error E = linkDeviceMathLibrary(M))
+    return joinErrors(failure("device math library"), std::move(E));
 
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);

@@ -1,10 +1,12 @@
-// Math builtins resolve against the portable device math library linked
-// into the image; device malloc bumps the launch's DRAM heap.
+// Math builtins resolve against the portable device math library, linked
+// as bitcode and inlined (nothing math is left undefined in the image);
+// device malloc bumps the launch's DRAM heap.
 // RUN: %hetir %s -o %t.bc
 // RUN: %rvmc_image %t.bc -o %t.elf
 // RUN: llvm-nm %t.elf | FileCheck --check-prefix=SYMS %s
-// SYMS-DAG: {{[tT]}} __hetgpu_math_expf
-// SYMS-DAG: {{[tT]}} __hetgpu_math_sin{{$}}
+// SYMS-NOT: U __hetgpu_math
+// SYMS: T __hetgpu_block__Z1kPfi
+// SYMS-NOT: U __hetgpu_math
 // RUN: env HETGPU_TTSIM_CORES=2 hetgpu-ttsim-run %t.elf _Z1kPfi --grid 1 \
 // RUN:   --block 1 buf:f32:4 i32:3 | FileCheck %s
 // CHECK: exp(1)=2.718282 sin(0.5)=0.479426 pow(2,10)=1024.0
