@@ -481,6 +481,9 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
                                                     : CallingConv::SPIR_FUNC);
     for (Attribute A : OldAL.getFnAttrs())
       NF->addFnAttr(A);
+    // The hidden parameters are accessed through: memory effects computed
+    // for the hetIR function (e.g. argmem: none) no longer hold.
+    NF->removeFnAttr(Attribute::Memory);
     for (Argument &A : F->args()) {
       Argument *NA = NF->getArg(A.getArgNo());
       if (A.hasByValAttr()) {

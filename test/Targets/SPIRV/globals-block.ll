@@ -5,7 +5,12 @@
 ; RUN: hetgpu-opt -passes=hetgpu-lower-spirv -S %s | FileCheck %s
 ; RUN: %spirv_translate %s -o %t.spv
 ; RUN: spirv-val %t.spv
+; RUN: spirv-dis %t.spv | FileCheck --check-prefix=SPV %s
 ; REQUIRES: spirv-val
+; The kernel's memory(argmem: none) was true in hetIR but not once the
+; variables are reached through the hidden parameter: it must be dropped,
+; or the optimiser deletes the atomic.
+; SPV: OpAtomicIAdd
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
@@ -27,6 +32,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %[[DST:.*]] = getelementptr inbounds i8, ptr addrspace(1) %0, i64 64
 ; CHECK: call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 1 %[[DST]], ptr addrspace(1) align 1 @coef.init, i64 16, i1 false)
 ; CHECK-NEXT: ret void
+; CHECK: attributes #0 = { "hetgpu-kernel" }
 define void @k(ptr %out) #0 {
   %o = atomicrmw add ptr addrspacecast (ptr addrspace(1) @counter to ptr), i32 1 monotonic
   %cp = getelementptr [4 x float], ptr addrspace(4) @coef, i32 0, i32 2
@@ -37,7 +43,7 @@ define void @k(ptr %out) #0 {
   store i32 %t, ptr %q
   ret void
 }
-attributes #0 = { "hetgpu-kernel" }
+attributes #0 = { "hetgpu-kernel" memory(readwrite, argmem: none) }
 !hetgpu.ir.version = !{!0}
 !hetgpu.kernels = !{!1}
 !0 = !{i32 1, i32 0}
