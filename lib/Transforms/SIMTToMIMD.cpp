@@ -62,7 +62,8 @@ using namespace hetgpu::container;
 #define DEBUG_TYPE "hetgpu-simt-to-mimd"
 
 STATISTIC(NumLoopKernels, "Kernels lowered to a plain thread loop");
-STATISTIC(NumResumableKernels, "Kernels lowered to a resumable thread function");
+STATISTIC(NumResumableKernels,
+          "Kernels lowered to a resumable thread function");
 STATISTIC(NumSyncPoints, "Sync points split");
 STATISTIC(NumSpills, "Values stored across sync points");
 STATISTIC(NumFrameAllocas, "Allocations moved into the thread frame");
@@ -322,7 +323,8 @@ const SafePointInfo *findSafePoint(const KernelInfo *KI, int Id) {
   return nullptr;
 }
 
-// ---- The lowering ------------------------------------------------------------
+// ---- The lowering
+// ------------------------------------------------------------
 
 class Lowering {
 public:
@@ -473,8 +475,10 @@ bool Lowering::inlineContextCalls(Function &K) {
     InlineResult R = InlineFunction(*Site, IFI);
     if (!R.isSuccess()) {
       Fail.add(K, "kernel '" + K.getName() + "': cannot inline '" +
-                      Callee->getName() + "', which uses thread-context "
-                      "builtins: " + R.getFailureReason());
+                      Callee->getName() +
+                      "', which uses thread-context "
+                      "builtins: " +
+                      R.getFailureReason());
       return false;
     }
     ++NumInlined;
@@ -574,7 +578,8 @@ Function *Lowering::makeThreadFunction(Function &K, bool Resumable, Env &E) {
     };
     const char *Names[3] = {"tid.x", "tid.y", "tid.z"};
     for (unsigned D = 0; D < 3; ++D)
-      E.Tid[D] = Field(offsetof(hetgpu_thread_state, tid) + 4 * D, I32, Names[D]);
+      E.Tid[D] =
+          Field(offsetof(hetgpu_thread_state, tid) + 4 * D, I32, Names[D]);
     E.Linear = Field(offsetof(hetgpu_thread_state, linear), I32, "linear.tid");
     E.Frame = Field(offsetof(hetgpu_thread_state, frame), Ptr, "frame");
   } else {
@@ -631,7 +636,8 @@ bool Lowering::lowerBuiltins(Function &K, Env &E, const SharedLayout &SL) {
       auto It = llvm::find_if(SL.Vars, [&](auto &P) { return P.first == G; });
       if (It == SL.Vars.end()) {
         Fail.add(K, "kernel '" + K.getName() + "': shared variable '" +
-                        G->getName() + "' is not in the kernel's shared "
+                        G->getName() +
+                        "' is not in the kernel's shared "
                         "memory layout");
         return false;
       }
@@ -732,11 +738,12 @@ bool Lowering::lowerBuiltins(Function &K, Env &E, const SharedLayout &SL) {
                    {CI->getArgOperand(0), CI->getArgOperand(1)});
       break;
     case BuiltinID::assert_fail: {
-      CallInst *N = Services(
-          B, offsetof(hetgpu_host_services, assert_fail),
-          FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, Ptr}, false),
-          {CI->getArgOperand(0), CI->getArgOperand(1), CI->getArgOperand(2),
-           CI->getArgOperand(3)});
+      CallInst *N =
+          Services(B, offsetof(hetgpu_host_services, assert_fail),
+                   FunctionType::get(Type::getVoidTy(C),
+                                     {Ptr, Ptr, Ptr, I32, Ptr}, false),
+                   {CI->getArgOperand(0), CI->getArgOperand(1),
+                    CI->getArgOperand(2), CI->getArgOperand(3)});
       N->setDoesNotReturn();
       break;
     }
@@ -821,8 +828,8 @@ void Lowering::buildLoopBlockFunction(Function &K, Function &T) {
   for (Argument &A : K.args()) {
     Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, Args, A.getArgNo());
     Value *P = B.CreateLoad(Ptr, Slot, A.getName() + ".addr");
-    CallArgs.push_back(A.hasByValAttr() ? P
-                                        : B.CreateLoad(A.getType(), P, A.getName()));
+    CallArgs.push_back(
+        A.hasByValAttr() ? P : B.CreateLoad(A.getType(), P, A.getName()));
   }
   CallArgs.push_back(Ctx);
   Value *Dim[3];
@@ -830,13 +837,12 @@ void Lowering::buildLoopBlockFunction(Function &K, Function &T) {
   for (unsigned D = 0; D < 3; ++D)
     Dim[D] = B.CreateLoad(
         I32,
-        B.CreateConstInBoundsGEP1_64(I8, Ctx,
-                                     offsetof(hetgpu_block_ctx, block_dim) + 4 * D),
+        B.CreateConstInBoundsGEP1_64(
+            I8, Ctx, offsetof(hetgpu_block_ctx, block_dim) + 4 * D),
         DimNames[D]);
-  Value *Empty = B.CreateOr(
-      B.CreateOr(B.CreateICmpEQ(Dim[0], B.getInt32(0)),
-                 B.CreateICmpEQ(Dim[1], B.getInt32(0))),
-      B.CreateICmpEQ(Dim[2], B.getInt32(0)));
+  Value *Empty = B.CreateOr(B.CreateOr(B.CreateICmpEQ(Dim[0], B.getInt32(0)),
+                                       B.CreateICmpEQ(Dim[1], B.getInt32(0))),
+                            B.CreateICmpEQ(Dim[2], B.getInt32(0)));
   B.CreateCondBr(Empty, Exit, ZLoop);
 
   B.SetInsertPoint(ZLoop);
@@ -872,13 +878,13 @@ void Lowering::buildLoopBlockFunction(Function &K, Function &T) {
 void Lowering::buildExecBlockFunction(Function &K, Function &T,
                                       uint64_t FrameSize) {
   Function *BF = createBlockFunction(K);
-  FunctionType *ExecTy = FunctionType::get(Type::getVoidTy(C),
-                                           {Ptr, Ptr, Ptr, I32, Ptr}, false);
+  FunctionType *ExecTy =
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, Ptr}, false);
   FunctionCallee Exec = M.getOrInsertFunction(ExecBlockName, ExecTy);
   IRBuilder<> B(BasicBlock::Create(C, "entry", BF));
   Constant *Name = B.CreateGlobalString(K.getName(), K.getName() + ".name");
-  B.CreateCall(Exec, {BF->getArg(0), BF->getArg(1), &T,
-                      B.getInt32(FrameSize), Name});
+  B.CreateCall(Exec,
+               {BF->getArg(0), BF->getArg(1), &T, B.getInt32(FrameSize), Name});
   B.CreateRetVoid();
   K.replaceAllUsesWith(BF);
 }
@@ -953,15 +959,15 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
   for (AllocaInst *AI : InFrame) {
     std::optional<TypeSize> Size = AI->getAllocationSize(DL);
     if (!Size || Size->isScalable() || AI->getParent() != OldEntry) {
-      Fail.add(K, "kernel '" + K.getName() + "': allocation '" +
-                      AI->getName() + "' of variable size (or outside the "
+      Fail.add(K, "kernel '" + K.getName() + "': allocation '" + AI->getName() +
+                      "' of variable size (or outside the "
                       "entry block) is live across a barrier or warp "
                       "operation: not supported");
       return false;
     }
     if (AI->getAlign().value() > 64) {
-      Fail.add(K, "kernel '" + K.getName() + "': allocation '" +
-                      AI->getName() + "' needs alignment above 64 bytes");
+      Fail.add(K, "kernel '" + K.getName() + "': allocation '" + AI->getName() +
+                      "' needs alignment above 64 bytes");
       return false;
     }
     Cursor = alignTo(Cursor, AI->getAlign());
@@ -1025,10 +1031,10 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
         V = N;
     CallInst *CI = S.Call;
     BasicBlock *Pre = CI->getParent();
-    BasicBlock *Cont = Pre->splitBasicBlock(CI->getNextNode(),
-                                            "sync" + Twine(S.Id) + ".cont");
-    S.Resume = BasicBlock::Create(C, "sync" + Twine(S.Id) + ".resume", &T,
-                                  Cont);
+    BasicBlock *Cont =
+        Pre->splitBasicBlock(CI->getNextNode(), "sync" + Twine(S.Id) + ".cont");
+    S.Resume =
+        BasicBlock::Create(C, "sync" + Twine(S.Id) + ".resume", &T, Cont);
     IRBuilder<> B(CI);
     IRBuilder<> RB(S.Resume);
     SmallPtrSet<Instruction *, 16> LiveSet(S.Live.begin(), S.Live.end());
@@ -1044,17 +1050,18 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
           continue;
         if (Slot.Kind == SlotKind::Value &&
             DL.getTypeStoreSize(V->getType()) <= Slot.Size) {
-          B.CreateAlignedStore(V, B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset),
-                               Align(1));
+          B.CreateAlignedStore(
+              V, B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset),
+              Align(1));
           if (Tracked)
             InRecord[I] = {Slot.Offset, false};
         } else if (Slot.Kind == SlotKind::SharedPtr && Slot.Size == 8 &&
                    V->getType()->isPointerTy()) {
           Value *P = B.CreatePtrToInt(V, I64);
           Value *Base = B.CreatePtrToInt(sharedBase(E), I64);
-          B.CreateAlignedStore(B.CreateSub(P, Base),
-                               B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset),
-                               Align(1));
+          B.CreateAlignedStore(
+              B.CreateSub(P, Base),
+              B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset), Align(1));
           if (Tracked)
             InRecord[I] = {Slot.Offset, true};
         }
@@ -1069,10 +1076,8 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
         if (IsShared) {
           Value *Delta = RB.CreateAlignedLoad(I64, Addr, Align(1));
           Value *P = RB.CreateInBoundsGEP(I8, sharedBase(E), Delta);
-          Reload = cast<Instruction>(
-              RB.CreateAddrSpaceCast(P, V->getType(), V->getName() + ".reload"));
-          if (Reload->getType() == P->getType()) // no cast was needed
-            Reload = cast<Instruction>(P);
+          Reload = cast<Instruction>(RB.CreateAddrSpaceCast(
+              P, V->getType(), V->getName() + ".reload"));
         } else {
           Reload = RB.CreateAlignedLoad(V->getType(), Addr, Align(1),
                                         V->getName() + ".reload");
@@ -1091,7 +1096,8 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
     B.CreateStore(B.getInt32(S.Kind),
                   TSField(B, offsetof(hetgpu_thread_state, kind)));
     auto StoreArg = [&](unsigned Slot, Value *V) {
-      B.CreateStore(V, TSField(B, offsetof(hetgpu_thread_state, arg) + 4 * Slot));
+      B.CreateStore(V,
+                    TSField(B, offsetof(hetgpu_thread_state, arg) + 4 * Slot));
     };
     switch (S.Kind) {
     case HETGPU_SYNC_BARRIER_COUNT:
@@ -1110,10 +1116,11 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
     Pre->getTerminator()->eraseFromParent();
     ReturnInst::Create(C, ConstantInt::get(I32, S.Id), Pre);
     if (!CI->getType()->isVoidTy()) {
-      Value *Res = RB.CreateLoad(
-          I32, RB.CreateConstInBoundsGEP1_64(
-                   I8, E.TS, offsetof(hetgpu_thread_state, result)),
-          CI->getName() + ".result");
+      Value *Res =
+          RB.CreateLoad(I32,
+                        RB.CreateConstInBoundsGEP1_64(
+                            I8, E.TS, offsetof(hetgpu_thread_state, result)),
+                        CI->getName() + ".result");
       CI->replaceAllUsesWith(Res);
       Replaced[CI] = Res;
     }
@@ -1138,7 +1145,8 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
   }
 
   // SSA repair: each value is defined by its instruction and by its reloads.
-  MapVector<Instruction *, SmallVector<std::pair<BasicBlock *, Value *>, 4>> Defs;
+  MapVector<Instruction *, SmallVector<std::pair<BasicBlock *, Value *>, 4>>
+      Defs;
   for (Sync &S : Syncs)
     for (auto &[V, R] : S.Reloads)
       Defs[V].emplace_back(S.Resume, R);
@@ -1273,9 +1281,8 @@ Error lowerSIMTToMIMD(Module &M) {
 PreservedAnalyses SIMTToMIMDPass::run(Module &M, ModuleAnalysisManager &) {
   Failures Fail;
   Lowering L(M, Fail);
-  bool HadKernels = llvm::any_of(M, [](Function &F) {
-    return isKernel(F) && !F.isDeclaration();
-  });
+  bool HadKernels = llvm::any_of(
+      M, [](Function &F) { return isKernel(F) && !F.isDeclaration(); });
   L.run();
   for (auto &[F, Msg] : Fail.List)
     reportFailure(*F, Msg);

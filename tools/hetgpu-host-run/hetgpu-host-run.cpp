@@ -21,8 +21,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "hetgpu/host_abi.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/host_abi.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -55,8 +55,10 @@ static cl::opt<std::string> Input(cl::Positional, cl::Required,
 static cl::opt<std::string> KernelName(cl::Positional, cl::Required,
                                        cl::desc("<kernel symbol>"));
 static cl::list<std::string> ArgSpecs(cl::Positional, cl::desc("<args>..."));
-static cl::opt<std::string> GridOpt("grid", cl::init("1"), cl::desc("X[,Y[,Z]]"));
-static cl::opt<std::string> BlockOpt("block", cl::init("1"), cl::desc("X[,Y[,Z]]"));
+static cl::opt<std::string> GridOpt("grid", cl::init("1"),
+                                    cl::desc("X[,Y[,Z]]"));
+static cl::opt<std::string> BlockOpt("block", cl::init("1"),
+                                     cl::desc("X[,Y[,Z]]"));
 static cl::opt<unsigned> DynShared("dyn-shared", cl::init(0),
                                    cl::desc("bytes of dynamic shared memory"));
 static cl::opt<unsigned> Threads("workers", cl::init(1),
@@ -66,7 +68,7 @@ static cl::opt<std::string> Arch("cpu", cl::init(""),
 static cl::opt<std::string> SaveSO("save-so", cl::init(""),
                                    cl::desc("write the translated .so here"));
 static cl::opt<bool> Time("time", cl::desc("print the kernel's run time to "
-                                          "stderr"));
+                                           "stderr"));
 static cl::list<unsigned> PrintArgs("print", cl::CommaSeparated,
                                     cl::desc("argument indices of the buffers "
                                              "to print (default: all)"));
@@ -75,7 +77,8 @@ namespace {
 
 constexpr uint64_t StaticSharedMax = 48 * 1024;
 
-// ---- Services -----------------------------------------------------------------
+// ---- Services
+// -----------------------------------------------------------------
 
 std::mutex PrintLock;
 std::atomic<bool> Failed{false};
@@ -218,7 +221,8 @@ uint64_t deviceTimer(void *) {
       .count();
 }
 
-// ---- Arguments ------------------------------------------------------------------
+// ---- Arguments
+// ------------------------------------------------------------------
 
 struct Arg {
   std::string Type;
@@ -297,7 +301,8 @@ bool parseArg(const std::string &S, Arg &A) {
       MaxAlign = std::max(MaxAlign, Size);
       size_t Off = (A.Bytes.size() + Size - 1) / Size * Size;
       A.Bytes.resize(Off + Size);
-      storeElem(T, A.Bytes.data() + Off, strtod(F.c_str() + Colon + 1, nullptr));
+      storeElem(T, A.Bytes.data() + Off,
+                strtod(F.c_str() + Colon + 1, nullptr));
       if (C == std::string::npos)
         break;
       Pos = C + 1;
@@ -448,7 +453,8 @@ int main(int argc, char **argv) {
     WithColor::error() << "dlopen: " << dlerror() << "\n";
     return 1;
   }
-  auto *Version = static_cast<uint32_t *>(dlsym(H, "__hetgpu_host_abi_version"));
+  auto *Version =
+      static_cast<uint32_t *>(dlsym(H, "__hetgpu_host_abi_version"));
   if (!Version || *Version != HETGPU_HOST_ABI_VERSION) {
     WithColor::error() << "missing or wrong __hetgpu_host_abi_version\n";
     return 1;
@@ -465,8 +471,8 @@ int main(int argc, char **argv) {
     ArgPtrs.push_back(A.IsBuf ? static_cast<void *>(&A.Ptr)
                               : static_cast<void *>(A.Bytes.data()));
 
-  hetgpu_host_services Svc = {nullptr,    devicePrintf, deviceAssert,
-                              deviceTrap, deviceMalloc, deviceFree,
+  hetgpu_host_services Svc = {nullptr,     devicePrintf, deviceAssert,
+                              deviceTrap,  deviceMalloc, deviceFree,
                               deviceClock, deviceTimer};
   uint64_t NumBlocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
   std::atomic<uint64_t> Next{0};

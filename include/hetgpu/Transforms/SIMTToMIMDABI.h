@@ -59,15 +59,15 @@ enum hetgpu_sync_kind {
 
 /* One thread of a block, as the executor keeps it. */
 typedef struct hetgpu_thread_state {
-  uint32_t resume;  /* sync point to resume at; 0 = kernel entry */
-  uint32_t kind;    /* hetgpu_sync_kind of the sync point it stopped at */
-  int32_t arg[4];   /* operands of that operation */
-  int32_t result;   /* its result, written by the executor */
-  uint32_t tid[3];  /* threadIdx */
-  uint32_t linear;  /* x + y * ntid.x + z * ntid.x * ntid.y */
-  uint32_t status;  /* executor-private */
-  char *frame;      /* this thread's frame: spill slots and allocations
-                       live across sync points (16-byte aligned) */
+  uint32_t resume; /* sync point to resume at; 0 = kernel entry */
+  uint32_t kind;   /* hetgpu_sync_kind of the sync point it stopped at */
+  int32_t arg[4];  /* operands of that operation */
+  int32_t result;  /* its result, written by the executor */
+  uint32_t tid[3]; /* threadIdx */
+  uint32_t linear; /* x + y * ntid.x + z * ntid.x * ntid.y */
+  uint32_t status; /* executor-private */
+  char *frame;     /* this thread's frame: spill slots and allocations
+                      live across sync points (16-byte aligned) */
 } hetgpu_thread_state;
 
 struct hetgpu_block_ctx;

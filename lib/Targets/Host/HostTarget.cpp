@@ -23,12 +23,12 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "../../../runtime/include/hetgpu/host_abi.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
-#include "../../../runtime/include/hetgpu/host_abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -117,7 +117,8 @@ createHostMachine(const TargetOptions &Opts) {
   if (!TM)
     return createStringError(inconvertibleErrorCode(),
                              "host target: cannot create a target machine for "
-                             "CPU '" + CPU + "'");
+                             "CPU '" +
+                                 CPU + "'");
   return std::move(TM);
 }
 
@@ -142,11 +143,11 @@ void lowerMath(Module &M) {
 Error linkExecutor(Module &M) {
   if (!M.getFunction(ExecBlockName))
     return Error::success();
-  MemoryBufferRef Buf(
-      StringRef(reinterpret_cast<const char *>(ExecutorBitcode),
-                sizeof(ExecutorBitcode)),
-      "HostExecutor.bc");
-  Expected<std::unique_ptr<Module>> Exec = parseBitcodeFile(Buf, M.getContext());
+  MemoryBufferRef Buf(StringRef(reinterpret_cast<const char *>(ExecutorBitcode),
+                                sizeof(ExecutorBitcode)),
+                      "HostExecutor.bc");
+  Expected<std::unique_ptr<Module>> Exec =
+      parseBitcodeFile(Buf, M.getContext());
   if (!Exec)
     return createStringError(inconvertibleErrorCode(),
                              "host target: embedded block executor: " +
@@ -176,10 +177,9 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
     return E;
   if (!M.getGlobalVariable(AbiVersionSymbol)) {
     Type *I32 = Type::getInt32Ty(M.getContext());
-    new GlobalVariable(M, I32, /*isConstant=*/true,
-                       GlobalValue::ExternalLinkage,
-                       ConstantInt::get(I32, HETGPU_HOST_ABI_VERSION),
-                       AbiVersionSymbol);
+    new GlobalVariable(
+        M, I32, /*isConstant=*/true, GlobalValue::ExternalLinkage,
+        ConstantInt::get(I32, HETGPU_HOST_ABI_VERSION), AbiVersionSymbol);
   }
   // Only the block functions and the device variables stay visible.
   for (Function &F : M) {
@@ -313,7 +313,8 @@ public:
     if (std::error_code EC =
             sys::fs::createTemporaryFile("hetgpu-host", "o", FD, Obj.Path))
       return createStringError(EC, "host target: cannot create a temporary "
-                                   "object file: " + EC.message());
+                                   "object file: " +
+                                       EC.message());
     {
       raw_fd_ostream OS(FD, /*shouldClose=*/true);
       legacy::PassManager PM;
@@ -325,13 +326,14 @@ public:
       OS.flush();
       if (OS.has_error())
         return createStringError(OS.error(), "host target: writing " +
-                                                  Obj.Path + ": " +
-                                                  OS.error().message());
+                                                 Obj.Path + ": " +
+                                                 OS.error().message());
     }
     if (std::error_code EC =
             sys::fs::createTemporaryFile("hetgpu-host", "so", SO.Path))
       return createStringError(EC, "host target: cannot create a temporary "
-                                   "file: " + EC.message());
+                                   "file: " +
+                                       EC.message());
 
     // Shared object.
     auto Lld = findLinker();
@@ -339,24 +341,23 @@ public:
       return Lld.takeError();
     TempFile Log;
     sys::fs::createTemporaryFile("hetgpu-host-lld", "log", Log.Path);
-    SmallVector<StringRef, 12> Argv = {*Lld,     "-shared",  "--eh-frame-hdr",
-                                       "-z",     "now",      "-z",
-                                       "noexecstack", "-o",  SO.Path,
-                                       Obj.Path};
+    SmallVector<StringRef, 12> Argv = {
+        *Lld,          "-shared", "--eh-frame-hdr", "-z",    "now", "-z",
+        "noexecstack", "-o",      SO.Path,          Obj.Path};
     std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Log.Path),
                                             StringRef(Log.Path)};
     std::string ErrMsg;
-    int RC = sys::ExecuteAndWait(*Lld, Argv, std::nullopt, Redirects, 0, 0,
-                                 &ErrMsg);
+    int RC =
+        sys::ExecuteAndWait(*Lld, Argv, std::nullopt, Redirects, 0, 0, &ErrMsg);
     if (RC != 0) {
       std::string Out;
       if (auto B = MemoryBuffer::getFile(Log.Path))
         Out = (*B)->getBuffer().trim().str();
-      return createStringError(
-          inconvertibleErrorCode(),
-          "host target: linking the shared object with " + *Lld + " failed" +
-              (ErrMsg.empty() ? "" : " (" + ErrMsg + ")") +
-              (Out.empty() ? "" : ":\n" + Out));
+      return createStringError(inconvertibleErrorCode(),
+                               "host target: linking the shared object with " +
+                                   *Lld + " failed" +
+                                   (ErrMsg.empty() ? "" : " (" + ErrMsg + ")") +
+                                   (Out.empty() ? "" : ":\n" + Out));
     }
     auto Bytes = MemoryBuffer::getFile(SO.Path, /*IsText=*/false,
                                        /*RequiresNullTerminator=*/false);
@@ -374,7 +375,8 @@ private:
   struct LowerToHostPass : RequiredPass<LowerToHostPass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
       auto TM = createHostMachine(TargetOptions());
-      Error E = TM ? lowerForHost(M, (*TM)->createDataLayout()) : TM.takeError();
+      Error E =
+          TM ? lowerForHost(M, (*TM)->createDataLayout()) : TM.takeError();
       if (E) {
         std::string Msg = toString(std::move(E));
         Function *Any = nullptr;

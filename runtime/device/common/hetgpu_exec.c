@@ -77,7 +77,8 @@ static int32_t shuffle(uint32_t Kind, hetgpu_thread_state **Lanes,
   int32_t B = T->arg[2] & 31;
   int32_t L = (int32_t)Lane;
   int32_t MinLane = L & SegMask;
-  int32_t MaxLane = (L & SegMask) | (Kind == HETGPU_SYNC_SHFL_UP ? 0 : 31 & ~SegMask);
+  int32_t MaxLane =
+      (L & SegMask) | (Kind == HETGPU_SYNC_SHFL_UP ? 0 : 31 & ~SegMask);
   int32_t J;
   int P;
   switch (Kind) {
@@ -224,8 +225,9 @@ static void divergentBarrier(hetgpu_block_ctx *Ctx, const char *Kernel,
     struct {
       const char *K;
       uint32_t X, Y, Z, A, B;
-    } Buf = {Kernel,          Ctx->block_idx[0], Ctx->block_idx[1],
-             Ctx->block_idx[2], IdA,             IdB};
+    } Buf = {
+        Kernel, Ctx->block_idx[0], Ctx->block_idx[1], Ctx->block_idx[2], IdA,
+        IdB};
     S->printf(S->rt,
               "hetgpu: kernel %s: block (%u,%u,%u): threads wait at different "
               "barriers (sync points %u and %u): __syncthreads() in divergent "
