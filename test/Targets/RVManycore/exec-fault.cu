@@ -8,3 +8,12 @@
 // REQUIRES: qemu-riscv64
 
 __global__ void k(int *p) { *p = 1; }
+// Without qemu-riscv64 the device is not available, and says why.
+// RUN: not env HETGPU_TTSIM_QEMU=/nonexistent/qemu-riscv64 hetgpu-ttsim-run \
+// RUN:   %t.elf _Z1kPi i64:16 2>&1 | FileCheck --check-prefix=NOQEMU %s
+// NOQEMU: hetgpu-ttsim-run: discover: tt-sim: /nonexistent/qemu-riscv64 not found (install qemu-user or set HETGPU_TTSIM_QEMU)
+// A corrupt image is refused when the module is loaded.
+// RUN: echo garbage > %t.bad
+// RUN: not hetgpu-ttsim-run %t.bad _Z1kPi i64:16 2>&1 \
+// RUN:   | FileCheck --check-prefix=BAD %s
+// BAD: hetgpu-ttsim-run: loadModule: tt-sim: cannot load the module image: not an ELF file

@@ -93,8 +93,18 @@ std::string hex(uint64_t V) {
 
 class Dram {
 public:
-  Status init(uint64_t Bytes) {
-    Size = Bytes;
+  /// Remembers the size; the file is created and mapped on first use, so a
+  /// process that only discovers tt-sim (hetgpu-info, a CPU run) does not
+  /// take the fixed address range.
+  void configure(uint64_t Bytes) { Size = Bytes; }
+
+  Status ensureMapped() {
+    std::call_once(MapOnce, [this] { MapStatus = map(); });
+    return MapStatus;
+  }
+
+private:
+  Status map() {
     int Raw = memfd_create("hetgpu-ttsim-dram", MFD_CLOEXEC);
     if (Raw < 0)
       return Status(ErrorCode::DriverFailure,
@@ -117,14 +127,18 @@ public:
                     "tt-sim: cannot map device DRAM at " +
                         hex(RVMC_DRAM_BASE) + ": " + std::strerror(errno));
     }
+    std::lock_guard<std::mutex> G(M);
     Free[0] = Size;
     return Status::ok();
   }
 
+public:
   int fd() const { return Fd; }
   uint64_t size() const { return Size; }
 
   Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256) {
+    if (Status S = ensureMapped())
+      return S;
     if (Bytes == 0)
       Bytes = 1;
     Bytes = (Bytes + 255) & ~uint64_t(255);
@@ -200,6 +214,8 @@ private:
   int Fd = -1;
   uint64_t Size = 0;
   uint64_t InUse = 0;
+  std::once_flag MapOnce;
+  Status MapStatus;
   std::mutex M;
   std::map<uint64_t, uint64_t> Free, Used; // offset -> bytes
 };
@@ -464,8 +480,7 @@ public:
   TTSimDevice(Config C) : Cfg(std::move(C)) {}
 
   Status init() {
-    if (Status S = Mem.init(Cfg.DramBytes))
-      return S;
+    Mem.configure(Cfg.DramBytes);
     Props.Name = "tt-sim RISC-V many-core (" + std::to_string(Cfg.Cores) +
                  " rv64imafd cores, qemu-riscv64)";
     Props.Vendor = "hetGPU";
