@@ -491,3 +491,45 @@ float __hetgpu_math_hypotf(float x, float y) {
   // The squares are exact in double and cannot overflow.
   return (float)hm_sqrt(hm_fma(dx, dx, dy * dy));
 }
+
+//===-- Error function ---------------------------------------------------------===//
+
+/// erfc(d) for d >= 0.5 in double (about 2^-45 relative).
+HM_INLINE double hm_lite_erfc_pos(double d) {
+  if (d > 10.1)
+    return 0.0; // below half the smallest float subnormal
+  double R;
+  if (d < 6.0) {
+    int i = 0;
+    while (d >= hm_erfc_hi[i])
+      ++i;
+    R = hm_poly(hm_erfc_r[i], HM_ERFC_DEG, d - hm_erfc_mid[i]);
+  } else {
+    R = hm_poly(hm_erfc_asym, 14, 1.0 / (d * d)) / d;
+  }
+  return hm_lite_exp2(-(d * d) * HM_INVLN2_HI) * R;
+}
+
+float __hetgpu_math_erff(float x) {
+  if (x != x)
+    return x + x;
+  double d = (double)x, ad = hm_fabs(d);
+  if (ad < 1.0)
+    return (float)(d * hm_poly(hm_erf_p, 14, d * d));
+  if (ad >= 4.0)
+    return __builtin_copysignf(1.0f, x); // erfc(4) < 2^-25
+  return (float)hm_copysign(1.0 - hm_lite_erfc_pos(ad), d);
+}
+
+float __hetgpu_math_erfcf(float x) {
+  if (x != x)
+    return x + x;
+  double d = (double)x;
+  if (hm_fabs(d) < 0.5)
+    return (float)(1.0 - d * hm_poly(hm_erf_p, 14, d * d));
+  if (d > 0)
+    return (float)hm_lite_erfc_pos(d);
+  if (d < -4.0)
+    return 2.0f;
+  return (float)(2.0 - hm_lite_erfc_pos(-d));
+}

@@ -109,19 +109,20 @@ def erf_over_x(u):
     return mp.erf(x) / x
 
 
-fit("hm_erf_p", erf_over_x, mp.mpf(0), mp.mpf(1), 16, "erf(x)/x in u = x^2")
+fit("hm_erf_p", erf_over_x, mp.mpf(0), mp.mpf(1), 14, "erf(x)/x in u = x^2")
 
 
 # erfc(x) = exp(-x^2) * R(x); R fitted in t = x - mid on pieces.
 ERFC_PIECES = [(0.5, 1.0), (1.0, 1.5), (1.5, 2.25), (2.25, 3.25), (3.25, 4.5), (4.5, 6.0)]
 emit("#define HM_ERFC_NPIECES %d" % len(ERFC_PIECES))
-emit("#define HM_ERFC_DEG 22")
+ERFC_N = 17  # coefficients per piece
+emit("#define HM_ERFC_DEG %d" % ERFC_N)
 emit("static const double hm_erfc_mid[%d] = {%s};" % (len(ERFC_PIECES), ", ".join(hexd((a + b) / 2) for a, b in ERFC_PIECES)))
 emit("static const double hm_erfc_hi[%d] = {%s};" % (len(ERFC_PIECES), ", ".join(hexd(b) for a, b in ERFC_PIECES)))
-emit("static const double hm_erfc_r[%d][22] = {" % len(ERFC_PIECES))
+emit("static const double hm_erfc_r[%d][%d] = {" % (len(ERFC_PIECES), ERFC_N))
 for a, b in ERFC_PIECES:
     m = mp.mpf(a + b) / 2
-    c, err = mp.chebyfit(lambda t: mp.erfc(m + t) * mp.exp((m + t) ** 2), [mp.mpf(a) - m, mp.mpf(b) - m], 22, error=True)
+    c, err = mp.chebyfit(lambda t: mp.erfc(m + t) * mp.exp((m + t) ** 2), [mp.mpf(a) - m, mp.mpf(b) - m], ERFC_N, error=True)
     c = list(reversed(c))
     emit("  // [%g, %g] err %.3g" % (a, b, float(err / (mp.erfc(b) * mp.exp(b * b)))))
     emit("  {" + ", ".join(hexd(float(x)) for x in c) + "},")
@@ -170,7 +171,7 @@ for nm, v in (("LG1_C0", c0), ("LG1_C1", c1), ("LG2_C0", d0), ("LG2_C1", d1)):
 fit("hm_lgamma1", lg1, mp.mpf(-0.5), mp.mpf(0.5), 28, "(lgamma(1+t) - c0 t - c1 t^2) / t^3")
 fit("hm_lgamma2", lg2, mp.mpf(-0.5), mp.mpf(1.0), 28, "(lgamma(2+t) - d0 t - d1 t^2) / t^3")
 # Gamma(2+t), t in [0, 1]
-fit("hm_tgamma2", lambda t: mp.gamma(2 + t), mp.mpf(0), mp.mpf(1), 24, "Gamma(2+t)")
+fit("hm_tgamma2", lambda t: mp.gamma(2 + t), mp.mpf(0), mp.mpf(1), 20, "Gamma(2+t)")
 
 # Stirling series coefficients B_2n / (2n (2n-1)), n = 1..10
 emit("static const double hm_stirling[10] = {")
