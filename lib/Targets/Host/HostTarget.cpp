@@ -257,12 +257,6 @@ public:
   }
 
   Error lower(Module &M, const TargetOptions &Opts) const override {
-    if (Opts.Instrument)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "host target: live-migration instrumentation "
-          "(HETGPU_TRANSLATE_INSTRUMENT) is not implemented yet; translate "
-          "without it");
     auto TM = createHostMachine(Opts);
     if (!TM)
       return TM.takeError();

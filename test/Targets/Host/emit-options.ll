@@ -1,16 +1,12 @@
 ; emit(): --arch picks the CPU (a generic x86-64 object has no AVX-512
 ; registers, the native one on an AVX-512 host has), and a failing linker is
-; an error that names the linker and carries its output; instrumentation
-; for live migration is refused with a clear error until it exists.
+; an error that names the linker and carries its output.
 ; RUN: hetgpu-translate --target=host --arch=x86-64 %s -o %t.generic.so
 ; RUN: llvm-objdump -d %t.generic.so | FileCheck --check-prefix=GENERIC %s
 ; RUN: hetgpu-host-run --block=64 %t.generic.so add buf:f32:64:iota f32=2 \
 ; RUN:   | FileCheck --check-prefix=OUT %s
 ; RUN: env HETGPU_LLD=%S/Inputs/failing-lld.sh not hetgpu-translate --target=host %s -o %t.bad.so 2>&1 \
 ; RUN:   | FileCheck --check-prefix=ERR %s
-; RUN: not hetgpu-translate --target=host --instrument %s -o %t.inst.so 2>&1 \
-; RUN:   | FileCheck --check-prefix=INST %s
-; INST: host target: live-migration instrumentation (HETGPU_TRANSLATE_INSTRUMENT) is not implemented yet
 ; GENERIC-LABEL: <__hetgpu_block_add>:
 ; GENERIC-NOT: zmm
 ; GENERIC: ret
