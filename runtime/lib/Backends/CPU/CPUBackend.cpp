@@ -34,6 +34,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
@@ -372,7 +373,7 @@ private:
   bool Stop = false;
   Status Error;         ///< first error not yet reported
   bool Poisoned = false; ///< a launch failed: skip later work
-  std::thread Thread;
+  pthread_t Thread;
 };
 
 //===----------------------------------------------------------------------===//
@@ -438,6 +439,14 @@ void makeGlobalsWritable(void *Handle, const container::ModuleInfo &Info) {
                               " of a host translation is read-only: "
                               "cudaMemcpyToSymbol to it will fault");
   }
+}
+
+size_t workerStackBytes() {
+  size_t Stack = size_t(64) << 20;
+  if (const char *E = getenv("HETGPU_CPU_STACK_MB"))
+    if (atoi(E) > 0)
+      Stack = size_t(atoi(E)) << 20;
+  return Stack;
 }
 
 unsigned workerCount() {
@@ -627,19 +636,22 @@ private:
   std::mutex FaultM;
   Status Fault;
   std::once_flag PoolOnce;
+  std::mutex GridM;
   std::unique_ptr<ThreadPool> Pool;
   std::vector<Worker> WorkerStates;
 };
 
 Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
   std::call_once(PoolOnce, [this] {
-    size_t Stack = size_t(64) << 20;
-    if (const char *E = getenv("HETGPU_CPU_STACK_MB"))
-      if (atoi(E) > 0)
-        Stack = size_t(atoi(E)) << 20;
-    Pool = std::make_unique<ThreadPool>(Workers, Stack);
-    WorkerStates = std::vector<Worker>(Pool->size());
+    // The queue thread that runs a grid takes blocks too: Workers threads
+    // in all.
+    Pool = std::make_unique<ThreadPool>(Workers - 1, workerStackBytes());
+    // One more state for grids run by the calling queue thread itself.
+    WorkerStates = std::vector<Worker>(Pool->size() + 1);
   });
+  // The worker states are the device's: one grid at a time (the pool runs
+  // one loop at a time anyway).
+  std::lock_guard<std::mutex> GridLock(GridM);
   const container::KernelInfo &Info = K.info();
   uint64_t StaticAligned = (Info.StaticShared + 15) / 16 * 16;
   uint64_t SharedBytes = StaticAligned + P.DynamicShared;
@@ -670,7 +682,7 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
   uint64_t NumBlocks = GX * GY * P.Grid[2];
   hetgpu_block_fn Fn = K.Fn;
   void **A = Args.args();
-  Pool->parallelFor(NumBlocks, [&](uint64_t B, unsigned WId) {
+  auto Body = [&](uint64_t B, unsigned WId) {
     if (L.Failed.load(std::memory_order_relaxed))
       return;
     Worker &W = WorkerStates[WId];
@@ -678,7 +690,8 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
     W.Ctx.block_idx[1] = static_cast<uint32_t>((B / GX) % GY);
     W.Ctx.block_idx[2] = static_cast<uint32_t>(B / (GX * GY));
     runBlock(W, Fn, A);
-  });
+  };
+  Pool->parallelFor(NumBlocks, Body);
   std::lock_guard<std::mutex> Lock(L.M);
   return L.Error;
 }
@@ -688,7 +701,21 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
 //===----------------------------------------------------------------------===//
 
 CPUQueue::CPUQueue(CPUDevice &Dev) : Dev(Dev) {
-  Thread = std::thread([this] { loop(); });
+  // The queue thread runs single-block grids itself: same stack as the
+  // pool's workers.
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, workerStackBytes());
+  int RC = pthread_create(
+      &Thread, &Attr,
+      [](void *Self) -> void * {
+        static_cast<CPUQueue *>(Self)->loop();
+        return nullptr;
+      },
+      this);
+  pthread_attr_destroy(&Attr);
+  if (RC != 0)
+    throw std::runtime_error("cannot start a stream thread");
 }
 
 CPUQueue::~CPUQueue() {
@@ -698,7 +725,7 @@ CPUQueue::~CPUQueue() {
     Stop = true;
   }
   WorkCV.notify_all();
-  Thread.join();
+  pthread_join(Thread, nullptr);
   Dev.removeQueue(this);
 }
 

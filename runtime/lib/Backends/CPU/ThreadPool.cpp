@@ -23,8 +23,6 @@ struct StartArg {
 } // namespace
 
 ThreadPool::ThreadPool(unsigned Workers, size_t StackBytes) {
-  if (Workers == 0)
-    Workers = 1;
   for (unsigned I = 0; I < Workers; ++I) {
     pthread_attr_t Attr;
     pthread_attr_init(&Attr);
@@ -34,9 +32,7 @@ ThreadPool::ThreadPool(unsigned Workers, size_t StackBytes) {
     if (pthread_create(&T, &Attr, &ThreadPool::threadMain, A) != 0) {
       delete A;
       pthread_attr_destroy(&Attr);
-      if (Threads.empty())
-        throw std::runtime_error("cannot start CPU worker threads");
-      break;
+      break; // the calling thread still runs every index
     }
     pthread_attr_destroy(&Attr);
     Threads.push_back(T);
@@ -89,13 +85,25 @@ void ThreadPool::parallelFor(
   if (N == 0)
     return;
   std::lock_guard<std::mutex> Run(RunM);
-  std::unique_lock<std::mutex> Lock(M);
-  Job = &Fn;
-  Count = N;
-  Next = 0;
-  Busy = size();
-  ++Generation;
+  unsigned Caller = size();
+  if (N == 1 || Threads.empty()) {
+    for (uint64_t I = 0; I < N; ++I)
+      Fn(I, Caller);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Job = &Fn;
+    Count = N;
+    Next = 0;
+    Busy = size();
+    ++Generation;
+  }
   WorkCV.notify_all();
+  // The calling thread takes indices too.
+  for (uint64_t I = Next.fetch_add(1); I < N; I = Next.fetch_add(1))
+    Fn(I, Caller);
+  std::unique_lock<std::mutex> Lock(M);
   DoneCV.wait(Lock, [&] { return Busy == 0; });
   Job = nullptr;
 }

@@ -24,14 +24,15 @@ namespace rt {
 
 class ThreadPool {
 public:
-  /// \p Workers threads with \p StackBytes of stack each.
+  /// \p Workers threads (may be 0) with \p StackBytes of stack each.
   ThreadPool(unsigned Workers, size_t StackBytes);
   ~ThreadPool();
   unsigned size() const { return static_cast<unsigned>(Threads.size()); }
 
   /// Calls Fn(I, Worker) for every I in [0, Count), spread over the
-  /// workers; returns when all calls returned. Calls from several host
-  /// threads run one after the other.
+  /// workers (ids 0..size()-1) and the calling thread (id size()); returns
+  /// when all calls returned. Calls from several host threads run one after
+  /// the other.
   void parallelFor(uint64_t Count,
                    const std::function<void(uint64_t, unsigned)> &Fn);
 

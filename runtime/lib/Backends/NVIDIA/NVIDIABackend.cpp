@@ -363,9 +363,12 @@ public:
                            CU_JIT_WALL_TIME};
     void *Vals[] = {InfoLog, reinterpret_cast<void *>(uintptr_t(sizeof(InfoLog))),
                     ErrorLog, reinterpret_cast<void *>(uintptr_t(sizeof(ErrorLog))),
-                    &WallMs};
+                    nullptr};
     CUmodule M = nullptr;
     CUresult R = D.ModuleLoadDataEx(&M, PTX.c_str(), 5, Opts, Vals);
+    // Output options overwrite their value slot: the wall time is a float
+    // stored in the pointer-sized slot itself.
+    std::memcpy(&WallMs, &Vals[4], sizeof(float));
     if (R != CUDA_SUCCESS) {
       std::string Msg = "cuModuleLoadDataEx (" + Props.Arch + ", " +
                         Props.Features + "): " + D.describe(R);

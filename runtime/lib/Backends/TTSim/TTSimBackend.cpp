@@ -254,7 +254,7 @@ public:
       : Info(std::move(Info)), BlockFn(BlockFn), ImageShared(ImageShared),
         Frame(Frame) {}
   uint64_t ImageBase = 0; ///< DRAM address of the module image
-  std::string ImagePath;  ///< the file each core process boots from
+  int ImageFd = -1;       ///< memfd of the image each core boots from
   ttsim::ElfImage::TlsInfo Tls;
   const container::KernelInfo &info() const override { return Info; }
   container::KernelInfo Info;
@@ -269,8 +269,8 @@ public:
   ~TTSimModule() override {
     if (Base)
       D.release(Base);
-    if (!ImagePath.empty() && !Keep)
-      unlink(ImagePath.c_str());
+    if (ImageFd >= 0)
+      close(ImageFd);
   }
 
   Status getKernel(const std::string &Name, Kernel *&Out) override {
@@ -298,8 +298,7 @@ public:
   std::vector<char> Bytes;
   ttsim::ElfImage Image;
   uint64_t Base = 0;
-  std::string ImagePath;
-  bool Keep = false;
+  int ImageFd = -1;
   std::vector<std::unique_ptr<TTSimKernel>> Kernels;
 };
 
@@ -600,7 +599,7 @@ public:
   Dram &dram() { return Mem; }
 
 private:
-  Status startCores(const std::string &Image, uint64_t Desc, unsigned N,
+  Status startCores(int ImageFd, uint64_t Desc, unsigned N,
                     std::string &Log, std::vector<int> &Statuses);
 
   Config Cfg;
@@ -641,7 +640,6 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
                                std::unique_ptr<Module> &Out) {
   auto Mod = std::make_unique<TTSimModule>(Mem);
   Mod->Bytes = Binary;
-  Mod->Keep = Cfg.KeepImages;
   std::string Err = Mod->Image.parse(Mod->Bytes);
   if (!Err.empty())
     return Status(ErrorCode::NoBinaryForGpu,
@@ -672,40 +670,52 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
         ReadU64("__hetgpu_rvmc_frame_" + KI.Name)));
   }
 
-  // The private copy each core process boots from.
-  const char *Tmp = std::getenv("TMPDIR");
-  std::string Path = std::string(Tmp && *Tmp ? Tmp : "/tmp") +
-                     "/hetgpu-ttsim-XXXXXX";
-  std::vector<char> PathBuf(Path.begin(), Path.end());
-  PathBuf.push_back(0);
-  int Fd = mkstemp(PathBuf.data());
+  // The private copy each core process boots from: a memfd (nothing left
+  // on disk when the process exits without unloading), which each core sees
+  // as /dev/fd/4. HETGPU_TTSIM_KEEP_IMAGES also writes it to $TMPDIR.
+  int Raw = memfd_create("hetgpu-ttsim-image", MFD_CLOEXEC);
+  // Off fds 3 and 4, which the cores' dup2 calls overwrite.
+  int Fd = Raw < 0 ? -1 : fcntl(Raw, F_DUPFD_CLOEXEC, 10);
+  if (Raw >= 0)
+    close(Raw);
   if (Fd < 0)
     return Status(ErrorCode::DriverFailure,
                   "tt-sim: cannot create the core image file: " +
                       std::string(std::strerror(errno)));
-  Mod->ImagePath = PathBuf.data();
+  Mod->ImageFd = Fd;
   size_t Done = 0;
   while (Done < Binary.size()) {
     ssize_t W = ::write(Fd, Binary.data() + Done, Binary.size() - Done);
-    if (W <= 0) {
-      close(Fd);
+    if (W <= 0)
       return Status(ErrorCode::DriverFailure,
                     "tt-sim: cannot write the core image file");
-    }
     Done += size_t(W);
   }
-  fchmod(Fd, 0700);
-  close(Fd);
+  if (Cfg.KeepImages) {
+    const char *Tmp = std::getenv("TMPDIR");
+    std::string Path = std::string(Tmp && *Tmp ? Tmp : "/tmp") +
+                       "/hetgpu-ttsim-XXXXXX";
+    std::vector<char> PathBuf(Path.begin(), Path.end());
+    PathBuf.push_back(0);
+    int KeepFd = mkstemp(PathBuf.data());
+    if (KeepFd >= 0) {
+      if (::write(KeepFd, Binary.data(), Binary.size()) ==
+          ssize_t(Binary.size()))
+        std::fprintf(stderr, "tt-sim: module image kept in %s\n",
+                     PathBuf.data());
+      close(KeepFd);
+    }
+  }
   for (auto &K : Mod->Kernels) {
     K->ImageBase = Mod->Base;
-    K->ImagePath = Mod->ImagePath;
+    K->ImageFd = Mod->ImageFd;
     K->Tls = Mod->Image.tls();
   }
   Out = std::move(Mod);
   return Status::ok();
 }
 
-Status TTSimDevice::startCores(const std::string &Image, uint64_t Desc,
+Status TTSimDevice::startCores(int ImageFd, uint64_t Desc,
                                unsigned N, std::string &Log,
                                std::vector<int> &Statuses) {
   // Core stderr goes to a temporary file, so a failure can quote it.
@@ -718,14 +728,14 @@ Status TTSimDevice::startCores(const std::string &Image, uint64_t Desc,
   Status Result;
   for (unsigned C = 0; C < N; ++C) {
     std::string CoreS = std::to_string(C);
-    const char *Argv[] = {Cfg.Qemu.c_str(), Image.c_str(), DescS.c_str(),
+    const char *Argv[] = {Cfg.Qemu.c_str(), "/dev/fd/4", DescS.c_str(),
                           CoreS.c_str(), SizeS.c_str(), nullptr};
     pid_t Pid = fork();
     if (Pid == 0) {
       // Child: only async-signal-safe calls from here on.
       struct rlimit NoCore = {0, 0};
       setrlimit(RLIMIT_CORE, &NoCore);
-      if (dup2(Mem.fd(), RVMC_DRAM_FD) < 0)
+      if (dup2(Mem.fd(), RVMC_DRAM_FD) < 0 || dup2(ImageFd, 4) < 0)
         _exit(126);
       if (LogFd >= 0)
         dup2(LogFd, 2);
@@ -906,7 +916,7 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
 
   std::string Log;
   std::vector<int> Statuses;
-  Status Start = startCores(K.ImagePath, Block.Addr, N, Log, Statuses);
+  Status Start = startCores(K.ImageFd, Block.Addr, N, Log, Statuses);
 
   // printf output, in the order the records were reserved.
   uint64_t Used = std::min<uint64_t>(Ring->head, Ring->capacity);
