@@ -205,9 +205,11 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
     return createStringError(inconvertibleErrorCode(),
                              "nvptx: LLVM has no NVPTX back end: " + Err);
   llvm::TargetOptions TO;
-  // nvcc contracts a*b+c into fma by default (--fmad=true); so does clang
-  // for CUDA (-ffp-contract=fast).
-  TO.AllowFPOpFusion = FPOpFusion::Fast;
+  // nvcc contracts a*b+c into fma by default (--fmad=true). hetgpu-cc's
+  // device compile marks user code `contract` (-ffp-contract=fast), which
+  // the Standard mode honours; library code without the flag (libdevice's
+  // error-free transformations) is left as written, as NVVM leaves it.
+  TO.AllowFPOpFusion = FPOpFusion::Standard;
   CodeGenOptLevel CGOpt = Opts.OptLevel == 0   ? CodeGenOptLevel::None
                           : Opts.OptLevel == 1 ? CodeGenOptLevel::Less
                           : Opts.OptLevel == 2 ? CodeGenOptLevel::Default

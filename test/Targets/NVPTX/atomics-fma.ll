@@ -1,7 +1,9 @@
 ; Plain LLVM atomics select native atom.* on sm_70+ (float/double add,
 ; inc/dec wrap included: no CAS loops), cmpxchg is device scope like
-; nvcc's atomicCAS (atom.global.cas), and a*b+c contracts to fma as nvcc
-; does by default (--fmad=true).
+; nvcc's atomicCAS (atom.global.cas), and a*b+c marked `contract` (what
+; hetgpu-cc's device compile emits, nvcc's --fmad=true) becomes fma while
+; unmarked arithmetic (libdevice's error-free transformations) is not fused,
+; not even by ptxas (.rn forms).
 ; RUN: hetgpu-opt -passes=hetgpu-lower-nvptx -S %s | FileCheck --check-prefix=IR %s
 ; RUN: hetgpu-translate --target=nvptx --arch=sm_75 %s -o - | FileCheck %s
 ; RUN: hetgpu-translate --target=nvptx --arch=sm_90 %s -o - | FileCheck %s
@@ -17,7 +19,9 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-DAG: atom.shared.add.u32
 ; CHECK-DAG: atom.global.max.s32
 ; CHECK-DAG: atom.global.exch.b64
-; CHECK-DAG: fma.rn.f32
+; CHECK-DAG: fma.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
+; CHECK-DAG: mul.rn.f32
+; CHECK-DAG: add.rn.f32
 ; CHECK-DAG: atom.relaxed.gpu.global.cas.b32
 ; CHECK-NOT: .sys.
 ; IR: %8 = cmpxchg ptr %u, i32 1, i32 2 syncscope("device") monotonic monotonic
@@ -33,9 +37,13 @@ define void @k(ptr %f, ptr %d, ptr %u, ptr %l, float %a, float %b, float %c) #0 
   %7 = atomicrmw xchg ptr %l, i64 5 monotonic
   %8 = cmpxchg ptr %u, i32 1, i32 2 monotonic monotonic
   %9 = cmpxchg ptr %u, i32 1, i32 3 syncscope("block") monotonic monotonic
-  %m = fmul float %a, %b
-  %s = fadd float %m, %c
+  %m = fmul contract float %a, %b
+  %s = fadd contract float %m, %c
   store float %s, ptr %f
+  %m2 = fmul float %a, %c
+  %s2 = fadd float %m2, %b
+  %f2 = getelementptr float, ptr %f, i64 1
+  store volatile float %s2, ptr %f2
   %v = load i32, ptr addrspace(3) @sh
   store i32 %v, ptr %u
   ret void
