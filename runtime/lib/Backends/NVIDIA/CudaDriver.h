@@ -110,6 +110,7 @@ enum CUfunction_attribute : int {
 };
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 
 /// Every entry point the backend calls: X(name, symbol, return, params).
@@ -127,10 +128,13 @@ constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                        \
     (CUcontext * Ctx, CUdevice D))                                             \
   X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice D))     \
+  X(DevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2", (CUdevice D))         \
   X(CtxSetCurrent, "cuCtxSetCurrent", (CUcontext Ctx))                         \
   X(CtxSynchronize, "cuCtxSynchronize", ())                                    \
   X(MemAlloc, "cuMemAlloc_v2", (CUdeviceptr * P, size_t Bytes))                \
   X(MemFree, "cuMemFree_v2", (CUdeviceptr P))                                  \
+  X(MemAllocManaged, "cuMemAllocManaged",                                      \
+    (CUdeviceptr * P, size_t Bytes, unsigned Flags))                           \
   X(MemHostAlloc, "cuMemHostAlloc", (void **P, size_t Bytes, unsigned Flags))  \
   X(MemFreeHost, "cuMemFreeHost", (void *P))                                   \
   X(MemGetInfo, "cuMemGetInfo_v2", (size_t * Free, size_t *Total))             \

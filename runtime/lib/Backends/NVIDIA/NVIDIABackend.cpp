@@ -332,6 +332,36 @@ public:
       return Status(ErrorCode::InvalidDevicePointer, "cuMemFree: " + D.describe(R));
     return check(D, R, "cuMemFree");
   }
+  Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    if (!Props.ManagedMemory)
+      return Status(ErrorCode::NotSupported,
+                    "cuMemAllocManaged: the device has no managed memory");
+    ContextScope S(D, Ctx);
+    CUdeviceptr P = 0;
+    if (Status St = check(D, D.MemAllocManaged(&P, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
+                          "cuMemAllocManaged"))
+      return St;
+    Ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(P));
+    return Status::ok();
+  }
+  /// cudaDeviceReset after a fault: a CUDA context that saw a trap or an
+  /// illegal address stays unusable, so the primary context is reset (every
+  /// driver object of it dies; Core has released its own already) and
+  /// retained again.
+  Status reset() override {
+    {
+      ContextScope S(D, Ctx);
+      D.CtxSynchronize(); // reports the sticky error; nothing to do with it
+    }
+    if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset"))
+      return St;
+    CUcontext NewCtx = nullptr;
+    if (Status St = check(D, D.DevicePrimaryCtxRetain(&NewCtx, Dev),
+                          "cuDevicePrimaryCtxRetain"))
+      return St;
+    Ctx = NewCtx;
+    return Status::ok();
+  }
   Status allocateHost(size_t Bytes, void *&Ptr) override {
     ContextScope S(D, Ctx);
     return check(D, D.MemHostAlloc(&Ptr, Bytes ? Bytes : 1, 0), "cuMemHostAlloc");
