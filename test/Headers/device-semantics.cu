@@ -11,6 +11,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cuda_bf16.h>
 #include <curand_kernel.h>
+#include <mma.h>
 #include <cuda_fp16.h>
 #include <complex>
 
@@ -192,3 +193,6 @@ T void t_rand_moments(int n, double *m) {
   m[4] = sd / n;
   m[5] = snd2 / n;
 }
+// __float_to_tf32: 10 mantissa bits, ties to even; inf and NaN unchanged.
+// CHECK-NEXT: tf32 1 1.00195 1.00098 inf nan
+T float t_tf32(float x) { return __float_to_tf32(x); }

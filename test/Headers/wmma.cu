@@ -13,6 +13,7 @@
 // CHECK: bf16 max-error 0
 // CHECK: int8 max-error 0
 // CHECK: double max-error 0
+// CHECK: tf32 max-error 0
 #include <cstdio>
 #include <mma.h>
 using namespace nvcuda;
@@ -59,6 +60,24 @@ __global__ void gemm_double(const double *a, const double *b, double *c) {
   wmma::load_matrix_sync(fb, b, 8);
   wmma::mma_sync(fc, fa, fb, fc);
   wmma::store_matrix_sync(c, fc, 8, wmma::mem_col_major);
+}
+
+// tf32 fragments hold floats (rounded by __float_to_tf32 if the program asks).
+__global__ void gemm_tf32(const float *a, const float *b, float *c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32,
+                 wmma::row_major>
+      fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32,
+                 wmma::col_major>
+      fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 8, float> fc;
+  wmma::fill_fragment(fc, 0.0f);
+  wmma::load_matrix_sync(fa, a, 8);
+  wmma::load_matrix_sync(fb, b, 8);
+  for (int i = 0; i < fa.num_elements; ++i)
+    fa.x[i] = __float_to_tf32(fa.x[i]);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(c, fc, 16, wmma::mem_col_major);
 }
 
 template <class T> T *to_device(const T *h, int n) {
@@ -148,5 +167,22 @@ int main() {
       derr = fmax(derr, fabs(out[j * 8 + i] - r));
     }
   printf("double max-error %g\n", derr);
+
+  float ta[128], tb[128], tc[256];
+  for (int i = 0; i < 128; ++i) {
+    ta[i] = (float)(i % 4) + 1.0f / 1024; // the 2^-10 bit survives tf32
+    tb[i] = (float)(i % 3);
+  }
+  gemm_tf32<<<1, 32>>>(to_device(ta, 128), to_device(tb, 128), dc);
+  cudaMemcpy(tc, dc, sizeof tc, cudaMemcpyDeviceToHost);
+  err = 0;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      ref = 0;
+      for (int k = 0; k < 8; ++k)
+        ref += ta[i * 8 + k] * tb[j * 8 + k];
+      err = fmaxf(err, fabsf(tc[j * 16 + i] - ref));
+    }
+  printf("tf32 max-error %g\n", err);
   return 0;
 }

@@ -83,6 +83,7 @@ int t_cg_op(int, int, int);
 void t_philox(unsigned *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
 unsigned t_rand_nth(unsigned long long, unsigned long long, unsigned long long, int, int);
 void t_rand_moments(int, double *);
+float t_tf32(float);
 
 int main(void) {
   /* identity selector 0x3210 gives x back; 0xA selects byte 2 and
@@ -175,5 +176,8 @@ int main(void) {
   t_rand_moments(200000, m);
   printf("curand uniform mean %.2f in-range %d normal mean %.2f var %.2f double mean %.2f "
          "normal-double var %.2f\n", m[0], (int)m[1], fabs(m[2]), m[3], m[4], m[5]);
+  printf("tf32 %g %g %g %g %g\n", t_tf32(1.0f + ldexpf(1, -11)),
+         t_tf32(1.0f + 3 * ldexpf(1, -11)), t_tf32(1.0f + ldexpf(1, -10) + ldexpf(1, -20)),
+         t_tf32(INFINITY), fabsf(t_tf32(NAN)));
   return 0;
 }
