@@ -73,7 +73,9 @@ __HG_BUILTIN __attribute__((convergent)) unsigned int __hetgpu_activemask(void);
 __HG_BUILTIN __attribute__((convergent)) unsigned int
 __hetgpu_match_any_i32(unsigned int, int);
 
-// memory
+// memory (dynamic_shared is not declared: only hetgpu-raise creates it, from
+// `extern __shared__` arrays; test/Headers/builtins-in-sync.test checks the
+// rest against the table)
 __HG_BUILTIN void *__hetgpu_malloc(unsigned long long);
 __HG_BUILTIN void __hetgpu_free(void *);
 
