@@ -21,6 +21,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -195,6 +197,13 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
         inconvertibleErrorCode(),
         "nvptx: PTX ISA %u.%u is too old for %s (needs %u.%u or newer)", PTX / 10,
         PTX % 10, Arch.c_str(), MinPTX / 10, MinPTX % 10);
+  // Variable-sized allocas (alloca with a run-time size, stacksave) need
+  // PTX ISA 7.3; choose it rather than fail when no version was asked for.
+  if (!PTX && MinPTX && MinPTX < 73)
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !AI->isStaticAlloca())
+          MinPTX = 73;
   if (!PTX && MinPTX)
     Features += (Features.empty() ? "" : ",") + ("+ptx" + Twine(MinPTX)).str();
 
