@@ -172,6 +172,17 @@ public:
 
 __HG_CG thread_block this_thread_block() { return thread_block(); }
 
+template <unsigned int N, class ParentT> class thread_block_tile;
+namespace details {
+/// The static size of a tile type, 0 for anything else (a block).
+template <class G> struct tile_size {
+  static constexpr unsigned int value = 0;
+};
+template <unsigned int N, class P> struct tile_size<thread_block_tile<N, P>> {
+  static constexpr unsigned int value = N;
+};
+} // namespace details
+
 /// A statically sized tile of N consecutive threads (N a power of two,
 /// N <= 32).
 template <unsigned int N, class ParentT = void>
@@ -194,11 +205,16 @@ public:
   }
   static constexpr __HG_CG unsigned int size() { return N; }
   static constexpr __HG_CG unsigned int num_threads() { return N; }
+  /// Rank of this tile within its parent (the block, or the larger tile it
+  /// was partitioned from) and the number of such tiles there.
   __HG_CG unsigned int meta_group_rank() const {
-    return details::block_rank_linear() / N;
+    constexpr unsigned int P = details::tile_size<ParentT>::value;
+    return P ? (details::block_rank_linear() & (P - 1u)) / N
+             : details::block_rank_linear() / N;
   }
   __HG_CG unsigned int meta_group_size() const {
-    return (details::block_size_linear() + N - 1) / N;
+    constexpr unsigned int P = details::tile_size<ParentT>::value;
+    return P ? P / N : (details::block_size_linear() + N - 1) / N;
   }
 
   template <class T> __HG_CG T shfl(T var, int srcRank) const {

@@ -19,7 +19,7 @@ struct Results {
   double dshfl[64];
   unsigned ballot, any, all, match[64], lt[64];
   int reduce_add, reduce_min, count, andv, orv;
-  int tile_sum[64], tile_ballot[64], tile_rank[64], scan[64];
+  int tile_sum[64], tile_ballot[64], tile_rank[64], scan[64], sub_meta[64];
   int coalesced_rank[64], coalesced_size[64];
   unsigned inc, cas_total;
   float fmax, fsum;
@@ -60,6 +60,9 @@ __global__ void warp_ops(Results *r, unsigned *counter, float *fvals) {
   r->tile_ballot[t] = tile.ballot(tile.thread_rank() % 2);
   r->tile_rank[t] = tile.thread_rank() + 100 * tile.meta_group_rank();
   r->scan[t] = cg::exclusive_scan(tile, 1);
+  auto sub = cg::tiled_partition<4>(tile); // a tile of a tile
+  r->sub_meta[t] = sub.meta_group_rank() + 10 * sub.meta_group_size() +
+                   100 * cg::reduce(sub, 1, cg::plus<int>());
   if (lane % 2 == 1) {
     cg::coalesced_group g = cg::coalesced_threads();
     r->coalesced_rank[t] = g.thread_rank();
@@ -133,6 +136,9 @@ int main() {
   printf("tile %d %d %x %d %d scan %d %d\n", r.tile_sum[0], r.tile_sum[63],
          r.tile_ballot[5], r.tile_rank[13], r.tile_rank[63], r.scan[8],
          r.scan[15]);
+  // Thread 13: rank 5 in its 8-tile, so sub-tile 1 of 2, 4 threads each.
+  // CHECK-NEXT: subtile 421 420
+  printf("subtile %d %d\n", r.sub_meta[13], r.sub_meta[10]);
   // CHECK-NEXT: coalesced 0 3 16 -1
   printf("coalesced %d %d %d %d\n", r.coalesced_rank[1], r.coalesced_rank[7],
          r.coalesced_size[33], r.coalesced_rank[2]);
