@@ -22,7 +22,10 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cstdio>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <curand_kernel.h>
+#include <mma.h>
 #include <math_constants.h>
 namespace cg = cooperative_groups;
 
@@ -131,4 +134,27 @@ __global__ void everything(float *f, double *d, int *i, unsigned *u,
   __half hh = __float2half(x);
   f[7] = __half2float(hh * hh) + make_float4(x, x, x, x).w +
          dim3(threadIdx).x + blockIdx.y + blockDim.z + gridDim.x + warpSize;
+}
+
+// The optional libraries: bfloat16, cuRAND's device API, WMMA.
+__global__ void libraries(__nv_bfloat16 *b, float *f, const __half *h,
+                          unsigned long long seed) {
+  curandState st;
+  curand_init(seed, threadIdx.x, 0, &st);
+  f[threadIdx.x] = curand_uniform(&st) + curand_normal(&st) +
+                   (float)curand_normal_double(&st);
+  b[threadIdx.x] = __float2bfloat16(f[0]) * b[1];
+  atomicAdd(&b[2], b[3]);
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half,
+                         nvcuda::wmma::row_major>
+      fa;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half,
+                         nvcuda::wmma::col_major>
+      fb;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> fc;
+  nvcuda::wmma::fill_fragment(fc, 0.0f);
+  nvcuda::wmma::load_matrix_sync(fa, h, 16);
+  nvcuda::wmma::load_matrix_sync(fb, h, 16);
+  nvcuda::wmma::mma_sync(fc, fa, fb, fc);
+  nvcuda::wmma::store_matrix_sync(f, fc, 16, nvcuda::wmma::mem_row_major);
 }
