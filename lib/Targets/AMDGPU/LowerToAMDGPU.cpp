@@ -218,6 +218,18 @@ void AMDGPULowering::moveAllocas() {
       New->takeName(AI);
       New->setUsedWithInAlloca(AI->isUsedWithInAlloca());
       New->copyMetadata(*AI);
+      // lifetime markers must name the alloca itself.
+      for (User *U : make_early_inc_range(AI->users()))
+        if (auto *II = dyn_cast<IntrinsicInst>(U);
+            II && (II->getIntrinsicID() == Intrinsic::lifetime_start ||
+                   II->getIntrinsicID() == Intrinsic::lifetime_end)) {
+          IRBuilder<> LB(II);
+          if (II->getIntrinsicID() == Intrinsic::lifetime_start)
+            LB.CreateLifetimeStart(New);
+          else
+            LB.CreateLifetimeEnd(New);
+          II->eraseFromParent();
+        }
       auto *Cast = new AddrSpaceCastInst(New, AI->getType(),
                                          New->getName() + ".flat",
                                          AI->getIterator());
@@ -609,6 +621,8 @@ void AMDGPULowering::lowerBuiltins() {
     if (!F.getName().starts_with(BuiltinPrefix))
       continue;
     std::optional<BuiltinInfo> Info = lookupBuiltin(F);
+    if (!Info && !F.isDeclaration())
+      continue; // a library's (or this lowering's) own helper
     if (!Info) {
       for (User *U : F.users())
         if (auto *I = dyn_cast<Instruction>(U))
@@ -896,6 +910,13 @@ void AMDGPULowering::run() {
   stripLiveBundles();
   lowerKernels();
   setSubtargetAttributes();
+  // Device variables stay visible to hipModuleGetGlobal but must not be
+  // preemptible in the code object (ld.lld -shared): the code generator
+  // addresses them PC-relative, as HIP's compiler does.
+  for (GlobalVariable &GV : M.globals())
+    if (!GV.isDeclaration() && GV.hasExternalLinkage() &&
+        GV.hasDefaultVisibility())
+      GV.setVisibility(GlobalValue::ProtectedVisibility);
   // Code object v5: the implicit-argument offsets used above.
   if (!M.getModuleFlag("amdhsa_code_object_version"))
     M.addModuleFlag(Module::Error, "amdhsa_code_object_version", 500);

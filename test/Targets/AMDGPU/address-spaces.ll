@@ -3,7 +3,8 @@
 ; LDS variables lose their initialiser (LDS cannot be initialised), and a
 ; shared pointer kept in memory stays 8 bytes wide (its zero-extended LDS
 ; offset), so hetIR's memory layouts do not change with AMDGPU's 32-bit LDS
-; pointers.
+; pointers. Device variables get protected visibility (not preemptible in
+; the code object, still found by hipModuleGetGlobal).
 ; RUN: hetgpu-opt -passes='hetgpu-lower-amdgpu<gfx942>' -S %s | FileCheck %s
 ; RUN: hetgpu-translate --target=amdgpu --arch=gfx942 %s -o %t.hsaco
 ; RUN: llvm-readobj --notes %t.hsaco | FileCheck --check-prefix=NOTES %s
@@ -15,9 +16,9 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: target triple = "amdgcn-amd-amdhsa"
 ; CHECK-DAG: @sh = internal addrspace(3) global [64 x i32] poison, align 4
 ; CHECK-DAG: @str = private unnamed_addr addrspace(4) constant [4 x i8] c"abc\00", align 1
-; CHECK-DAG: @counter = addrspace(1) global i32 0, align 4
-; CHECK-DAG: @dev = addrspace(1) global i32 7, align 4
-; CHECK-DAG: @cst = addrspace(4) constant i32 3, align 4
+; CHECK-DAG: @counter = protected addrspace(1) global i32 0, align 4
+; CHECK-DAG: @dev = protected addrspace(1) global i32 7, align 4
+; CHECK-DAG: @cst = protected addrspace(4) constant i32 3, align 4
 @sh = internal addrspace(3) global [64 x i32] zeroinitializer, align 4
 @str = private unnamed_addr constant [4 x i8] c"abc\00", align 1
 @counter = global i32 0, align 4
