@@ -504,11 +504,15 @@ int main(int argc, char **argv) {
     }
   };
   auto T0 = std::chrono::steady_clock::now();
-  std::vector<std::thread> Pool;
-  for (unsigned I = 0; I < std::max(1u, unsigned(Threads)); ++I)
-    Pool.emplace_back(Worker);
-  for (std::thread &T : Pool)
-    T.join();
+  if (Threads <= 1) {
+    Worker(); // on this thread, so profilers see the kernel
+  } else {
+    std::vector<std::thread> Pool;
+    for (unsigned I = 0; I < Threads; ++I)
+      Pool.emplace_back(Worker);
+    for (std::thread &T : Pool)
+      T.join();
+  }
   if (Time)
     fprintf(stderr, "kernel time: %.3f ms\n",
             std::chrono::duration<double, std::milli>(

@@ -66,125 +66,122 @@ static int hasMask(uint32_t Kind) {
   return Kind >= HETGPU_SYNC_SYNCWARP && Kind != HETGPU_SYNC_ACTIVEMASK;
 }
 
-/* PTX shfl.sync semantics: c = ((32 - width) << 8) | (up ? 0 : 31). */
-static int32_t shuffle(uint32_t Kind, hetgpu_thread_state **Lanes,
-                       uint32_t Group, uint32_t Lane) {
-  hetgpu_thread_state *T = Lanes[Lane];
-  uint32_t W = (uint32_t)T->arg[3];
-  if (W == 0 || W > 32 || (W & (W - 1)))
-    W = 32;
-  int32_t SegMask = (int32_t)((32 - W) & 31);
-  int32_t B = T->arg[2] & 31;
-  int32_t L = (int32_t)Lane;
-  int32_t MinLane = L & SegMask;
-  int32_t MaxLane =
-      (L & SegMask) | (Kind == HETGPU_SYNC_SHFL_UP ? 0 : 31 & ~SegMask);
-  int32_t J;
-  int P;
-  switch (Kind) {
-  case HETGPU_SYNC_SHFL_UP:
-    J = L - B;
-    P = J >= MaxLane;
-    break;
-  case HETGPU_SYNC_SHFL_DOWN:
-    J = L + B;
-    P = J <= MaxLane;
-    break;
-  case HETGPU_SYNC_SHFL_XOR:
-    J = L ^ B;
-    P = J <= MaxLane;
-    break;
-  default: /* idx */
-    J = MinLane | (B & ~SegMask);
-    P = J <= MaxLane;
-    break;
-  }
-  if (!P)
-    J = L;
-  /* Reading an inactive lane is undefined in CUDA; return the own value. */
-  if (!((Group >> J) & 1u))
-    return T->arg[1];
-  return Lanes[J]->arg[1];
-}
-
 /* Performs the warp operation of the lanes in Group (all stopped at the
- * same sync point) and makes them runnable again. */
+ * same sync point) and makes them runnable again. Loops visit the set bits
+ * of Group only. */
 static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
-  uint32_t First = (uint32_t)__builtin_ctz(Group);
-  uint32_t Kind = Lanes[First]->kind;
-  /* Lanes of the group whose predicate is true (votes). */
-  uint32_t Preds = 0;
-  if (Kind >= HETGPU_SYNC_VOTE_ANY && Kind <= HETGPU_SYNC_VOTE_BALLOT)
-    for (uint32_t L = 0; L < 32; ++L)
-      if (((Group >> L) & 1u) && Lanes[L]->arg[1])
-        Preds |= 1u << L;
-  for (uint32_t L = 0; L < 32; ++L) {
-    if (!((Group >> L) & 1u))
-      continue;
-    hetgpu_thread_state *T = Lanes[L];
-    uint32_t Active = Group & (uint32_t)T->arg[0];
-    int32_t R = 0;
-    switch (Kind) {
-    case HETGPU_SYNC_SHFL_IDX:
-    case HETGPU_SYNC_SHFL_UP:
-    case HETGPU_SYNC_SHFL_DOWN:
-    case HETGPU_SYNC_SHFL_XOR:
-      R = shuffle(Kind, Lanes, Group, L);
-      break;
-    case HETGPU_SYNC_VOTE_ANY:
-    case HETGPU_SYNC_VOTE_ALL:
-    case HETGPU_SYNC_VOTE_BALLOT: {
-      uint32_t Ballot = Preds & Active;
-      if (Kind == HETGPU_SYNC_VOTE_BALLOT)
-        R = (int32_t)Ballot;
-      else if (Kind == HETGPU_SYNC_VOTE_ANY)
-        R = Ballot != 0;
-      else
-        R = Ballot == Active;
-      break;
-    }
-    case HETGPU_SYNC_ACTIVEMASK:
-      R = (int32_t)Group;
-      break;
-    case HETGPU_SYNC_MATCH_ANY: {
-      uint32_t M = 0;
-      for (uint32_t J = 0; J < 32; ++J)
-        if (((Active >> J) & 1u) && Lanes[J]->arg[1] == T->arg[1])
-          M |= 1u << J;
-      R = (int32_t)M;
-      break;
-    }
-    default: /* syncwarp */
-      break;
-    }
-    T->result = R;
+  uint32_t Kind = Lanes[__builtin_ctz(Group)]->kind;
+  int32_t Val[32];
+  for (uint32_t M = Group; M; M &= M - 1) {
+    uint32_t L = (uint32_t)__builtin_ctz(M);
+    Val[L] = Lanes[L]->arg[1];
   }
-  for (uint32_t L = 0; L < 32; ++L)
-    if ((Group >> L) & 1u)
-      Lanes[L]->status = ST_RUN;
+  switch (Kind) {
+  case HETGPU_SYNC_SHFL_IDX:
+  case HETGPU_SYNC_SHFL_UP:
+  case HETGPU_SYNC_SHFL_DOWN:
+  case HETGPU_SYNC_SHFL_XOR:
+    /* PTX shfl.sync: c = ((32 - width) << 8) | (up ? 0 : 31); a source
+     * lane out of the segment gives the own value; reading an inactive lane
+     * is undefined in CUDA: the own value too. */
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t Lane = (uint32_t)__builtin_ctz(M);
+      hetgpu_thread_state *T = Lanes[Lane];
+      uint32_t W = (uint32_t)T->arg[3];
+      if (W == 0 || W > 32 || (W & (W - 1)))
+        W = 32;
+      int32_t SegMask = (int32_t)((32 - W) & 31);
+      int32_t B = T->arg[2] & 31;
+      int32_t L = (int32_t)Lane;
+      int32_t MinLane = L & SegMask;
+      int32_t MaxLane = MinLane | (31 & ~SegMask);
+      int32_t J;
+      int P;
+      if (Kind == HETGPU_SYNC_SHFL_UP) {
+        J = L - B;
+        P = J >= MinLane;
+      } else {
+        J = Kind == HETGPU_SYNC_SHFL_DOWN  ? L + B
+            : Kind == HETGPU_SYNC_SHFL_XOR ? L ^ B
+                                           : MinLane | (B & ~SegMask);
+        P = J <= MaxLane;
+      }
+      T->result = P && ((Group >> J) & 1u) ? Val[J] : Val[L];
+    }
+    break;
+  case HETGPU_SYNC_VOTE_ANY:
+  case HETGPU_SYNC_VOTE_ALL:
+  case HETGPU_SYNC_VOTE_BALLOT: {
+    uint32_t Preds = 0;
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
+      if (Val[L])
+        Preds |= 1u << L;
+    }
+    for (uint32_t M = Group; M; M &= M - 1) {
+      hetgpu_thread_state *T = Lanes[__builtin_ctz(M)];
+      uint32_t Active = Group & (uint32_t)T->arg[0];
+      uint32_t Ballot = Preds & Active;
+      T->result = Kind == HETGPU_SYNC_VOTE_BALLOT ? (int32_t)Ballot
+                  : Kind == HETGPU_SYNC_VOTE_ANY  ? Ballot != 0
+                                                  : Ballot == Active;
+    }
+    break;
+  }
+  case HETGPU_SYNC_ACTIVEMASK:
+    for (uint32_t M = Group; M; M &= M - 1)
+      Lanes[__builtin_ctz(M)]->result = (int32_t)Group;
+    break;
+  case HETGPU_SYNC_MATCH_ANY:
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
+      uint32_t Active = Group & (uint32_t)Lanes[L]->arg[0], Match = 0;
+      for (uint32_t A = Active; A; A &= A - 1) {
+        uint32_t J = (uint32_t)__builtin_ctz(A);
+        if (Val[J] == Val[L])
+          Match |= 1u << J;
+      }
+      Lanes[L]->result = (int32_t)Match;
+    }
+    break;
+  default: /* syncwarp */
+    break;
+  }
+  for (uint32_t M = Group; M; M &= M - 1)
+    Lanes[__builtin_ctz(M)]->status = ST_RUN;
 }
 
 /* Runs one warp until every lane waits at a block barrier or has exited. */
 static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
                     hetgpu_thread_state **Lanes, uint32_t NumLanes) {
-  uint32_t Missing = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
+  uint32_t Gone = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
+  uint32_t Run = 0, Waiting = 0;
+  for (uint32_t L = 0; L < NumLanes; ++L) {
+    uint32_t St = Lanes[L]->status;
+    if (St == ST_RUN)
+      Run |= 1u << L;
+    else if (St == ST_EXIT)
+      Gone |= 1u << L;
+    else if (St == ST_WARP)
+      Waiting |= 1u << L;
+  }
   for (;;) {
-    uint32_t Gone = Missing, Waiting = 0;
-    for (uint32_t L = 0; L < NumLanes; ++L) {
+    for (uint32_t M = Run; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
       hetgpu_thread_state *T = Lanes[L];
-      if (T->status == ST_RUN) {
-        uint32_t Id = Fn(Args, Ctx, T);
-        if (Id == 0) {
-          T->status = ST_EXIT;
+      uint32_t Id = Fn(Args, Ctx, T);
+      if (Id == 0) {
+        T->status = ST_EXIT;
+        Gone |= 1u << L;
+      } else {
+        T->resume = Id;
+        if (isBarrier(T->kind)) {
+          T->status = ST_BAR;
         } else {
-          T->resume = Id;
-          T->status = isBarrier(T->kind) ? ST_BAR : ST_WARP;
+          T->status = ST_WARP;
+          Waiting |= 1u << L;
         }
       }
-      if (T->status == ST_EXIT)
-        Gone |= 1u << L;
-      else if (T->status == ST_WARP)
-        Waiting |= 1u << L;
     }
     if (!Waiting)
       return;
@@ -195,15 +192,16 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       uint32_t First = (uint32_t)__builtin_ctz(Left);
       uint32_t Id = Lanes[First]->resume;
       uint32_t Group = 0, Need = 0;
-      for (uint32_t L = First; L < NumLanes; ++L)
-        if (((Left >> L) & 1u) && Lanes[L]->resume == Id) {
+      for (uint32_t M = Left; M; M &= M - 1) {
+        uint32_t L = (uint32_t)__builtin_ctz(M);
+        if (Lanes[L]->resume == Id) {
           Group |= 1u << L;
           Need |= (uint32_t)Lanes[L]->arg[0];
         }
+      }
       Left &= ~Group;
-      uint32_t Kind = Lanes[First]->kind;
       uint32_t Class;
-      if (!hasMask(Kind))
+      if (!hasMask(Lanes[First]->kind))
         Class = 1;
       else
         Class = (Need & ~Group & ~Gone) ? 2 : 0;
@@ -214,6 +212,8 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       }
     }
     warpOp(Lanes, BestGroup);
+    Waiting &= ~BestGroup;
+    Run = BestGroup;
   }
 }
 
@@ -255,14 +255,22 @@ void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
   }
   hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
   char *Frames = Area + TSBytes;
+  uint32_t X = 0, Y = 0, Z = 0;
   for (uint32_t I = 0; I < N; ++I) {
     hetgpu_thread_state *T = &TS[I];
     T->resume = 0;
     T->kind = 0;
     T->result = 0;
-    T->tid[0] = I % BX;
-    T->tid[1] = (I / BX) % BY;
-    T->tid[2] = I / (BX * BY);
+    T->tid[0] = X;
+    T->tid[1] = Y;
+    T->tid[2] = Z;
+    if (++X == BX) {
+      X = 0;
+      if (++Y == BY) {
+        Y = 0;
+        ++Z;
+      }
+    }
     T->linear = I;
     T->status = ST_RUN;
     T->frame = Frames + (size_t)I * FrameSize;
