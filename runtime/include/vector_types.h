@@ -61,6 +61,11 @@ struct dim3 {
                             unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
   __HG_VT_HD constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  // From threadIdx/blockIdx/blockDim/gridDim (device_launch_parameters.h):
+  // an exact-match constructor, so `dim3(blockIdx)` is not ambiguous between
+  // their conversions to dim3 and to uint3 before C++17.
+  template <class B, class = decltype(B::__fetch_builtin_x())>
+  __HG_VT_HD dim3(const B &b) : x(b.x), y(b.y), z(b.z) {}
   __HG_VT_HD constexpr operator uint3() const { return {x, y, z}; }
 #endif
 };

@@ -72,3 +72,13 @@ __global__ void dims(unsigned *out) {
 // HOST-NOT: __hetgpu_
 // HOST: define {{.*}} @_Z22__device_stub__indicesPj(
 // HOST-NOT: __hetgpu_
+
+// Before C++17, dim3(blockIdx) must not be ambiguous between the conversions
+// to dim3 and to uint3.
+// RUN: %clangxx %cuda_device -std=c++14 -fsyntax-only %s
+// RUN: %clangxx %cuda_device -std=c++11 -fsyntax-only %s
+__device__ unsigned dim3_from_builtins() {
+  dim3 a(blockIdx), b = dim3(threadIdx), c = gridDim;
+  uint3 d = blockDim;
+  return a.x + b.y + c.z + d.x;
+}
