@@ -18,11 +18,15 @@
 // CHECK: launch: cudaSuccess
 // CHECK: sync: cudaSuccess
 // CHECK: copy back: 1 2 3
+// CHECK: managed: cudaSuccess
+// CHECK: reset: cudaSuccess
+// CHECK: malloc after reset: cudaSuccess
 // LOG: module-load //
 // LOG: .version 8.7
 // LOG: .target sm_90
 // LOG: .visible .entry _Z5scalePfif(
 // LOG: launch _Z5scalePfif grid 4 1 1 block 64 1 1 shared 256
+// LOG: reset
 // BAD-DAG: launch: cudaErrorNoKernelImageForDevice
 // BAD-DAG: cuModuleLoadDataEx (sm_90, +ptx87): CUDA_ERROR_INVALID_PTX {{.*}}: ptxas fatal: fake error at FAKE_JIT_ERROR
 // NODRV: /nonexistent/libcuda.so.1 not found
@@ -66,5 +70,9 @@ int main() {
   CK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
   // The stand-in driver runs no kernels: the data come back unchanged.
   std::printf("copy back: %g %g %g\n", h[0], h[1], h[2]);
+  float *m = nullptr;
+  std::printf("managed: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 64)));
+  std::printf("reset: %s\n", cudaGetErrorName(cudaDeviceReset()));
+  std::printf("malloc after reset: %s\n", cudaGetErrorName(cudaMalloc(&d, 64)));
   return 0;
 }

@@ -346,8 +346,7 @@ public:
   }
   /// cudaDeviceReset after a fault: a CUDA context that saw a trap or an
   /// illegal address stays unusable, so the primary context is reset (every
-  /// driver object of it dies; Core has released its own already) and
-  /// retained again.
+  /// driver object of it dies; Core has released its own already).
   Status reset() override {
     {
       ContextScope S(D, Ctx);
@@ -355,10 +354,13 @@ public:
     }
     if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset"))
       return St;
+    // A reset keeps our retain; retaining again yields the (re-created)
+    // context's handle, and the release keeps the count at one.
     CUcontext NewCtx = nullptr;
     if (Status St = check(D, D.DevicePrimaryCtxRetain(&NewCtx, Dev),
                           "cuDevicePrimaryCtxRetain"))
       return St;
+    D.DevicePrimaryCtxRelease(Dev);
     Ctx = NewCtx;
     return Status::ok();
   }
