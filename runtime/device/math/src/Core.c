@@ -46,13 +46,17 @@ hm_dd __hetgpu_mathi_exp_reduced(double rh, double rl) {
   return hm_fast_two_sum(s2.hi, lo);
 }
 
-hm_dd __hetgpu_mathi_exp_dd(double xh, double xl, int *k) {
+hm_ddi __hetgpu_mathi_exp_ddk(double xh, double xl) {
   double kd = hm_rint_small(xh * HM_INVLN2_HI);
   // kd * LN2_HI42 is exact and so is the subtraction (Sterbenz).
   double rh = hm_fma(-kd, HM_LN2_HI42, xh);
   double rl = hm_fma(-kd, HM_LN2_LO42, xl);
-  *k = (int)kd;
-  return __hetgpu_mathi_exp_reduced(rh, rl);
+  hm_dd e = __hetgpu_mathi_exp_reduced(rh, rl);
+  hm_ddi r;
+  r.hi = e.hi;
+  r.lo = e.lo;
+  r.k = (int)kd;
+  return r;
 }
 
 hm_dd __hetgpu_mathi_expm1_dd(double x) {
@@ -119,7 +123,8 @@ HM_INLINE uint64_t hm_mul64(uint64_t a, uint64_t b, uint64_t *lo) {
 
 /// Payne-Hanek: x * 2/pi with 192 bits of 2/pi starting just above the
 /// bits that can only contribute multiples of 4.
-HM_HELPER int hm_payne_hanek(double x, hm_dd *r) {
+HM_HELPER hm_ddi hm_payne_hanek(double x) {
+  hm_ddi out;
   uint64_t ix = hm_asu64(x);
   int e = (int)((ix >> 52) & 0x7ff);
   uint64_t m = (ix & 0x000fffffffffffffULL) | 0x0010000000000000ULL;
@@ -165,8 +170,9 @@ HM_HELPER int hm_payne_hanek(double x, hm_dd *r) {
     shift = 64;
   }
   if (F1 == 0) {
-    r->hi = r->lo = 0.0;
-    return (ix >> 63) ? -n : n;
+    out.hi = out.lo = 0.0;
+    out.k = (ix >> 63) ? -n : n;
+    return out;
   }
   int lz = __builtin_clzll(F1);
   if (lz) {
@@ -185,16 +191,20 @@ HM_HELPER int hm_payne_hanek(double x, hm_dd *r) {
     res.hi = -res.hi;
     res.lo = -res.lo;
   }
-  *r = res;
-  return (ix >> 63) ? -n : n;
+  out.hi = res.hi;
+  out.lo = res.lo;
+  out.k = (ix >> 63) ? -n : n;
+  return out;
 }
 
-int __hetgpu_mathi_rem_pio2(double x, hm_dd *r) {
+hm_ddi __hetgpu_mathi_rem_pio2k(double x) {
+  hm_ddi out;
   double ax = hm_fabs(x);
   if (ax <= 0x1.921fb54442d18p-1) {
-    r->hi = x;
-    r->lo = 0.0;
-    return 0;
+    out.hi = x;
+    out.lo = 0.0;
+    out.k = 0;
+    return out;
   }
   if (ax < 0x1p20) {
     double kd = hm_rint_small(x * 0x1.45f306dc9c883p-1);
@@ -205,11 +215,13 @@ int __hetgpu_mathi_rem_pio2(double x, hm_dd *r) {
     hm_dd res = hm_two_sum(t.hi, -w3);
     res = hm_fast_two_sum(res.hi, res.lo + t.lo - w3e);
     if (hm_fabs(res.hi) > 0x1p-40) {
-      *r = res;
-      return (int)kd;
+      out.hi = res.hi;
+      out.lo = res.lo;
+      out.k = (int)kd;
+      return out;
     }
   }
-  return hm_payne_hanek(x, r);
+  return hm_payne_hanek(x);
 }
 
 //===-- Kernels --------------------------------------------------------------===//
@@ -224,7 +236,8 @@ static const double hm_cos_c[8] = {
     1.0 / 479001600.0, -1.0 / 87178291200.0, 1.0 / 20922789888000.0,
     -1.0 / 6402373705728000.0};
 
-hm_dd __hetgpu_mathi_sin_dd(hm_dd r) {
+hm_dd __hetgpu_mathi_sin_dd2(double rh, double rl) {
+  hm_dd r = hm_dd_make(rh, rl);
   double x = r.hi;
   double z = x * x;
   double s = hm_poly(hm_sin_c, 8, z);
@@ -232,7 +245,8 @@ hm_dd __hetgpu_mathi_sin_dd(hm_dd r) {
   return hm_fast_two_sum(x, lo);
 }
 
-hm_dd __hetgpu_mathi_cos_dd(hm_dd r) {
+hm_dd __hetgpu_mathi_cos_dd2(double rh, double rl) {
+  hm_dd r = hm_dd_make(rh, rl);
   double x = r.hi;
   hm_dd z2 = hm_two_prod(x, x);
   double z = z2.hi;
@@ -247,7 +261,8 @@ hm_dd __hetgpu_mathi_cos_dd(hm_dd r) {
 static const double hm_atan_c[7] = {-1.0 / 3.0, 1.0 / 5.0,  -1.0 / 7.0, 1.0 / 9.0,
                                     -1.0 / 11.0, 1.0 / 13.0, -1.0 / 15.0};
 
-hm_dd __hetgpu_mathi_atan_dd(hm_dd q) {
+hm_dd __hetgpu_mathi_atan_dd2(double qh, double ql) {
+  hm_dd q = hm_dd_make(qh, ql);
   if (q.hi == __builtin_inf())
     return hm_dd_make(HM_PIO2_HI, HM_PIO2_LO);
   int inv = q.hi > 1.0;

@@ -198,25 +198,55 @@ HM_INLINE double hm_poly(const double *C, int N, double x) {
 }
 
 //===-- Cores (defined in Core.c, shared by the public functions) ----------===//
+//
+// The cores take and return scalars or small structs by value: pointer
+// out-parameters and struct arguments would live in (slow) local memory on
+// GPUs whenever a core is not inlined. The inline wrappers below keep the
+// call sites readable; their temporaries disappear after inlining.
 
-/// exp(xh + xl) = 2^k * (result.hi + result.lo), |relative error| < 2^-62.
-/// Requires |xh| < 1000 (callers handle overflow and underflow first).
-hm_dd __hetgpu_mathi_exp_dd(double xh, double xl, int *k);
+typedef struct {
+  double hi, lo;
+  int k;
+} hm_ddi;
+
+/// exp(xh + xl) = 2^k * (hi + lo), about 2^-60 relative. Requires
+/// |xh| < 1000 (callers handle overflow and underflow first).
+hm_ddi __hetgpu_mathi_exp_ddk(double xh, double xl);
 /// exp(rh + rl) for an already reduced |rh + rl| <= 0.36.
 hm_dd __hetgpu_mathi_exp_reduced(double rh, double rl);
 /// log(x) for finite x > 0 (subnormals allowed), about 2^-66 relative.
 hm_dd __hetgpu_mathi_log_dd(double x);
-/// Reduce x modulo pi/2: returns the quadrant n (mod 4 is what matters) and
-/// x - n*pi/2 in double-double. x must be finite.
-int __hetgpu_mathi_rem_pio2(double x, hm_dd *r);
-/// sin and cos of a reduced |r| <= pi/4 + eps, in double-double.
-hm_dd __hetgpu_mathi_sin_dd(hm_dd r);
-hm_dd __hetgpu_mathi_cos_dd(hm_dd r);
-/// atan(q) for q >= 0 (q may be +inf), in double-double.
-hm_dd __hetgpu_mathi_atan_dd(hm_dd q);
+/// x - k*pi/2 in double-double and the quadrant k (mod 4 is what matters),
+/// for finite x.
+hm_ddi __hetgpu_mathi_rem_pio2k(double x);
+/// sin and cos of a reduced |rh + rl| <= pi/4 + eps, in double-double.
+hm_dd __hetgpu_mathi_sin_dd2(double rh, double rl);
+hm_dd __hetgpu_mathi_cos_dd2(double rh, double rl);
+/// atan(qh + ql) for q >= 0 (q may be +inf), in double-double.
+hm_dd __hetgpu_mathi_atan_dd2(double qh, double ql);
 /// sin(pi * x) for finite x, exact argument reduction.
 double __hetgpu_mathi_sinpi(double x);
-/// expm1(x) in double-double for |x| <= 40 (about 2^-60 relative).
+/// expm1(x) in double-double for |x| <= 45 (about 2^-60 relative).
 hm_dd __hetgpu_mathi_expm1_dd(double x);
+
+HM_INLINE hm_dd __hetgpu_mathi_exp_dd(double xh, double xl, int *k) {
+  hm_ddi r = __hetgpu_mathi_exp_ddk(xh, xl);
+  *k = r.k;
+  return hm_dd_make(r.hi, r.lo);
+}
+HM_INLINE int __hetgpu_mathi_rem_pio2(double x, hm_dd *r) {
+  hm_ddi v = __hetgpu_mathi_rem_pio2k(x);
+  *r = hm_dd_make(v.hi, v.lo);
+  return v.k;
+}
+HM_INLINE hm_dd __hetgpu_mathi_sin_dd(hm_dd r) {
+  return __hetgpu_mathi_sin_dd2(r.hi, r.lo);
+}
+HM_INLINE hm_dd __hetgpu_mathi_cos_dd(hm_dd r) {
+  return __hetgpu_mathi_cos_dd2(r.hi, r.lo);
+}
+HM_INLINE hm_dd __hetgpu_mathi_atan_dd(hm_dd q) {
+  return __hetgpu_mathi_atan_dd2(q.hi, q.lo);
+}
 
 #endif // HETGPU_DEVICE_MATH_INTERNAL_H
