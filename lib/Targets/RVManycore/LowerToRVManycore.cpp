@@ -29,6 +29,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
+#include <optional>
+
 #define DEBUG_TYPE "hetgpu-lower-rvmc"
 
 using namespace llvm;
@@ -167,7 +169,9 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
     if (!F.isDeclaration() && F.getName().starts_with(BlockFunctionPrefix))
       Blocks.push_back(&F);
   for (Function *F : Blocks) {
-    uint64_t Frame = 0;
+    // Only kernels that run through the block executor have thread states
+    // and frames; loop kernels get no export.
+    std::optional<uint64_t> Frame;
     for (BasicBlock &BB : *F)
       for (Instruction &I : BB)
         if (auto *CI = dyn_cast<CallInst>(&I))
@@ -175,7 +179,10 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
               Callee && Callee->getName() == ExecBlockName &&
               CI->arg_size() >= 4)
             if (auto *C = dyn_cast<ConstantInt>(CI->getArgOperand(3)))
-              Frame = std::max(Frame, C->getZExtValue());
+              Frame = std::max(Frame.value_or(0), C->getZExtValue());
+    ++NumBlockFunctions;
+    if (!Frame)
+      continue;
     std::string Name =
         (RVMCFramePrefix + F->getName().drop_front(BlockFunctionPrefix.size()))
             .str();
@@ -183,9 +190,8 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
       continue;
     auto *GV = new GlobalVariable(M, I64, /*isConstant=*/true,
                                   GlobalValue::ExternalLinkage,
-                                  ConstantInt::get(I64, Frame), Name);
+                                  ConstantInt::get(I64, *Frame), Name);
     GV->setAlignment(Align(8));
-    ++NumBlockFunctions;
   }
 
   for (auto &[Kernel, Bytes] : SharedBytes) {

@@ -10,8 +10,8 @@
 /// the module gets the riscv64 triple, data layout and rv64imafd/lp64d
 /// attributes. Math builtins and the block executor stay external: emit()
 /// resolves them against the device runtime archive. For each kernel the
-/// module exports `__hetgpu_rvmc_frame_K` (i64: frame bytes per thread of
-/// the block executor, 0 for loop kernels) and `__hetgpu_rvmc_shared_K`
+/// module exports `__hetgpu_rvmc_frame_K` (i64: frame bytes per thread, only
+/// for kernels run by the block executor) and `__hetgpu_rvmc_shared_K`
 /// (i64: static shared bytes), which tt-sim counts against the core's
 /// 1.5 MiB SRAM.
 ///

@@ -5,6 +5,10 @@
 // ballots emulated exactly.
 // RUN: %hetir %s -o %t.bc
 // RUN: %rvmc_image %t.bc -o %t.elf
+// Executor kernels export their frame size for tt-sim's SRAM check.
+// RUN: llvm-nm %t.elf | FileCheck --check-prefix=SYMS %s
+// SYMS-DAG: R __hetgpu_rvmc_frame__Z6reducePKiPiS1_
+// SYMS-DAG: R __hetgpu_rvmc_frame__Z4warpPi
 // RUN: env HETGPU_TTSIM_CORES=3 hetgpu-ttsim-run %t.elf _Z6reducePKiPiS1_ \
 // RUN:   --grid 4 --block 256 buf:i32:1024:iota buf:i32:4 buf:i32:4 \
 // RUN:   --print 1 --print 2 | FileCheck --check-prefix=RED %s

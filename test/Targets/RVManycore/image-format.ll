@@ -11,7 +11,6 @@
 ; CHECK: TLS
 ; CHECK-NOT: R_RISCV_{{(64|JUMP_SLOT|GLOB_DAT|TLS)}}
 ; CHECK-DAG: FUNC GLOBAL DEFAULT {{.*}} __hetgpu_block__Z1kPi
-; CHECK-DAG: OBJECT GLOBAL DEFAULT {{.*}} __hetgpu_rvmc_frame__Z1kPi
 ; CHECK-DAG: OBJECT GLOBAL DEFAULT {{.*}} __hetgpu_rvmc_shared__Z1kPi
 ; CHECK-DAG: OBJECT GLOBAL DEFAULT {{.*}} table
 ; CHECK-DAG: {{FUNC|NOTYPE}} {{.*}} _start

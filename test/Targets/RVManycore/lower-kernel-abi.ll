@@ -1,5 +1,5 @@
 ; hetgpu-lower-rvmc: a kernel becomes the block function of host_abi.h
-; (SIMT->MIMD loop), the module becomes rv64imafd/lp64d RISC-V with every
+; (SIMT->MIMD loop: no executor, so no frame-size export), the module becomes rv64imafd/lp64d RISC-V with every
 ; definition dso_local (static-PIE image), the math builtin stays external
 ; for the device math library, and the static shared size and frame size
 ; are exported for tt-sim's SRAM check.
@@ -16,9 +16,9 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: target datalayout = "e-m:e-p:64:64-i64:64-i128:128-n32:64-S128"
 ; CHECK: target triple = "riscv64-unknown-elf"
 ; CHECK-DAG: @g = dso_local addrspace(1) global i32 0
-; CHECK-DAG: @__hetgpu_rvmc_frame__Z1kPfi = dso_local constant i64 0, align 8
 ; CHECK-DAG: @__hetgpu_rvmc_shared__Z1kPfi = dso_local constant i64 256, align 8
 ; CHECK-NOT: @tile
+; CHECK-NOT: @__hetgpu_rvmc_frame_
 ; CHECK: declare float @__hetgpu_math_sinf(float)
 ; CHECK-LABEL: define internal void @_Z1kPfi.hetgpu.thread(
 ; CHECK: call float @__hetgpu_math_sinf(

@@ -247,6 +247,9 @@ struct Config {
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
+/// TTSimKernel::Frame of a kernel that the block executor does not run.
+constexpr uint64_t NoExecutor = ~uint64_t(0);
+
 class TTSimKernel : public Kernel {
 public:
   TTSimKernel(container::KernelInfo Info, uint64_t BlockFn,
@@ -260,7 +263,7 @@ public:
   container::KernelInfo Info;
   uint64_t BlockFn;     ///< DRAM address of __hetgpu_block_<name>
   uint64_t ImageShared; ///< static shared bytes the image reports, or 0
-  uint64_t Frame;       ///< block-executor frame bytes per thread, or 0
+  uint64_t Frame;       ///< executor frame bytes per thread, or NoExecutor
 };
 
 class TTSimModule : public Module {
@@ -658,16 +661,17 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
       return Status(ErrorCode::NoBinaryForGpu,
                     "tt-sim: the module image has no block function for "
                     "kernel '" + KI.Name + "'");
-    auto ReadU64 = [&](const std::string &Name) -> uint64_t {
-      uint64_t V = 0;
+    auto ReadU64 = [&](const std::string &Name,
+                       uint64_t Absent) -> uint64_t {
+      uint64_t V = Absent;
       if (const ttsim::ElfSymbol *Sh = Mod->Image.symbol(Name))
         if (Sh->Size == 8 && Sh->Value + 8 <= Mod->Image.span())
           std::memcpy(&V, reinterpret_cast<void *>(Base + Sh->Value), 8);
       return V;
     };
     Mod->Kernels.push_back(std::make_unique<TTSimKernel>(
-        KI, Base + S->Value, ReadU64("__hetgpu_rvmc_shared_" + KI.Name),
-        ReadU64("__hetgpu_rvmc_frame_" + KI.Name)));
+        KI, Base + S->Value, ReadU64("__hetgpu_rvmc_shared_" + KI.Name, 0),
+        ReadU64("__hetgpu_rvmc_frame_" + KI.Name, NoExecutor)));
   }
 
   // The private copy each core process boots from: a memfd (nothing left
@@ -821,7 +825,7 @@ Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
   Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
   DynOff = (Static + 15) & ~uint64_t(15);
   uint64_t Spill = 0;
-  if (K.Frame)
+  if (K.Frame != NoExecutor)
     Spill = ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
             Threads * K.Frame;
   uint64_t Need = ((DynOff + P.DynamicShared + 63) & ~uint64_t(63)) + Spill;
