@@ -17,3 +17,12 @@ __global__ void k(int *p) { *p = 1; }
 // RUN: not hetgpu-ttsim-run %t.bad _Z1kPi i64:16 2>&1 \
 // RUN:   | FileCheck --check-prefix=BAD %s
 // BAD: hetgpu-ttsim-run: loadModule: tt-sim: cannot load the module image: not an ELF file
+// A kernel that never finishes is killed after HETGPU_TTSIM_TIMEOUT_S.
+// RUN: not env HETGPU_TTSIM_TIMEOUT_S=2 HETGPU_TTSIM_CORES=2 hetgpu-ttsim-run \
+// RUN:   %t.elf _Z4spinPVi --grid 2 buf:i32:1 2>&1 | FileCheck --check-prefix=HANG %s
+// HANG: hetgpu-ttsim-run: launch: tt-sim: launch timed out after 2 s (HETGPU_TTSIM_TIMEOUT_S)
+
+__global__ void spin(volatile int *p) {
+  while (p[0] == 0) {
+  }
+}

@@ -39,6 +39,7 @@
 #include <set>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -739,6 +740,9 @@ Status TTSimDevice::startCores(int ImageFd, uint64_t Desc,
       // Child: only async-signal-safe calls from here on.
       struct rlimit NoCore = {0, 0};
       setrlimit(RLIMIT_CORE, &NoCore);
+      // A core dies with the thread that waits for it (the queue's worker,
+      // hence the host process): no orphaned cores after a crash or ^C.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (dup2(Mem.fd(), RVMC_DRAM_FD) < 0 || dup2(ImageFd, 4) < 0)
         _exit(126);
       if (LogFd >= 0)
