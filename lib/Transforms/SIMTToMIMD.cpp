@@ -54,6 +54,7 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 
 using namespace llvm;
@@ -66,6 +67,7 @@ STATISTIC(NumResumableKernels,
           "Kernels lowered to a resumable thread function");
 STATISTIC(NumSyncPoints, "Sync points split");
 STATISTIC(NumSpills, "Values stored across sync points");
+STATISTIC(NumRemat, "Values recomputed after sync points");
 STATISTIC(NumFrameAllocas, "Allocations moved into the thread frame");
 STATISTIC(NumInlined, "Device functions inlined into kernels");
 
@@ -1019,6 +1021,44 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
     return B.CreateConstInBoundsGEP1_64(I8, E.TS, Off);
   };
 
+  // Values computed from the thread's setup values alone (addresses of
+  // shared or frame memory from thread indices, say) are recomputed after a
+  // sync point instead of being stored and reloaded.
+  DenseMap<Instruction *, bool> RematMemo;
+  std::function<bool(Value *, unsigned)> CanRemat = [&](Value *V,
+                                                        unsigned Depth) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == E.Setup)
+      return true;
+    if (auto It = RematMemo.find(I); It != RematMemo.end())
+      return It->second;
+    bool OK = Depth < 8 &&
+              (isa<GetElementPtrInst, CastInst, CmpInst, SelectInst>(I) ||
+               (isa<BinaryOperator>(I) && !I->isIntDivRem()));
+    for (unsigned Op = 0; OK && Op < I->getNumOperands(); ++Op)
+      OK = CanRemat(I->getOperand(Op), Depth + 1);
+    RematMemo[I] = OK;
+    return OK;
+  };
+  auto Remat = [&](Instruction *V, BasicBlock *BB) {
+    DenseMap<Instruction *, Instruction *> Done;
+    std::function<Instruction *(Instruction *)> Clone =
+        [&](Instruction *I) -> Instruction * {
+      if (Instruction *C = Done.lookup(I))
+        return C;
+      Instruction *C = I->clone();
+      for (Use &Op : C->operands())
+        if (auto *OI = dyn_cast<Instruction>(Op.get()))
+          if (OI->getParent() != E.Setup)
+            Op.set(Clone(OI));
+      C->insertInto(BB, BB->end());
+      C->setName(I->getName() + ".remat");
+      Done[I] = C;
+      return C;
+    };
+    return Clone(V);
+  };
+
   DenseMap<Value *, Value *> Replaced;
   for (Sync &S : Syncs) {
     ++NumSyncPoints;
@@ -1048,6 +1088,8 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
         bool Tracked = I && I->getParent() != E.Setup;
         if (Tracked && !LiveSet.count(I) && !CallOps.count(I))
           continue;
+        if (Tracked && CanRemat(I, 0))
+          continue;
         if (Slot.Kind == SlotKind::Value &&
             DL.getTypeStoreSize(V->getType()) <= Slot.Size) {
           B.CreateAlignedStore(
@@ -1068,8 +1110,13 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
       }
     }
     for (Instruction *V : S.Live) {
-      ++NumSpills;
       Instruction *Reload;
+      if (CanRemat(V, 0)) {
+        ++NumRemat;
+        S.Reloads.emplace_back(V, Remat(V, S.Resume));
+        continue;
+      }
+      ++NumSpills;
       if (auto It = InRecord.find(V); It != InRecord.end()) {
         auto [Off, IsShared] = It->second;
         Value *Addr = RB.CreateConstInBoundsGEP1_64(I8, E.Frame, Off);

@@ -3,7 +3,8 @@
 ; offset in the !hetgpu.state record (shared pointers as offsets from the
 ; block's shared base), the operation is recorded in the thread state and
 ; the function returns the sync point's id; the setup block dispatches on
-; ts->resume to a block that reloads them. The block function hands the
+; ts->resume to a block that reloads them. A value computed from setup
+; values alone (%t64, from the thread index) is recomputed instead. The block function hands the
 ; thread function to the executor with the frame size.
 ; RUN: hetgpu-opt -passes=hetgpu-simt-to-mimd -S %s | FileCheck %s
 ; RUN: hetgpu-opt -passes=hetgpu-simt-to-mimd,hetgpu-simt-to-mimd -S %s | FileCheck %s
@@ -24,8 +25,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: ]
 ; CHECK: entry:
 ; CHECK: %v = load float, ptr %pin
-; CHECK: [[R0:%.*]] = getelementptr inbounds i8, ptr %frame, i64 0
-; CHECK-NEXT: store i64 %t64, ptr [[R0]], align 1
+; CHECK: store float %v, ptr addrspace(3) %ps
 ; CHECK-NEXT: [[R8:%.*]] = getelementptr inbounds i8, ptr %frame, i64 8
 ; CHECK-NEXT: store float %v, ptr [[R8]], align 1
 ; CHECK-NEXT: [[PI:%.*]] = ptrtoint ptr addrspace(3) %ps to i64
@@ -37,24 +37,28 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: store i32 1, ptr [[KIND]], align 4
 ; CHECK-NEXT: ret i32 1
 ; CHECK: sync1.resume:
-; CHECK: %t64.reload = load i64, ptr {{%.*}}, align 1
-; CHECK: %v.reload = load float, ptr {{%.*}}, align 1
-; CHECK: [[D:%.*]] = load i64, ptr {{%.*}}, align 1
-; CHECK: [[P:%.*]] = getelementptr inbounds i8, ptr [[SH]], i64 [[D]]
-; CHECK: %ps.reload = addrspacecast ptr [[P]] to ptr addrspace(3)
+; CHECK-NEXT: %t64.remat = zext i32 %tid.x to i64
+; CHECK-NEXT: [[L8:%.*]] = getelementptr inbounds i8, ptr %frame, i64 8
+; CHECK-NEXT: %v.reload = load float, ptr [[L8]], align 1
+; CHECK-NEXT: [[L16:%.*]] = getelementptr inbounds i8, ptr %frame, i64 16
+; CHECK-NEXT: [[D:%.*]] = load i64, ptr [[L16]], align 1
+; CHECK-NEXT: [[P:%.*]] = getelementptr inbounds i8, ptr [[SH]], i64 [[D]]
+; CHECK-NEXT: %ps.reload = addrspacecast ptr [[P]] to ptr addrspace(3)
 ; CHECK-NEXT: br label %sync1.cont
 ; CHECK: sync1.cont:
 ; CHECK-NEXT: %w = load float, ptr addrspace(3) %ps.reload
 ; CHECK-NEXT: %sum = fadd float %v.reload, %w
-; CHECK-NEXT: %pout = getelementptr float, ptr {{%.*}}, i64 %t64.reload
+; CHECK-NEXT: %pout = getelementptr float, ptr {{%.*}}, i64 %t64.remat
 ; CHECK: ret i32 0
-define void @k(ptr %in, ptr %out) #0 {
+define void @k(ptr %in, ptr %out, ptr %idx) #0 {
 entry:
   %t = call i32 @__hetgpu_tid_x()
   %t64 = zext i32 %t to i64
   %pin = getelementptr float, ptr %in, i64 %t64
   %v = load float, ptr %pin
-  %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
+  %pidx = getelementptr i64, ptr %idx, i64 %t64
+  %k = load i64, ptr %pidx
+  %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %k
   store float %v, ptr addrspace(3) %ps
   call void @__hetgpu_barrier() [ "hetgpu.live"(i64 %t64, float %v, ptr addrspace(3) %ps) ], !hetgpu.safepoint !10
   %w = load float, ptr addrspace(3) %ps
@@ -78,8 +82,8 @@ attributes #0 = { "hetgpu-kernel" }
 
 !hetgpu.kernels = !{!0}
 !hetgpu.state = !{!3}
-!0 = !{ptr @k, !"name", !"k(float*, float*)", !"params", !1, !"shared.static", i64 256, !"features", !2, !"launch.bounds", !{i32 0, i32 0}}
-!1 = !{!{!"ptr", i32 8, i32 8}, !{!"ptr", i32 8, i32 8}}
+!0 = !{ptr @k, !"name", !"k(float*, float*, long*)", !"params", !1, !"shared.static", i64 256, !"features", !2, !"launch.bounds", !{i32 0, i32 0}}
+!1 = !{!{!"ptr", i32 8, i32 8}, !{!"ptr", i32 8, i32 8}, !{!"ptr", i32 8, i32 8}}
 !2 = !{!"barrier"}
 !3 = !{ptr @k, !4, !5}
 !4 = !{i32 0, !"entry", i32 0, !{}}

@@ -1,6 +1,7 @@
 ; Warp operations are sync points too: the operation kind and its operands
 ; go to the thread state (kind 9 = shfl.xor, 12 = ballot), values live
-; across them to slots after the (here empty) state record, and the result
+; across them to slots after the (here empty) state record unless they can
+; be recomputed from the thread's setup values (%lane2), and the result
 ; comes back from ts->result. lane_id is the linear thread id modulo 32.
 ; RUN: hetgpu-opt -passes=hetgpu-simt-to-mimd -S %s | FileCheck %s
 
@@ -14,8 +15,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: i32 1, label %sync1.resume
 ; CHECK-NEXT: i32 2, label %sync2.resume
 ; CHECK: entry:
-; CHECK: [[S:%.*]] = getelementptr inbounds i8, ptr %frame, i64 0
-; CHECK-NEXT: store i32 %lane2, ptr [[S]], align 4
+; CHECK-NEXT: %lane2 = mul i32 [[LANE]], 2
 ; CHECK-NEXT: [[K:%.*]] = getelementptr inbounds i8, ptr %ts, i64 4
 ; CHECK-NEXT: store i32 9, ptr [[K]], align 4
 ; CHECK-NEXT: [[A0:%.*]] = getelementptr inbounds i8, ptr %ts, i64 8
@@ -28,12 +28,13 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: store i32 32, ptr [[A3]], align 4
 ; CHECK-NEXT: ret i32 1
 ; CHECK: sync1.resume:
-; CHECK-NEXT: [[L:%.*]] = getelementptr inbounds i8, ptr %frame, i64 0
-; CHECK-NEXT: %lane2.reload = load i32, ptr [[L]], align 4
+; CHECK-NEXT: %lane2.remat = mul i32 [[LANE]], 2
 ; CHECK-NEXT: [[RP:%.*]] = getelementptr inbounds i8, ptr %ts, i64 24
 ; CHECK-NEXT: %x.result = load i32, ptr [[RP]], align 4
 ; CHECK: sync1.cont:
-; CHECK-NEXT: %sum = add i32 %x.result, %lane2.reload
+; CHECK-NEXT: %sum = add i32 %x.result, %lane2.remat
+; CHECK: [[S:%.*]] = getelementptr inbounds i8, ptr %frame, i64 0
+; CHECK-NEXT: store i32 %sum, ptr [[S]], align 4
 ; CHECK: store i32 12, ptr
 ; CHECK: ret i32 2
 ; CHECK: sync2.resume:
