@@ -706,6 +706,49 @@ TEST(Streams, AsyncCopiesOfPageableMemoryReturnWhenTheBufferIsFree) {
   cudaFree(Flag);
 }
 
+TEST(Streams, ManyHostThreadsLaunchConcurrently) {
+  std::atomic<int> Bad{0};
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 4; ++T)
+    Threads.emplace_back([T, &Bad] {
+      const int N = 5000;
+      std::vector<float> A(N, float(T)), B(N, 1.0f), C(N);
+      float *DA, *DB, *DC;
+      cudaStream_t St;
+      if (cudaStreamCreate(&St) || cudaMalloc((void **)&DA, N * 4) ||
+          cudaMalloc((void **)&DB, N * 4) || cudaMalloc((void **)&DC, N * 4)) {
+        ++Bad;
+        return;
+      }
+      cudaMemcpyAsync(DA, A.data(), N * 4, cudaMemcpyHostToDevice, St);
+      cudaMemcpyAsync(DB, B.data(), N * 4, cudaMemcpyHostToDevice, St);
+      for (int I = 0; I < 30; ++I) {
+        if (launch(&vecAdd, (N + 127) / 128, 128, 0, St, DA, DB, DC, N))
+          ++Bad;
+        if (launch(&vecAdd, (N + 127) / 128, 128, 0, St, DC, DB, DA, N))
+          ++Bad;
+      }
+      cudaMemcpyAsync(C.data(), DA, N * 4, cudaMemcpyDeviceToHost, St);
+      if (cudaStreamSynchronize(St) != cudaSuccess)
+        ++Bad;
+      for (int I = 0; I < N; ++I)
+        if (C[I] != float(T) + 60.0f)
+          ++Bad;
+      // Errors are per thread.
+      if (T == 0)
+        cudaSetDevice(99);
+      if (cudaGetLastError() != (T == 0 ? cudaErrorInvalidDevice : cudaSuccess))
+        ++Bad;
+      cudaStreamDestroy(St);
+      cudaFree(DA);
+      cudaFree(DB);
+      cudaFree(DC);
+    });
+  for (std::thread &Th : Threads)
+    Th.join();
+  EXPECT_EQ(Bad.load(), 0);
+}
+
 TEST(Streams, HostCallbacksRunInOrder) {
   cudaStream_t St;
   cudaStreamCreate(&St);

@@ -565,13 +565,11 @@ public:
     return Status::ok();
   }
   Status synchronize() override {
-    std::vector<CPUQueue *> Qs;
-    {
-      std::lock_guard<std::mutex> Lock(QM);
-      Qs.assign(Queues.begin(), Queues.end());
-    }
+    // Queues may be destroyed by other host threads meanwhile: hold QM so
+    // none leaves the set (a queue's destructor waits here) while we use it.
+    std::lock_guard<std::mutex> Lock(QM);
     Status First;
-    for (CPUQueue *Q : Qs) {
+    for (CPUQueue *Q : Queues) {
       Status S = Q->synchronize();
       if (S && First.isOk())
         First = S;

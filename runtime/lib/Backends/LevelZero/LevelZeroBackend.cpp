@@ -25,6 +25,7 @@
 #include "SPIRVModuleTable.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -559,7 +560,16 @@ void ZEDevice::drainPrintf() {
         static_cast<const char *>(Mod->PrintfBuffer) + spirv_abi::PrintfHeaderSize;
     spirv_abi::forEachPrintfRecord(
         Recs, std::min(Written, Mod->PrintfCapacity), Mod->Table.Formats,
-        [](const char *F, const void *Args) { devicePrintf(F, Args); });
+        [](const char *Format, const void *Args, bool ToStderr) {
+        if (!ToStderr) {
+          devicePrintf(Format, Args);
+          return;
+        }
+        std::string Text = formatDevicePrintf(Format, Args);
+        fflush(stdout);
+        fputs(Text.c_str(), stderr);
+        fflush(stderr);
+      });
     __atomic_store_n(Hdr, 0, __ATOMIC_RELEASE);
   }
 }

@@ -29,6 +29,7 @@
 #include "SPIRVModuleTable.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -633,7 +634,16 @@ void CLDevice::drainPrintf(CLModule &Mod) {
   copySVM(Buf, &Zero, sizeof Zero);
   spirv_abi::forEachPrintfRecord(
       Recs.data(), Used, Mod.Table.Formats,
-      [](const char *Format, const void *Args) { devicePrintf(Format, Args); });
+      [](const char *Format, const void *Args, bool ToStderr) {
+        if (!ToStderr) {
+          devicePrintf(Format, Args);
+          return;
+        }
+        std::string Text = formatDevicePrintf(Format, Args);
+        fflush(stdout);
+        fputs(Text.c_str(), stderr);
+        fflush(stderr);
+      });
   if (Written > Mod.PrintfCapacity && !Mod.PrintfOverflowReported) {
     Mod.PrintfOverflowReported = true;
     log(LogLevel::Warn, "opencl: the device printf buffer (" +
