@@ -148,9 +148,16 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   char HashHex[17];
   snprintf(HashHex, sizeof(HashHex), "%016llx",
            static_cast<unsigned long long>(KI.IRHash));
+  std::string Names;
+  for (size_t I = 0; I < M.Kernels.size() && I < 3; ++I) {
+    const container::KernelInfo &K = M.Kernels[I];
+    Names += (I ? ", " : ": ") + (K.Demangled.empty() ? K.Name : K.Demangled);
+  }
+  if (M.Kernels.size() > 3)
+    Names += ", ...";
   std::string What = "module " + std::string(HashHex) + " (" +
-                     std::to_string(M.Kernels.size()) + " kernels) for " +
-                     Props.Target +
+                     std::to_string(M.Kernels.size()) + " kernels" + Names +
+                     ") for " + Props.Target +
                      (Props.Arch.empty() ? "" : ":" + Props.Arch);
 
   auto T0 = std::chrono::steady_clock::now();
