@@ -376,6 +376,7 @@ private:
     addCUDAMode(Dev);
     Dev.insert(Dev.end(),
                {"--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib",
+                "-Xclang", "-target-sdk-version=12.8",
                 "-Xclang", "-target-feature", "-Xclang", "+ptx80",
                 Opts.DeviceDebug ? "-O0" : "-O3"});
     addCommon(Dev);
