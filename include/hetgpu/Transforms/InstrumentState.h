@@ -1,0 +1,60 @@
+//===- InstrumentState.h - Checkpoint/resume code at safe points -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu-instrument-state`: hetIR -> hetIR instrumentation for live
+/// migration (docs/Migration.md). Every kernel gets two hidden trailing
+/// pointer parameters (the launch's state buffer and its control block),
+/// entry checks (finished blocks return, suspended blocks restore their
+/// shared memory and live values and jump back to their safe point), and at
+/// every barrier safe point a block-uniform yield test that saves the state
+/// laid out by `hetgpu-state-layout` and returns.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_TRANSFORMS_INSTRUMENTSTATE_H
+#define HETGPU_TRANSFORMS_INSTRUMENTSTATE_H
+
+#include "hetgpu/Support/PassCompat.h"
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+
+namespace hetgpu {
+
+/// Control block shared by host and device (one per launch, device memory).
+/// The host writes Yield/YieldAfter while the kernel runs; the device reads
+/// Yield with volatile loads.
+struct MigrationControl {
+  uint32_t Yield;       ///< nonzero: suspend at the next safe point
+  uint32_t DynShared;   ///< dynamic shared bytes of the launch
+  uint32_t Visits;      ///< safe-point visits (thread 0 of each block)
+  uint32_t YieldAfter;  ///< 0: off; else set Yield at this visit count
+};
+
+/// Block header of the state buffer (docs/StateMetadata.md).
+enum MigrationStatus : uint32_t {
+  MS_NotStarted = 0,
+  MS_Suspended = 1,
+  MS_Finished = 2,
+};
+
+/// Bytes of one block in a launch's state buffer: 16-byte header, shared
+/// memory (static rounded to 16, then dynamic, total rounded to 16), then
+/// \p Threads records of \p RecordSize bytes.
+inline uint64_t migrationBlockBytes(uint64_t StaticShared, uint64_t DynShared,
+                                    uint64_t Threads, uint64_t RecordSize) {
+  uint64_t Shared = (((StaticShared + 15) & ~uint64_t(15)) + DynShared + 15) &
+                    ~uint64_t(15);
+  return 16 + Shared + Threads * RecordSize;
+}
+
+class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+} // namespace hetgpu
+
+#endif // HETGPU_TRANSFORMS_INSTRUMENTSTATE_H

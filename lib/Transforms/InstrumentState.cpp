@@ -1,0 +1,628 @@
+//===- InstrumentState.cpp - Checkpoint/resume code at safe points --------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Implements `hetgpu-instrument-state` (docs/Migration.md). The pass works
+/// on hetIR after `hetgpu-state-layout`, so every target runs the same
+/// checkpoint code and a state buffer written on one device is read on any
+/// other. Per kernel:
+///
+/// * two hidden parameters are appended: `ptr %hetgpu.state` (the launch's
+///   state buffer, docs/StateMetadata.md) and `ptr %hetgpu.ctrl` (a
+///   MigrationControl block); the kernel entry of `!hetgpu.kernels` gets
+///   `!"instrumented", i1 true` (the parameter list stays the user's);
+/// * at entry the block reads its header: finished -> return; not started
+///   -> `__hetgpu_barrier_or(yield)` decides, block-uniformly, to return
+///   (the block stays "not started") or to run; suspended -> every thread
+///   copies its share of the saved shared memory back, reloads the live
+///   values of the saved safe point and jumps to that safe point's barrier;
+/// * every barrier becomes (or is preceded by) `__hetgpu_barrier_or(yield)`;
+///   when it returns nonzero every thread stores its live values at their
+///   slot offsets, the block stores its shared memory, the header becomes
+///   {suspended, id} and the block returns;
+/// * thread 0 writes "finished" at every original return.
+///
+/// The resume edges break SSA dominance of the live values; they are repaired
+/// by demoting the values to stack slots and promoting them back.
+///
+//===----------------------------------------------------------------------===//
+
+#include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#define DEBUG_TYPE "hetgpu-instrument-state"
+
+using namespace llvm;
+using namespace hetgpu::container;
+
+namespace hetgpu {
+
+STATISTIC(NumInstrumentedKernels, "Kernels instrumented for migration");
+STATISTIC(NumInstrumentedSafePoints, "Safe points given save/restore code");
+
+namespace {
+
+constexpr StringLiteral InstrumentedKey = "instrumented";
+
+struct SafePointPlan {
+  CallBase *Call = nullptr;
+  const SafePointInfo *Info = nullptr;
+  SmallVector<Value *, 16> Values; ///< bundle operands, slot order
+};
+
+/// A shared-memory region of the kernel's layout, as seen from one address
+/// space: Base points at its first byte, Offset is its layout offset, Size
+/// 0 means "unbounded" (dynamic shared memory).
+struct SharedRegion {
+  Value *Base;
+  uint64_t Offset;
+  uint64_t Size;
+};
+
+class KernelInstrumenter {
+public:
+  KernelInstrumenter(Function &K, const KernelInfo &KI) : K(&K), KI(KI) {}
+
+  /// False (after a diagnostic) when the kernel cannot be instrumented.
+  bool run();
+
+private:
+  Function *K;
+  const KernelInfo &KI;
+  Module *M = nullptr;
+  LLVMContext *C = nullptr;
+  Type *I8 = nullptr, *I32 = nullptr, *I64 = nullptr, *Ptr = nullptr;
+  SmallVector<SafePointPlan, 8> Plans;
+  uint64_t RecordSize = 0;
+
+  Function *NF = nullptr;
+  Value *State = nullptr, *Ctrl = nullptr;
+  Value *TLin = nullptr, *NThreads = nullptr, *DynShared = nullptr;
+  Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
+  Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
+  BasicBlock *RetBB = nullptr;
+  SmallVector<ReturnInst *, 4> OrigReturns;
+  /// Restored value of a live SSA value, per restore block.
+  SmallVector<std::pair<BasicBlock *, SmallVector<std::pair<Instruction *, Value *>, 16>>, 8>
+      Restores;
+
+  bool collectPlans();
+  void cloneWithHiddenParams();
+  void buildEntry();
+  void instrumentSafePoint(SafePointPlan &P, BasicBlock *RestoreBB);
+  void emitSave(IRBuilder<> &B, SafePointPlan &P);
+  void emitRestore(IRBuilder<> &B, SafePointPlan &P,
+                   SmallVectorImpl<std::pair<Instruction *, Value *>> &Out);
+  void emitSharedCopy(IRBuilder<> &B, bool ToBuffer);
+  void emitStridedCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *N);
+  SmallVector<SharedRegion, 4> sharedRegions(IRBuilder<> &B, unsigned AS);
+  void markFinishedAtReturns();
+  void repairSSA();
+  void stripBundles();
+  void markInstrumented();
+
+  Value *builtin(IRBuilder<> &B, BuiltinID ID, ArrayRef<Value *> Args = {}) {
+    return B.CreateCall(getOrDeclareBuiltin(*M, ID), Args);
+  }
+  Value *byteGEP(IRBuilder<> &B, Value *P, Value *Off, const Twine &N = "") {
+    return B.CreateGEP(I8, P, Off, N);
+  }
+  Value *byteGEP(IRBuilder<> &B, Value *P, uint64_t Off, const Twine &N = "") {
+    return B.CreateGEP(I8, P, B.getInt64(Off), N);
+  }
+  Value *ctrlField(IRBuilder<> &B, unsigned Index) {
+    return byteGEP(B, Ctrl, Index * 4);
+  }
+  Value *castTo(IRBuilder<> &B, Value *P, unsigned AS) {
+    if (P->getType()->getPointerAddressSpace() == AS)
+      return P;
+    return B.CreateAddrSpaceCast(P, PointerType::get(*C, AS));
+  }
+};
+
+bool KernelInstrumenter::collectPlans() {
+  DenseMap<unsigned, const SafePointInfo *> ById;
+  for (const SafePointInfo &SP : KI.SafePoints) {
+    ById[SP.Id] = &SP;
+    RecordSize = std::max<uint64_t>(RecordSize, SP.RecordSize);
+  }
+  for (Instruction &I : instructions(*K)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      continue;
+    auto BI = getCalledBuiltin(*CB);
+    if (!BI || !(BI->Flags & BF_SafePoint))
+      continue;
+    int Id = getSafePointId(*CB);
+    const SafePointInfo *SP = Id > 0 ? ById.lookup(unsigned(Id)) : nullptr;
+    if (!SP) {
+      reportFailure(*K,
+                    "cannot instrument kernel '" + K->getName() +
+                        "' for migration: barrier without a laid-out safe "
+                        "point (run hetgpu-state-layout first)",
+                    CB);
+      return false;
+    }
+    SafePointPlan P;
+    P.Call = CB;
+    P.Info = SP;
+    if (auto Bundle = CB->getOperandBundle(LiveBundle))
+      for (const Use &U : Bundle->Inputs)
+        P.Values.push_back(U.get());
+    if (P.Values.size() != SP->Slots.size()) {
+      reportFailure(*K,
+                    "cannot instrument kernel '" + K->getName() +
+                        "': safe point " + Twine(SP->Id) + " lists " +
+                        Twine(SP->Slots.size()) + " slots but its barrier " +
+                        "carries " + Twine(P.Values.size()) + " live values",
+                    CB);
+      return false;
+    }
+    Plans.push_back(std::move(P));
+  }
+  return true;
+}
+
+void KernelInstrumenter::cloneWithHiddenParams() {
+  FunctionType *FT = K->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  Params.push_back(Ptr);
+  Params.push_back(Ptr);
+  auto *NFT = FunctionType::get(FT->getReturnType(), Params, false);
+  NF = Function::Create(NFT, K->getLinkage(), K->getAddressSpace(), "");
+  M->getFunctionList().insert(K->getIterator(), NF);
+  NF->copyAttributesFrom(K);
+  NF->copyMetadata(K, 0);
+  NF->splice(NF->begin(), K);
+  for (unsigned I = 0, E = FT->getNumParams(); I != E; ++I) {
+    K->getArg(I)->replaceAllUsesWith(NF->getArg(I));
+    NF->getArg(I)->takeName(K->getArg(I));
+  }
+  State = NF->getArg(FT->getNumParams());
+  Ctrl = NF->getArg(FT->getNumParams() + 1);
+  State->setName("hetgpu.state");
+  Ctrl->setName("hetgpu.ctrl");
+  NF->takeName(K);
+  // Opaque pointers: the metadata lists (and any other reference) follow.
+  K->replaceAllUsesWith(NF);
+  K->eraseFromParent();
+  K = NF;
+}
+
+void KernelInstrumenter::buildEntry() {
+  BasicBlock *Body = &NF->getEntryBlock();
+  Body->setName("hetgpu.body");
+  BasicBlock *Entry = BasicBlock::Create(*C, "hetgpu.entry", NF, Body);
+  for (Instruction &I : make_early_inc_range(*Body))
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->isStaticAlloca() || isa<Constant>(AI->getArraySize()))
+        AI->moveBefore(*Entry, Entry->end());
+  for (ReturnInst *R : OrigReturns)
+    (void)R;
+
+  IRBuilder<> B(Entry);
+  auto Z = [&](BuiltinID ID) { return B.CreateZExt(builtin(B, ID), I64); };
+  Value *Tx = Z(BuiltinID::tid_x), *Ty = Z(BuiltinID::tid_y),
+        *Tz = Z(BuiltinID::tid_z);
+  Value *Nx = Z(BuiltinID::ntid_x), *Ny = Z(BuiltinID::ntid_y),
+        *Nz = Z(BuiltinID::ntid_z);
+  Value *Cx = Z(BuiltinID::ctaid_x), *Cy = Z(BuiltinID::ctaid_y),
+        *Cz = Z(BuiltinID::ctaid_z);
+  Value *Gx = Z(BuiltinID::nctaid_x), *Gy = Z(BuiltinID::nctaid_y);
+  TLin = B.CreateAdd(Tx, B.CreateMul(Nx, B.CreateAdd(Ty, B.CreateMul(Ny, Tz))),
+                     "hetgpu.tlin");
+  NThreads = B.CreateMul(B.CreateMul(Nx, Ny), Nz, "hetgpu.nthreads");
+  Value *BLin =
+      B.CreateAdd(Cx, B.CreateMul(Gx, B.CreateAdd(Cy, B.CreateMul(Gy, Cz))),
+                  "hetgpu.blin");
+  DynShared = B.CreateZExt(B.CreateLoad(I32, ctrlField(B, 1)), I64,
+                           "hetgpu.dynshared");
+  uint64_t Static16 = alignTo(KI.StaticShared, 16);
+  Value *SharedBytes = B.CreateAnd(
+      B.CreateAdd(DynShared, B.getInt64(Static16 + 15)), B.getInt64(~15ull),
+      "hetgpu.sharedbytes");
+  Value *BlockBytes = B.CreateAdd(
+      B.CreateAdd(SharedBytes, B.getInt64(16)),
+      B.CreateMul(NThreads, B.getInt64(RecordSize)), "hetgpu.blockbytes");
+  Header = byteGEP(B, State, B.CreateMul(BLin, BlockBytes), "hetgpu.header");
+  SharedSave = byteGEP(B, Header, 16, "hetgpu.sharedsave");
+  Record = byteGEP(
+      B, SharedSave,
+      B.CreateAdd(SharedBytes, B.CreateMul(TLin, B.getInt64(RecordSize))),
+      "hetgpu.record");
+  if (Function *DS = M->getFunction(getBuiltinInfo(BuiltinID::dynamic_shared).Name))
+    if (!DS->use_empty())
+      DynBase = builtin(B, BuiltinID::dynamic_shared);
+  Value *Status = B.CreateLoad(I32, Header, "hetgpu.status");
+
+  RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
+  ReturnInst::Create(*C, RetBB);
+  BasicBlock *Start = BasicBlock::Create(*C, "hetgpu.start", NF, Body);
+  BasicBlock *Resume = BasicBlock::Create(*C, "hetgpu.resume", NF, Body);
+  SwitchInst *SW = B.CreateSwitch(Status, Start, 2);
+  SW->addCase(B.getInt32(MS_Suspended), Resume);
+  SW->addCase(B.getInt32(MS_Finished), RetBB);
+
+  // A block that has not started yet stays so when the yield flag is set;
+  // the barrier makes the decision block-uniform.
+  B.SetInsertPoint(Start);
+  LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
+  Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
+  B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
+
+  B.SetInsertPoint(Resume);
+  Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
+  SwitchInst *RS = B.CreateSwitch(SPId, RetBB, Plans.size());
+  for (SafePointPlan &P : Plans) {
+    BasicBlock *RB = BasicBlock::Create(
+        *C, "hetgpu.restore." + Twine(P.Info->Id), NF, Body);
+    RS->addCase(B.getInt32(P.Info->Id), RB);
+    instrumentSafePoint(P, RB);
+  }
+}
+
+SmallVector<SharedRegion, 4> KernelInstrumenter::sharedRegions(IRBuilder<> &B,
+                                                               unsigned AS) {
+  const DataLayout &DL = M->getDataLayout();
+  SharedLayout SL = computeSharedLayout(*NF);
+  SmallVector<SharedRegion, 4> R;
+  for (auto &[GV, Off] : SL.Vars)
+    R.push_back({castTo(B, GV, AS), Off,
+                 DL.getTypeAllocSize(GV->getValueType()).getFixedValue()});
+  if (DynBase)
+    R.push_back({castTo(B, DynBase, AS), SL.dynamicOffset(), 0});
+  return R;
+}
+
+void KernelInstrumenter::emitStridedCopy(IRBuilder<> &B, Value *Dst,
+                                         Value *Src, Value *N) {
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Head = BasicBlock::Create(*C, "hetgpu.copy", NF);
+  BasicBlock *Body = BasicBlock::Create(*C, "hetgpu.copy.body", NF);
+  BasicBlock *Exit = BasicBlock::Create(*C, "hetgpu.copy.end", NF);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *I = B.CreatePHI(I64, 2, "hetgpu.i");
+  I->addIncoming(TLin, Pre);
+  B.CreateCondBr(B.CreateICmpULT(I, N), Body, Exit);
+  B.SetInsertPoint(Body);
+  Value *V = B.CreateLoad(I8, byteGEP(B, Src, I));
+  B.CreateStore(V, byteGEP(B, Dst, I));
+  I->addIncoming(B.CreateAdd(I, NThreads), Body);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Exit);
+}
+
+void KernelInstrumenter::emitSharedCopy(IRBuilder<> &B, bool ToBuffer) {
+  for (const SharedRegion &R : sharedRegions(B, AS_Generic)) {
+    Value *Saved = byteGEP(B, SharedSave, R.Offset);
+    Value *N = R.Size ? static_cast<Value *>(B.getInt64(R.Size)) : DynShared;
+    if (ToBuffer)
+      emitStridedCopy(B, Saved, R.Base, N);
+    else
+      emitStridedCopy(B, R.Base, Saved, N);
+  }
+}
+
+/// Index of the memory slot of \p AI in \p P, or -1.
+static int memorySlotOf(const SafePointPlan &P, const Value *AI) {
+  for (unsigned I = 0; I < P.Values.size(); ++I)
+    if (P.Values[I] == AI && P.Info->Slots[I].Kind == SlotKind::Memory)
+      return I;
+  return -1;
+}
+
+void KernelInstrumenter::emitSave(IRBuilder<> &B, SafePointPlan &P) {
+  for (unsigned I = 0; I < P.Values.size(); ++I) {
+    Value *V = P.Values[I];
+    const SlotInfo &S = P.Info->Slots[I];
+    Value *Dst = byteGEP(B, Record, S.Offset);
+    switch (S.Kind) {
+    case SlotKind::Value:
+      B.CreateStore(V, Dst);
+      break;
+    case SlotKind::Memory:
+      B.CreateMemCpy(Dst, MaybeAlign(1), V, MaybeAlign(S.Align), S.Size);
+      break;
+    case SlotKind::PrivatePtr: {
+      Value *Base = getUnderlyingObject(V, 0);
+      int Slot = memorySlotOf(P, Base);
+      Value *Off = B.CreateSub(
+          B.CreatePtrToInt(V, I64),
+          B.CreatePtrToInt(castTo(B, Base, V->getType()->getPointerAddressSpace()),
+                           I64));
+      Value *Enc = B.CreateOr(B.CreateAnd(Off, B.getInt64(0xffffffffull)),
+                              B.getInt64(uint64_t(std::max(Slot, 0)) << 32));
+      B.CreateStore(Enc, Dst);
+      break;
+    }
+    case SlotKind::SharedPtr: {
+      unsigned AS = V->getType()->getPointerAddressSpace();
+      Value *VI = B.CreatePtrToInt(V, I64);
+      Value *Res = B.getInt64(0);
+      // Earlier regions win: walk them backwards so the first match is last.
+      auto Regions = sharedRegions(B, AS);
+      for (const SharedRegion &R : reverse(Regions)) {
+        Value *BI = B.CreatePtrToInt(R.Base, I64);
+        Value *In = B.CreateICmpUGE(VI, BI);
+        if (R.Size)
+          In = B.CreateAnd(In, B.CreateICmpULE(
+                                   VI, B.CreateAdd(BI, B.getInt64(R.Size))));
+        Res = B.CreateSelect(
+            In, B.CreateAdd(B.CreateSub(VI, BI), B.getInt64(R.Offset)), Res);
+      }
+      B.CreateStore(Res, Dst);
+      break;
+    }
+    }
+  }
+}
+
+void KernelInstrumenter::emitRestore(
+    IRBuilder<> &B, SafePointPlan &P,
+    SmallVectorImpl<std::pair<Instruction *, Value *>> &Out) {
+  for (unsigned I = 0; I < P.Values.size(); ++I) {
+    Value *V = P.Values[I];
+    const SlotInfo &S = P.Info->Slots[I];
+    Value *Src = byteGEP(B, Record, S.Offset);
+    Value *R = nullptr;
+    switch (S.Kind) {
+    case SlotKind::Value:
+      R = B.CreateLoad(V->getType(), Src);
+      break;
+    case SlotKind::Memory:
+      B.CreateMemCpy(V, MaybeAlign(S.Align), Src, MaybeAlign(1), S.Size);
+      continue; // the alloca itself dominates every block
+    case SlotKind::PrivatePtr: {
+      Value *Base = getUnderlyingObject(V, 0);
+      Value *Enc = B.CreateLoad(I64, Src);
+      Value *Off = B.CreateAnd(Enc, B.getInt64(0xffffffffull));
+      R = byteGEP(B, castTo(B, Base, V->getType()->getPointerAddressSpace()), Off);
+      break;
+    }
+    case SlotKind::SharedPtr: {
+      unsigned AS = V->getType()->getPointerAddressSpace();
+      Value *Off = B.CreateLoad(I64, Src);
+      auto Regions = sharedRegions(B, AS);
+      R = Regions.empty() ? static_cast<Value *>(
+                                ConstantPointerNull::get(cast<PointerType>(V->getType())))
+                          : byteGEP(B, Regions.front().Base,
+                                    B.CreateSub(Off, B.getInt64(Regions.front().Offset)));
+      for (const SharedRegion &Reg : drop_begin(Regions)) {
+        Value *In = B.CreateICmpUGE(Off, B.getInt64(Reg.Offset));
+        if (Reg.Size)
+          In = B.CreateAnd(In, B.CreateICmpULE(Off, B.getInt64(Reg.Offset + Reg.Size)));
+        R = B.CreateSelect(
+            In, byteGEP(B, Reg.Base, B.CreateSub(Off, B.getInt64(Reg.Offset))), R);
+      }
+      break;
+    }
+    }
+    if (auto *VI = dyn_cast<Instruction>(V))
+      Out.emplace_back(VI, R);
+  }
+}
+
+void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
+                                             BasicBlock *RestoreBB) {
+  CallBase *CB = P.Call;
+  unsigned Id = P.Info->Id;
+  BasicBlock *Pre = CB->getParent();
+  BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
+
+  // Visit counting for random safe-point triggers (thread 0 of each block).
+  IRBuilder<> B(Pre->getTerminator());
+  LoadInst *After = B.CreateLoad(I32, ctrlField(B, 3), /*isVolatile=*/true);
+  Value *Count = B.CreateAnd(B.CreateICmpNE(After, B.getInt32(0)),
+                             B.CreateICmpEQ(TLin, B.getInt64(0)));
+  BasicBlock *CountBB = BasicBlock::Create(*C, "hetgpu.count", NF, SP);
+  Pre->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Pre);
+  B.CreateCondBr(Count, CountBB, SP);
+  B.SetInsertPoint(CountBB);
+  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, 2),
+                                 B.getInt32(1), MaybeAlign(4),
+                                 AtomicOrdering::Monotonic);
+  BasicBlock *SetBB = BasicBlock::Create(*C, "hetgpu.count.set", NF, SP);
+  B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), SetBB,
+                 SP);
+  B.SetInsertPoint(SetBB);
+  B.CreateStore(B.getInt32(1), Ctrl, /*isVolatile=*/true);
+  B.CreateBr(SP);
+
+  // The yield test is the barrier itself (or precedes barrier_count/and/or).
+  B.SetInsertPoint(CB);
+  LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
+  Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
+  auto BI = getCalledBuiltin(*CB);
+  if (BI->ID == BuiltinID::barrier) {
+    Any->takeName(CB);
+    CB->eraseFromParent();
+    P.Call = nullptr;
+  }
+  BasicBlock *Cont =
+      SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
+  BasicBlock *Save = BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
+  SP->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(SP);
+  B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), Save, Cont);
+
+  B.SetInsertPoint(Save);
+  emitSave(B, P);
+  emitSharedCopy(B, /*ToBuffer=*/true);
+  B.CreateStore(B.getInt32(Id), byteGEP(B, Header, 4));
+  B.CreateStore(B.getInt32(MS_Suspended), Header);
+  B.CreateRetVoid();
+
+  B.SetInsertPoint(RestoreBB);
+  emitSharedCopy(B, /*ToBuffer=*/false);
+  Restores.emplace_back();
+  emitRestore(B, P, Restores.back().second);
+  Restores.back().first = B.GetInsertBlock();
+  B.CreateBr(SP);
+  ++NumInstrumentedSafePoints;
+}
+
+void KernelInstrumenter::markFinishedAtReturns() {
+  for (ReturnInst *R : OrigReturns) {
+    IRBuilder<> B(R);
+    Value *IsT0 = B.CreateICmpEQ(TLin, B.getInt64(0));
+    Instruction *Then = SplitBlockAndInsertIfThen(IsT0, R->getIterator(), false);
+    B.SetInsertPoint(Then);
+    B.CreateStore(B.getInt32(MS_Finished), Header);
+  }
+}
+
+void KernelInstrumenter::repairSSA() {
+  SetVector<Instruction *> Live;
+  for (auto &[BB, Pairs] : Restores)
+    for (auto &[V, R] : Pairs)
+      Live.insert(V);
+  DenseMap<Instruction *, AllocaInst *> Slots;
+  SmallVector<AllocaInst *, 16> Allocas;
+  BasicBlock::iterator AllocaPt = NF->getEntryBlock().begin();
+  for (Instruction *V : Live) {
+    AllocaInst *A = DemoteRegToStack(*V, false, AllocaPt);
+    Slots[V] = A;
+    Allocas.push_back(A);
+  }
+  for (auto &[BB, Pairs] : Restores)
+    for (auto &[V, R] : Pairs)
+      new StoreInst(R, Slots[V], BB->getTerminator()->getIterator());
+  DominatorTree DT(*NF);
+  PromoteMemToReg(Allocas, DT);
+}
+
+void KernelInstrumenter::stripBundles() {
+  SmallVector<CallBase *, 8> Calls;
+  for (Instruction &I : instructions(*NF))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (CB->getOperandBundle(LiveBundle))
+        Calls.push_back(CB);
+  for (CallBase *CB : Calls) {
+    SmallVector<OperandBundleDef, 2> Bundles;
+    CB->getOperandBundlesAsDefs(Bundles);
+    erase_if(Bundles, [](const OperandBundleDef &B) {
+      return B.getTag() == LiveBundle;
+    });
+    CallBase *New = CallBase::Create(CB, Bundles, CB->getIterator());
+    New->takeName(CB);
+    New->copyMetadata(*CB);
+    New->setMetadata(SafePointMD, nullptr);
+    CB->replaceAllUsesWith(New);
+    CB->eraseFromParent();
+  }
+}
+
+void KernelInstrumenter::markInstrumented() {
+  NamedMDNode *KMD = M->getNamedMetadata(KernelsMD);
+  if (!KMD)
+    return;
+  for (unsigned I = 0; I < KMD->getNumOperands(); ++I) {
+    MDNode *N = KMD->getOperand(I);
+    if (N->getNumOperands() == 0)
+      continue;
+    auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+    if (!VM || VM->getValue() != NF)
+      continue;
+    SmallVector<Metadata *, 16> Ops(N->op_begin(), N->op_end());
+    Ops.push_back(MDString::get(*C, InstrumentedKey));
+    Ops.push_back(ConstantAsMetadata::get(ConstantInt::getTrue(*C)));
+    KMD->setOperand(I, MDNode::get(*C, Ops));
+  }
+}
+
+bool KernelInstrumenter::run() {
+  M = K->getParent();
+  C = &K->getContext();
+  I8 = Type::getInt8Ty(*C);
+  I32 = Type::getInt32Ty(*C);
+  I64 = Type::getInt64Ty(*C);
+  Ptr = PointerType::get(*C, AS_Generic);
+  if (!K->getReturnType()->isVoidTy()) {
+    reportFailure(*K, "cannot instrument kernel '" + K->getName() +
+                          "': kernels must return void");
+    return false;
+  }
+  if (!collectPlans())
+    return false;
+  cloneWithHiddenParams();
+  for (BasicBlock &BB : *NF)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+      OrigReturns.push_back(R);
+  buildEntry();
+  for (SafePointPlan &P : Plans)
+    for (Value *V : P.Values)
+      if (auto *AI = dyn_cast<AllocaInst>(V))
+        if (AI->getParent() != &NF->getEntryBlock()) {
+          reportFailure(*NF,
+                        "cannot instrument kernel '" + NF->getName() +
+                            "': a variable-sized private allocation is live "
+                            "across a barrier",
+                        AI);
+          return false;
+        }
+  markFinishedAtReturns();
+  repairSSA();
+  stripBundles();
+  markInstrumented();
+  ++NumInstrumentedKernels;
+  return true;
+}
+
+bool isInstrumented(const Function &F) {
+  NamedMDNode *KMD = F.getParent()->getNamedMetadata(KernelsMD);
+  if (!KMD)
+    return false;
+  for (const MDNode *N : KMD->operands()) {
+    if (N->getNumOperands() == 0)
+      continue;
+    auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+    if (!VM || VM->getValue() != &F)
+      continue;
+    for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2)
+      if (auto *S = dyn_cast_or_null<MDString>(N->getOperand(I).get()))
+        if (S->getString() == InstrumentedKey)
+          return true;
+  }
+  return false;
+}
+
+} // namespace
+
+PreservedAnalyses InstrumentStatePass::run(Module &M,
+                                           ModuleAnalysisManager &) {
+  auto Infos = readKernelInfo(M);
+  if (!Infos) {
+    M.getContext().emitError("hetgpu-instrument-state: " +
+                             toString(Infos.takeError()));
+    return PreservedAnalyses::all();
+  }
+  bool Changed = false;
+  for (auto &[F, KI] : *Infos) {
+    if (F->isDeclaration() || isInstrumented(*F))
+      continue;
+    KernelInstrumenter KIr(*F, KI);
+    Changed |= KIr.run();
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace hetgpu

@@ -1,0 +1,118 @@
+; Every kernel gets the hidden state/control parameters, entry dispatch on
+; the block's status, and at each barrier a block-uniform yield test
+; (__hetgpu_barrier_or of the volatile yield flag) that saves the live values
+; at their slot offsets (!hetgpu.state) and the shared memory, then returns.
+; Restore blocks reload the same offsets and jump back to the safe point.
+; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
+; Running it again changes nothing (the kernel is marked instrumented).
+; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state,hetgpu-instrument-state -S %s | FileCheck %s
+; The layout the code follows is the state layout's (unchanged by the pass).
+; RUN: hetgpu-opt -passes='hetgpu-state-layout,hetgpu-instrument-state,print<hetgpu-state>' -disable-output %s 2>&1 | FileCheck --check-prefix=PRINT %s
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "unknown-hetgpu-unknown"
+
+@tile = internal addrspace(3) global [64 x float] undef, align 4
+
+; CHECK-LABEL: define void @k(ptr %in, ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; CHECK: hetgpu.entry:
+; Block bytes: header 16 + shared (256 static, + dynamic, rounded to 16) + threads x 24.
+; CHECK: %[[DYN:.*]] = load i32, ptr %{{.*}}
+; CHECK: add i64 %hetgpu.dynshared, 271
+; CHECK: mul i64 %hetgpu.nthreads, 24
+; CHECK: %hetgpu.header = getelementptr i8, ptr %hetgpu.state,
+; CHECK: %hetgpu.status = load i32, ptr %hetgpu.header
+; CHECK: switch i32 %hetgpu.status, label %hetgpu.start [
+; CHECK-NEXT: i32 1, label %hetgpu.resume
+; CHECK-NEXT: i32 2, label %hetgpu.return
+; CHECK: hetgpu.start:
+; CHECK-NEXT: %hetgpu.yield = load volatile i32, ptr %hetgpu.ctrl
+; CHECK-NEXT: %[[A:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.yield)
+; CHECK-NEXT: %[[AC:.*]] = icmp ne i32 %[[A]], 0
+; CHECK-NEXT: br i1 %[[AC]], label %hetgpu.return, label %hetgpu.body
+; CHECK: hetgpu.resume:
+; CHECK: switch i32 %hetgpu.spid, label %hetgpu.return [
+; CHECK-NEXT: i32 1, label %hetgpu.restore.1
+; CHECK-NEXT: i32 2, label %hetgpu.restore.2
+
+; First barrier: replaced by the yield test (no plain barrier remains).
+; CHECK: hetgpu.sp.1:
+; CHECK: %hetgpu.yield1 = load volatile i32, ptr %hetgpu.ctrl
+; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.yield1)
+; CHECK-NOT: hetgpu.live
+; CHECK: br i1 %{{.*}}, label %hetgpu.save.1, label %hetgpu.cont.1
+; CHECK: hetgpu.save.1:
+; CHECK-NEXT: %[[R0:.*]] = getelementptr i8, ptr %hetgpu.record, i64 0
+; CHECK-NEXT: store i64 %{{.*}}, ptr %[[R0]]
+; CHECK-NEXT: %[[R8:.*]] = getelementptr i8, ptr %hetgpu.record, i64 8
+; CHECK-NEXT: store float %{{.*}}, ptr %[[R8]]
+; CHECK-NEXT: %[[R16:.*]] = getelementptr i8, ptr %hetgpu.record, i64 16
+; The shared pointer is saved as its offset in the shared layout.
+; CHECK: sub i64 %{{.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK: store i64 %{{.*}}, ptr %[[R16]]
+; CHECK: hetgpu.cont.1:
+; CHECK-NEXT: %w = load float, ptr addrspace(3)
+; Second safe point: barrier_count keeps its result; the yield test precedes it.
+; CHECK: hetgpu.sp.2:
+; CHECK: call i32 @__hetgpu_barrier_or(
+; CHECK: hetgpu.cont.2:
+; CHECK-NEXT: %c = call i32 @__hetgpu_barrier_count(i32 1){{$}}
+; Thread 0 marks the block finished at the kernel's return.
+; CHECK: icmp eq i64 %hetgpu.tlin, 0
+; CHECK: store i32 2, ptr %hetgpu.header
+; Save ends with {suspended, id}; restore copies shared memory back, reloads
+; the slots and jumps to the safe point.
+; CHECK: store i32 1, ptr %{{.*}}
+; CHECK-NEXT: store i32 1, ptr %hetgpu.header
+; CHECK-NEXT: ret void
+; CHECK: load i64, ptr %{{.*}}
+; CHECK: load float, ptr %{{.*}}
+; CHECK: br label %hetgpu.sp.1
+; CHECK: store i32 2, ptr %{{.*}}
+; CHECK-NEXT: store i32 1, ptr %hetgpu.header
+; CHECK: br label %hetgpu.sp.2
+define void @k(ptr %in, ptr %out) #0 {
+entry:
+  %t = call i32 @__hetgpu_tid_x()
+  %t64 = zext i32 %t to i64
+  %pin = getelementptr float, ptr %in, i64 %t64
+  %v = load float, ptr %pin
+  %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
+  store float %v, ptr addrspace(3) %ps
+  call void @__hetgpu_barrier()
+  %w = load float, ptr addrspace(3) %ps
+  %sum = fadd float %v, %w
+  %c = call i32 @__hetgpu_barrier_count(i32 1)
+  %cf = sitofp i32 %c to float
+  %r = fadd float %sum, %cf
+  %pout = getelementptr float, ptr %out, i64 %t64
+  store float %r, ptr %pout
+  ret void
+}
+
+declare i32 @__hetgpu_tid_x()
+declare void @__hetgpu_barrier()
+declare i32 @__hetgpu_barrier_count(i32)
+
+attributes #0 = { "hetgpu-kernel" }
+
+!hetgpu.ir.version = !{!0}
+!hetgpu.kernels = !{!1}
+!0 = !{i32 1, i32 0}
+!1 = !{ptr @k, !"name", !"k", !"params", !2, !"shared.static", i64 256, !"features", !4, !"launch.bounds", !5}
+!2 = !{!3, !3}
+!3 = !{!"ptr", i32 8, i32 8}
+!4 = !{!"barrier"}
+!5 = !{i32 0, i32 0}
+
+; The kernel entry keeps the user's two parameters and gains the marker.
+; CHECK: !hetgpu.kernels = !{![[K:[0-9]+]]}
+; CHECK: ![[K]] = !{ptr @k, !"name", !"k", !"params", ![[P:[0-9]+]], !"shared.static", i64 256, !"features", !{{[0-9]+}}, !"launch.bounds", !{{[0-9]+}}, !"instrumented", i1 true}
+; CHECK: ![[P]] = !{![[PP:[0-9]+]], ![[PP]]}
+
+; PRINT: state k: 3 safe points, record 24 bytes
+; PRINT-NEXT: safepoint 0 entry: 0 slots, 0 bytes
+; PRINT-NEXT: safepoint 1 barrier: 3 slots, 24 bytes
+; PRINT-NEXT: slot 0: value i64 @0 size 8 align 8
+; PRINT-NEXT: slot 1: value float @8 size 4 align 4
+; PRINT-NEXT: slot 2: shared-ptr ptr addrspace(3) @16 size 8 align 8

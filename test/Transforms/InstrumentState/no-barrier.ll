@@ -1,0 +1,51 @@
+; Negative twin: a kernel without barriers gets only the hidden parameters,
+; the entry dispatch (finished blocks return, unstarted blocks honour the
+; yield flag) and the "finished" mark; no save or restore code.
+; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "unknown-hetgpu-unknown"
+
+; CHECK-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; The record size is 0: block bytes are header + shared only.
+; CHECK: mul i64 %hetgpu.nthreads, 0
+; CHECK: switch i32 %hetgpu.status, label %hetgpu.start [
+; CHECK: hetgpu.start:
+; CHECK: call i32 @__hetgpu_barrier_or(
+; CHECK: hetgpu.resume:
+; CHECK-NEXT: getelementptr i8, ptr %hetgpu.header, i64 4
+; CHECK-NEXT: %hetgpu.spid = load i32
+; CHECK-NEXT: switch i32 %hetgpu.spid, label %hetgpu.return [
+; CHECK-NEXT: ]
+; CHECK: hetgpu.body:
+; CHECK-NEXT: %t = call i32 @__hetgpu_tid_x()
+; CHECK-NEXT: store i32 %t, ptr %out
+; CHECK: store i32 2, ptr %hetgpu.header
+; CHECK-NOT: hetgpu.save
+; CHECK-NOT: hetgpu.restore
+; CHECK-NOT: __hetgpu_barrier_or
+define void @k(ptr %out) #0 {
+  %t = call i32 @__hetgpu_tid_x()
+  store i32 %t, ptr %out
+  ret void
+}
+
+; Not a kernel: untouched.
+; CHECK-LABEL: define internal void @helper(ptr %p)
+; CHECK-NEXT: store i32 1, ptr %p
+; CHECK-NEXT: ret void
+define internal void @helper(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+declare i32 @__hetgpu_tid_x()
+attributes #0 = { "hetgpu-kernel" }
+!hetgpu.ir.version = !{!0}
+!hetgpu.kernels = !{!1}
+!0 = !{i32 1, i32 0}
+!1 = !{ptr @k, !"name", !"k", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !5}
+!2 = !{!3}
+!3 = !{!"ptr", i32 8, i32 8}
+!4 = !{}
+!5 = !{i32 0, i32 0}
+; CHECK: !"instrumented", i1 true

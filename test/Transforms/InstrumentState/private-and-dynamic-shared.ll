@@ -1,0 +1,61 @@
+; A private array live across a barrier is saved with memcpy and restored
+; into the same alloca; a pointer into it as (memory slot index << 32 |
+; offset); a pointer into dynamic shared memory as its offset from the
+; dynamic part of the shared layout (static size rounded to 16 = 16).
+; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "unknown-hetgpu-unknown"
+
+@s = internal addrspace(3) global [3 x i32] undef, align 4
+
+; CHECK-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; The alloca moves to the new entry block, which dominates the restore path.
+; CHECK: hetgpu.entry:
+; CHECK-NEXT: %arr = alloca [4 x i32]
+; CHECK: %[[DS:.*]] = call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; CHECK: hetgpu.save.1:
+; CHECK-NEXT: %[[M:.*]] = getelementptr i8, ptr %hetgpu.record, i64 0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %[[M]], ptr align 4 %arr, i64 16, i1 false)
+; CHECK-NEXT: getelementptr i8, ptr %hetgpu.record, i64 16
+; CHECK-NEXT: ptrtoint ptr %arr to i64
+; CHECK: and i64 %{{.*}}, 4294967295
+; CHECK-NEXT: or i64 %{{.*}}, 0
+; CHECK: getelementptr i8, ptr %hetgpu.record, i64 24
+; CHECK: %[[DSI:.*]] = ptrtoint ptr addrspace(3) %[[DS]] to i64
+; CHECK: %[[REL:.*]] = sub i64 %{{.*}}, %[[DSI]]
+; CHECK-NEXT: add i64 %[[REL]], 16
+; Restore: memcpy back into %arr, pointer rebuilt from %arr.
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %arr, ptr align 1 %{{.*}}, i64 16, i1 false)
+; CHECK: %[[ENC:.*]] = load i64
+; CHECK-NEXT: %[[OFF:.*]] = and i64 %[[ENC]], 4294967295
+; CHECK-NEXT: getelementptr i8, ptr %arr, i64 %[[OFF]]
+; CHECK: br label %hetgpu.sp.1
+define void @k(ptr %out, i64 %i) #0 {
+  %arr = alloca [4 x i32], align 4
+  %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
+  store i32 7, ptr %p
+  %d = call ptr addrspace(3) @__hetgpu_dynamic_shared()
+  %dp = getelementptr i32, ptr addrspace(3) %d, i64 %i
+  store i32 3, ptr addrspace(3) @s
+  call void @__hetgpu_barrier()
+  %v = load i32, ptr %p
+  %w = load i32, ptr %arr
+  %x = load i32, ptr addrspace(3) %dp
+  %s1 = add i32 %v, %w
+  %s2 = add i32 %s1, %x
+  store i32 %s2, ptr %out
+  ret void
+}
+declare void @__hetgpu_barrier()
+declare ptr addrspace(3) @__hetgpu_dynamic_shared()
+attributes #0 = { "hetgpu-kernel" }
+!hetgpu.ir.version = !{!0}
+!hetgpu.kernels = !{!1}
+!0 = !{i32 1, i32 0}
+!1 = !{ptr @k, !"name", !"k", !"params", !2, !"shared.static", i64 12, !"features", !4, !"launch.bounds", !5}
+!2 = !{!3, !6}
+!3 = !{!"ptr", i32 8, i32 8}
+!6 = !{!"value", i32 8, i32 8}
+!4 = !{!"barrier", !"dynamic-shared"}
+!5 = !{i32 0, i32 0}
