@@ -166,6 +166,9 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       Waiting |= 1u << L;
   }
   for (;;) {
+    /* Whether the lanes now waiting may be at different operations. */
+    int Mixed = Waiting != 0;
+    uint32_t FirstId = 0;
     for (uint32_t M = Run; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
       hetgpu_thread_state *T = Lanes[L];
@@ -180,11 +183,22 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
         } else {
           T->status = ST_WARP;
           Waiting |= 1u << L;
+          if (!FirstId)
+            FirstId = Id;
+          else if (Id != FirstId)
+            Mixed = 1;
         }
       }
     }
     if (!Waiting)
       return;
+    if (!Mixed) {
+      /* The common case: every waiting lane is at the same operation. */
+      warpOp(Lanes, Waiting);
+      Run = Waiting;
+      Waiting = 0;
+      continue;
+    }
     /* Pick the group to run. */
     uint32_t BestGroup = 0, BestClass = 3, BestId = 0;
     uint32_t Left = Waiting;
