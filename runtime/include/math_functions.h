@@ -537,6 +537,10 @@ template <typename T> struct is_arith {
 };
 template <> struct is_arith<float> { static const bool value = true; };
 template <> struct is_arith<double> { static const bool value = true; };
+template <typename A, typename B> struct is_same {
+  static const bool value = false;
+};
+template <typename A> struct is_same<A, A> { static const bool value = true; };
 } // namespace __hg_math
 
 #define __HG_INT1(R, N)                                                        \
@@ -555,6 +559,37 @@ template <> struct is_arith<double> { static const bool value = true; };
   N(__A __x, __B __y) {                                                        \
     return ::N((double)__x, (double)__y);                                      \
   }
+// remquo has no CUDA overload for integral or mixed float/double arguments
+// either; C++ (<cmath>) computes it in double then, as for fmod.
+template <typename __A, typename __B>
+__DEVICE__ typename __hg_math::enable_if<
+    __hg_math::is_arith<__A>::value && __hg_math::is_arith<__B>::value &&
+        !__hg_math::is_same<__A, __B>::value,
+    double>::type
+remquo(__A __x, __B __y, int *__q) {
+  return ::remquo((double)__x, (double)__y, __q);
+}
+template <typename __T>
+__DEVICE__ typename __hg_math::enable_if<__hg_math::is_int<__T>::value,
+                                         double>::type
+remquo(__T __x, __T __y, int *__q) {
+  return ::remquo((double)__x, (double)__y, __q);
+}
+// Integral first argument of the exponent functions: double, as <cmath>'s
+// templates say (theirs call the host libm from device code).
+#define __HG_INTEXP(N, E)                                                      \
+  template <typename __T>                                                      \
+  __DEVICE__                                                                   \
+      typename __hg_math::enable_if<__hg_math::is_int<__T>::value,            \
+                                    double>::type                              \
+      N(__T __x, E __e) {                                                      \
+    return ::N((double)__x, __e);                                              \
+  }
+__HG_INTEXP(ldexp, int)
+__HG_INTEXP(scalbn, int)
+__HG_INTEXP(scalbln, long)
+__HG_INTEXP(frexp, int *)
+#undef __HG_INTEXP
 __HG_INT1(double, acos)
 __HG_INT1(double, acosh)
 __HG_INT1(double, asin)
@@ -698,6 +733,7 @@ using ::lrint;
 using ::lrintf;
 using ::lround;
 using ::lroundf;
+using ::modf;
 using ::modff;
 using ::nearbyint;
 using ::nearbyintf;
@@ -707,12 +743,15 @@ using ::pow;
 using ::powf;
 using ::remainder;
 using ::remainderf;
+using ::remquo;
 using ::remquof;
 using ::rint;
 using ::rintf;
 using ::round;
 using ::roundf;
+using ::scalbln;
 using ::scalblnf;
+using ::scalbn;
 using ::scalbnf;
 using ::signbit;
 using ::sin;
