@@ -223,7 +223,8 @@ private:
   /// Appends a printf record (SPIRVKernelABI.h) before \p Before; returns
   /// the printf result.
   Expected<Value *> emitPrintf(Instruction *Before, Function &F,
-                               StringRef Format, Value *Args, Type *ArgsTy);
+                               StringRef Format, Value *Args, Type *ArgsTy,
+                               bool ToStderr = false);
   GlobalVariable *localScratch(StringRef Name, Type *Ty);
 
   Module &M;
@@ -242,6 +243,7 @@ private:
     std::string Text;
     uint64_t ArgsSize = 0;
     SmallVector<uint64_t, 2> StringOffsets;
+    bool Stderr = false; ///< assert messages go to stderr, as CUDA's do
   };
   std::vector<PrintfFormat> Formats;
   bool UsesHeap = false;
@@ -770,10 +772,11 @@ SmallVector<unsigned, 2> stringArguments(StringRef Fmt) {
 
 Expected<Value *> SPIRVLowering::emitPrintf(Instruction *Before, Function &F,
                                             StringRef Format, Value *Args,
-                                            Type *ArgsTy) {
+                                            Type *ArgsTy, bool ToStderr) {
   const DataLayout &DL = M.getDataLayout();
   PrintfFormat PF;
   PF.Text = Format.str();
+  PF.Stderr = ToStderr;
   PF.ArgsSize = ArgsTy ? DL.getTypeAllocSize(ArgsTy) : 0;
   unsigned NumArgs = 0;
   auto *ST = dyn_cast_or_null<StructType>(ArgsTy);
@@ -1032,7 +1035,7 @@ Error SPIRVLowering::lowerBuiltins() {
             CI, F,
             "%s:%d: %s: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` "
             "failed.\n",
-            B.CreateAddrSpaceCast(AI, GenPtr), ST);
+            B.CreateAddrSpaceCast(AI, GenPtr), ST, /*ToStderr=*/true);
         if (!P)
           return P.takeError();
         B.SetInsertPoint(CI);
@@ -1470,6 +1473,8 @@ void SPIRVLowering::addHelperKernels() {
     for (uint64_t Off : Formats[I].StringOffsets)
       OS << " " << Off;
     OS << " " << toHex(Formats[I].Text, /*LowerCase=*/true) << "\n";
+    if (Formats[I].Stderr)
+      OS << "stderr " << I << "\n";
   }
 
   {

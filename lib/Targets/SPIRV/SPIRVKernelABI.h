@@ -31,6 +31,7 @@
 ///       `block <size> <align>`
 ///       `global <name> <offset> <size>`
 ///       `kernel <name> <warp-emulated 0|1>`
+///       `stderr <id>` (printf format <id> is an assert message: stderr)
 ///       `heap 1` (some kernel calls malloc)
 ///       `printf <id> <args bytes> <string count> <string arg offsets...>
 ///        <format as hex bytes>`

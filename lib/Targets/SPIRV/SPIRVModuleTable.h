@@ -30,6 +30,7 @@ struct PrintfFormat {
   std::string Text;
   uint64_t ArgsSize = 0;
   std::vector<uint64_t> StringOffsets;
+  bool Stderr = false; ///< print to stderr (assert messages)
 };
 
 struct ModuleTable {
@@ -75,6 +76,14 @@ inline bool parseModuleTable(const std::string &Text, ModuleTable &Out,
       int Emulated = 0;
       LS >> Name >> Emulated;
       Out.Kernels[Name] = Emulated != 0;
+    } else if (Kind == "stderr") {
+      size_t Id = 0;
+      LS >> Id;
+      if (Id >= Out.Formats.size()) {
+        Error = "malformed stderr entry: " + Line;
+        return false;
+      }
+      Out.Formats[Id].Stderr = true;
     } else if (Kind == "heap") {
       int Used = 0;
       LS >> Used;
@@ -110,7 +119,7 @@ inline bool parseModuleTable(const std::string &Text, ModuleTable &Out,
   return true;
 }
 
-/// Calls \p Print(format, vprintf buffer) for every complete record in the
+/// Calls \p Print(format, vprintf buffer, to stderr) for every complete record in the
 /// first \p Used bytes of a printf buffer's record area, with %s arguments
 /// pointing at the copies in the record.
 template <typename PrintFn>
@@ -135,7 +144,7 @@ void forEachPrintfRecord(const char *Recs, uint64_t Used,
       if (F.StringOffsets[K] + sizeof(Str) <= Args.size())
         std::memcpy(Args.data() + F.StringOffsets[K], &Str, sizeof Str);
     }
-    Print(F.Text.c_str(), Args.empty() ? nullptr : Args.data());
+    Print(F.Text.c_str(), Args.empty() ? nullptr : Args.data(), F.Stderr);
     Pos += Size;
   }
 }

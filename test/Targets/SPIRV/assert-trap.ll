@@ -12,7 +12,7 @@ target triple = "unknown-hetgpu-unknown"
 @file = private unnamed_addr constant [5 x i8] c"a.cu\00"
 @fn = private unnamed_addr constant [9 x i8] c"void k()\00"
 
-; CHECK: printf 0 56 3 0 16 48 25733a25643a2025733a20626c6f636b3a205b25642c25642c25645d2c207468726561643a205b25642c25642c25645d20417373657274696f6e2060257360206661696c65642e0a
+; CHECK: printf 0 56 3 0 16 48 25733a25643a2025733a20626c6f636b3a205b25642c25642c25645d2c207468726561643a205b25642c25642c25645d20417373657274696f6e2060257360206661696c65642e0a\0Astderr 0\0A
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK: %assert.args = alloca { ptr addrspace(4), i32,
 ; CHECK: %[[S1:[0-9]+]] = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 0

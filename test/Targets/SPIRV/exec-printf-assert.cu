@@ -3,7 +3,7 @@
 // prints CUDA's message and makes the next synchronisation return
 // cudaErrorAssert.
 // RUN: hetgpu-cc %s -o %t
-// RUN: env HETGPU_DEVICE=opencl %t | FileCheck %s
+// RUN: env HETGPU_DEVICE=opencl %t 2>&1 | FileCheck %s
 // REQUIRES: pocl, llvm-spirv
 #include <cassert>
 #include <cstdio>
