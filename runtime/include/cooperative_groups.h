@@ -14,9 +14,15 @@
 /// index in the block modulo 32, so a tile of N <= 32 threads is N
 /// consecutive lanes of one warp.
 ///
+/// Tiles of more than 32 threads (tiled_partition<64..1024>, CUDA 11.1's
+/// multi-warp tiles with block_tile_memory) are whole warps; their sync() and
+/// collectives (cg::reduce) use the block barrier, so every thread of the
+/// block must reach them together (CUDA only requires the tile's threads).
+/// They have no shfl/any/all/ballot/match (CUDA has none either).
+///
 /// Not supported: grid_group::sync() (grid-wide barrier of cooperative
 /// launches): using it is a compile-time error. Tiles must be a power of two
-/// no larger than 32 threads.
+/// no larger than 1024 threads.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_COOPERATIVE_GROUPS_H
@@ -172,6 +178,20 @@ public:
 
 __HG_CG thread_block this_thread_block() { return thread_block(); }
 
+/// Shared scratch that CUDA's multi-warp tiles communicate through. hetGPU's
+/// multi-warp collectives bring their own shared storage, so this only keeps
+/// the declaration (`__shared__ block_tile_memory<256> scratch;`) and
+/// this_thread_block(scratch) compiling.
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+  static_assert(MaxBlockSize > 0 && MaxBlockSize <= 1024,
+                "block_tile_memory<MaxBlockSize>: 1 to 1024 threads");
+  unsigned char reserved[4];
+};
+template <unsigned int MaxBlockSize>
+__HG_CG thread_block this_thread_block(block_tile_memory<MaxBlockSize> &) {
+  return this_thread_block();
+}
+
 template <unsigned int N, class ParentT> class thread_block_tile;
 namespace details {
 /// The static size of a tile type, 0 for anything else (a block).
@@ -184,11 +204,17 @@ template <unsigned int N, class P> struct tile_size<thread_block_tile<N, P>> {
 } // namespace details
 
 /// A statically sized tile of N consecutive threads (N a power of two,
-/// N <= 32).
+/// N <= 1024; above 32 a tile is N / 32 whole warps).
 template <unsigned int N, class ParentT = void>
 class thread_block_tile : public thread_group {
-  static_assert(N > 0 && N <= 32 && (N & (N - 1)) == 0,
-                "hetGPU: thread_block_tile<N> needs N a power of two <= 32");
+  static_assert(N > 0 && N <= 1024 && (N & (N - 1)) == 0,
+                "hetGPU: thread_block_tile<N> needs N a power of two <= 1024");
+  template <class T> struct warp_only {
+    static_assert(details::dependent_false<T>::value || N <= 32,
+                  "hetGPU: shuffles, votes and matches exist only for tiles "
+                  "of at most 32 threads (as in CUDA)");
+    typedef T type;
+  };
 
 public:
   __HG_CG thread_block_tile() : thread_group(details::kind_tile, N, 0) {}
@@ -199,7 +225,12 @@ public:
 
   static constexpr unsigned int num_threads_v = N;
   __HG_CG unsigned int mask() const { return details::tile_mask(N); }
-  __HG_CG void sync() const { __syncwarp(mask()); }
+  __HG_CG void sync() const {
+    if (N > 32)
+      __syncthreads();
+    else
+      __syncwarp(mask());
+  }
   __HG_CG unsigned int thread_rank() const {
     return details::block_rank_linear() & (N - 1u);
   }
@@ -217,26 +248,38 @@ public:
     return P ? P / N : (details::block_size_linear() + N - 1) / N;
   }
 
-  template <class T> __HG_CG T shfl(T var, int srcRank) const {
+  template <class T>
+  __HG_CG typename warp_only<T>::type shfl(T var, int srcRank) const {
     return details::shfl(details::shfl_idx, mask(), var, srcRank, (int)N);
   }
-  template <class T> __HG_CG T shfl_up(T var, unsigned int delta) const {
+  template <class T>
+  __HG_CG typename warp_only<T>::type shfl_up(T var, unsigned int delta) const {
     return details::shfl(details::shfl_up, mask(), var, (int)delta, (int)N);
   }
-  template <class T> __HG_CG T shfl_down(T var, unsigned int delta) const {
+  template <class T>
+  __HG_CG typename warp_only<T>::type shfl_down(T var, unsigned int delta) const {
     return details::shfl(details::shfl_down, mask(), var, (int)delta, (int)N);
   }
-  template <class T> __HG_CG T shfl_xor(T var, unsigned int laneMask) const {
+  template <class T>
+  __HG_CG typename warp_only<T>::type shfl_xor(T var, unsigned int laneMask) const {
     return details::shfl(details::shfl_xor, mask(), var, (int)laneMask, (int)N);
   }
-  __HG_CG int any(int pred) const { return __any_sync(mask(), pred); }
-  __HG_CG int all(int pred) const { return __all_sync(mask(), pred); }
+  template <class P = int>
+  __HG_CG int any(typename warp_only<P>::type pred) const {
+    return __any_sync(mask(), pred);
+  }
+  template <class P = int>
+  __HG_CG int all(typename warp_only<P>::type pred) const {
+    return __all_sync(mask(), pred);
+  }
   /// Bit i is thread i of the tile.
-  __HG_CG unsigned int ballot(int pred) const {
+  template <class P = int>
+  __HG_CG unsigned int ballot(typename warp_only<P>::type pred) const {
     unsigned int b = __ballot_sync(mask(), pred);
     return N == 32 ? b : (b >> (__lane_id() & ~(N - 1u))) & ((1u << N) - 1u);
   }
-  template <class T> __HG_CG unsigned int match_any(T val) const {
+  template <class T>
+  __HG_CG unsigned int match_any(typename warp_only<T>::type val) const {
     unsigned int m = __match_any_sync(mask(), val);
     return N == 32 ? m : (m >> (__lane_id() & ~(N - 1u))) & ((1u << N) - 1u);
   }

@@ -11,10 +11,15 @@ namespace cg = cooperative_groups;
 
 __global__ void k(int *p) {
 #ifdef TILE
-  // TILE: error: static assertion failed {{.*}}hetGPU: thread_block_tile<N> needs N a power of two <= 32
-  auto t = cg::tiled_partition<64>(cg::this_thread_block());
+  // TILE: error: static assertion failed {{.*}}hetGPU: thread_block_tile<N> needs N a power of two <= 1024
+  auto t = cg::tiled_partition<48>(cg::this_thread_block());
+  // TILE: error: static assertion failed {{.*}}hetGPU: shuffles, votes and matches exist only for tiles of at most 32 threads
+  auto w = cg::tiled_partition<64>(cg::this_thread_block());
+  p[1] = w.shfl(p[2], 0);
 #else
   auto t = cg::tiled_partition<32>(cg::this_thread_block());
+  auto w = cg::tiled_partition<64>(cg::this_thread_block());
+  p[1] = t.shfl(p[2], 0) + w.size();
 #endif
   p[0] = t.size();
 #ifdef HOSTFN
