@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/ArgPack.h"
+#include "Core/Migration.h"
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
 #include "Core/Runtime.h"
@@ -1269,6 +1270,13 @@ static cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.Block[2] = Block.z;
   LP.DynamicShared = Shared;
   LP.Args = Args;
+  if (migrationEnabled()) { // live migration: Core/Migration.h
+    {
+      std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+      RT().orderLegacy(*S);
+    }
+    return mapStatus(Ctx, migratableLaunch(Ctx, *S, *Kn, K->Name, LP));
+  }
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   RT().orderLegacy(*S);
   return mapStatus(Ctx, S->Q->launch(*Kn, LP));

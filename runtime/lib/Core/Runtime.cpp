@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Runtime.h"
+#include "Core/Migration.h"
+#include "hetgpu/Translate/Translate.h"
 
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
@@ -291,9 +293,14 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   Out = &LM;
   const container::ModuleInfo &MI = B.C.Modules[ModuleIndex];
   std::vector<char> Binary;
-  Status S = getTranslation(MI, Ctx.Dev->properties(), 0, Binary);
+  // Live migration (Core/Migration.h): instrumented translation, two hidden
+  // kernel parameters.
+  bool Instrument = migrationEnabled();
+  Status S = getTranslation(MI, Ctx.Dev->properties(),
+                            Instrument ? HETGPU_TRANSLATE_INSTRUMENT : 0, Binary);
   if (S.isOk())
-    S = Ctx.Dev->loadModule(Binary, MI, LM.M);
+    S = Ctx.Dev->loadModule(Binary, Instrument ? instrumentedModuleInfo(MI) : MI,
+                            LM.M);
   if (S.isOk() && !LM.M)
     S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
   if (S) {

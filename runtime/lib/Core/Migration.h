@@ -1,0 +1,111 @@
+//===- Migration.h - Live migration of running kernels ----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Checkpoint/restore of launches translated with the
+/// `hetgpu-instrument-state` pass (docs/Migration.md). When migration is
+/// enabled (HETGPU_MIGRATE, read once) every module is translated with
+/// HETGPU_TRANSLATE_INSTRUMENT, every kernel takes two hidden trailing
+/// pointer arguments (state buffer, control block) and launches go through
+/// migratableLaunch(), which suspends the kernel at a safe point when the
+/// trigger fires, writes a checkpoint (versioned, checksummed), restores it
+/// and resumes the launch on the chosen device.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_CORE_MIGRATION_H
+#define HETGPU_RUNTIME_CORE_MIGRATION_H
+
+#include "Core/Device.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+
+struct DeviceContext;
+struct StreamObj;
+
+/// What HETGPU_MIGRATE asked for.
+struct MigrationConfig {
+  enum class Trigger { None, AfterMs, Random };
+  bool Enabled = false;
+  Trigger Mode = Trigger::None;
+  unsigned AfterMs = 0;
+  uint64_t Seed = 0;
+  int ToDevice = -1;      ///< -1: resume on the launching device
+  std::string File;       ///< checkpoint file (empty: in memory)
+  bool Verbose = false;   ///< one stderr line per migration
+  std::string Error;      ///< parse error (migration then stays disabled)
+};
+
+/// Parses a HETGPU_MIGRATE value: `after_ms=N:to=D`, `random:seed=S:to=D`,
+/// `on` (instrumented, no trigger), with optional `:file=PATH` and `:verbose`.
+MigrationConfig parseMigrationSpec(const std::string &Spec);
+const MigrationConfig &migrationConfig();
+inline bool migrationEnabled() { return migrationConfig().Enabled; }
+
+/// Control block the instrumented kernels read (hetgpu::MigrationControl in
+/// include/hetgpu/Transforms/InstrumentState.h; the two must agree).
+struct ControlBlock {
+  uint32_t Yield;
+  uint32_t DynShared;
+  uint32_t Visits;
+  uint32_t YieldAfter;
+};
+
+/// Bytes of one block's state area (migrationBlockBytes() of the pass).
+inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
+                                uint64_t Threads, uint64_t RecordSize) {
+  uint64_t Shared = (((StaticShared + 15) & ~uint64_t(15)) + DynShared + 15) &
+                    ~uint64_t(15);
+  return 16 + Shared + Threads * RecordSize;
+}
+
+/// \p MI as loaded when instrumented: two hidden pointer parameters appended
+/// to every kernel (the container keeps the user's list).
+container::ModuleInfo instrumentedModuleInfo(const container::ModuleInfo &MI);
+
+/// One device allocation captured in a checkpoint.
+struct CheckpointAlloc {
+  uint64_t Base = 0;
+  std::vector<char> Bytes;
+};
+
+/// A suspended launch: what a checkpoint file holds.
+struct Checkpoint {
+  std::string Kernel;
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint64_t DynShared = 0;
+  std::vector<char> Args;       ///< packed user arguments (container offsets)
+  std::vector<char> State;      ///< the launch's state buffer
+  std::vector<CheckpointAlloc> Allocs;
+};
+
+inline constexpr uint32_t CheckpointMagic = 0x4b434748; // "HGCK"
+inline constexpr uint32_t CheckpointVersion = 1;
+
+std::vector<char> serializeCheckpoint(const Checkpoint &C);
+/// Refuses a truncated, corrupted or other-version image with a message.
+Status parseCheckpoint(const std::vector<char> &Bytes, Checkpoint &Out);
+
+/// Counters for tests and the benchmark.
+struct MigrationStats {
+  uint64_t Launches = 0, Migrations = 0, BytesMoved = 0;
+  double CheckpointMs = 0, RestoreMs = 0;
+};
+MigrationStats migrationStats();
+
+/// Runs \p P of kernel \p K (registered as \p Name) on stream \p S as a
+/// migratable launch: synchronous with respect to the host.
+Status migratableLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
+                        const std::string &Name, LaunchParams P);
+
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_CORE_MIGRATION_H
