@@ -35,6 +35,44 @@ const char *featureName(unsigned Bit) {
   return Bit < NumFeatures ? FeatureNames[Bit] : "unknown";
 }
 
+const char *paramKindName(ParamKind K) {
+  switch (K) {
+  case ParamKind::Value:
+    return "value";
+  case ParamKind::Pointer:
+    return "ptr";
+  case ParamKind::ByVal:
+    return "byval";
+  }
+  return "unknown";
+}
+
+const char *slotKindName(SlotKind K) {
+  switch (K) {
+  case SlotKind::Value:
+    return "value";
+  case SlotKind::PrivatePtr:
+    return "private-ptr";
+  case SlotKind::SharedPtr:
+    return "shared-ptr";
+  case SlotKind::Memory:
+    return "memory";
+  }
+  return "unknown";
+}
+
+const char *safePointKindName(SafePointKind K) {
+  switch (K) {
+  case SafePointKind::Entry:
+    return "entry";
+  case SafePointKind::Barrier:
+    return "barrier";
+  case SafePointKind::LoopLatch:
+    return "loop-latch";
+  }
+  return "unknown";
+}
+
 uint64_t fnv1a64(const void *Data, size_t Size, uint64_t Seed) {
   const unsigned char *P = static_cast<const unsigned char *>(Data);
   uint64_t H = Seed;

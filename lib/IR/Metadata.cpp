@@ -36,44 +36,6 @@ Metadata *i64MD(LLVMContext &C, uint64_t V) {
 }
 Metadata *strMD(LLVMContext &C, StringRef S) { return MDString::get(C, S); }
 
-const char *paramKindName(ParamKind K) {
-  switch (K) {
-  case ParamKind::Value:
-    return "value";
-  case ParamKind::Pointer:
-    return "ptr";
-  case ParamKind::ByVal:
-    return "byval";
-  }
-  return "value";
-}
-
-const char *slotKindName(SlotKind K) {
-  switch (K) {
-  case SlotKind::Value:
-    return "value";
-  case SlotKind::PrivatePtr:
-    return "private-ptr";
-  case SlotKind::SharedPtr:
-    return "shared-ptr";
-  case SlotKind::Memory:
-    return "memory";
-  }
-  return "value";
-}
-
-const char *safePointKindName(SafePointKind K) {
-  switch (K) {
-  case SafePointKind::Entry:
-    return "entry";
-  case SafePointKind::Barrier:
-    return "barrier";
-  case SafePointKind::LoopLatch:
-    return "loop-latch";
-  }
-  return "entry";
-}
-
 /// Replaces the operand of named list \p ListName whose first operand is
 /// \p F with \p Node (or appends it).
 void replaceEntry(Module &M, StringRef ListName, Function &F, MDNode *Node) {

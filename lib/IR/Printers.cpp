@@ -19,44 +19,6 @@ using namespace hetgpu::container;
 
 namespace hetgpu {
 
-static const char *paramKind(ParamKind K) {
-  switch (K) {
-  case ParamKind::Value:
-    return "value";
-  case ParamKind::Pointer:
-    return "ptr";
-  case ParamKind::ByVal:
-    return "byval";
-  }
-  return "?";
-}
-
-static const char *slotKind(SlotKind K) {
-  switch (K) {
-  case SlotKind::Value:
-    return "value";
-  case SlotKind::PrivatePtr:
-    return "private-ptr";
-  case SlotKind::SharedPtr:
-    return "shared-ptr";
-  case SlotKind::Memory:
-    return "memory";
-  }
-  return "?";
-}
-
-static const char *safePointKind(SafePointKind K) {
-  switch (K) {
-  case SafePointKind::Entry:
-    return "entry";
-  case SafePointKind::Barrier:
-    return "barrier";
-  case SafePointKind::LoopLatch:
-    return "loop-latch";
-  }
-  return "?";
-}
-
 void printKernelInfo(raw_ostream &OS, const KernelInfo &K) {
   OS << "kernel " << K.Name << "\n";
   if (!K.Demangled.empty() && K.Demangled != K.Name)
@@ -65,7 +27,7 @@ void printKernelInfo(raw_ostream &OS, const KernelInfo &K) {
      << " bytes)\n";
   for (size_t I = 0; I < K.Params.size(); ++I) {
     const ParamInfo &P = K.Params[I];
-    OS << "    [" << I << "] " << paramKind(P.Kind) << " size " << P.Size
+    OS << "    [" << I << "] " << paramKindName(P.Kind) << " size " << P.Size
        << " align " << P.Align << " offset " << P.Offset << "\n";
   }
   OS << "  shared.static: " << K.StaticShared << " bytes\n";
@@ -85,11 +47,11 @@ void printStateInfo(raw_ostream &OS, const KernelInfo &K) {
   OS << "state " << K.Name << ": " << K.SafePoints.size()
      << " safe points, record " << K.StateRecordSize << " bytes\n";
   for (const SafePointInfo &SP : K.SafePoints) {
-    OS << "  safepoint " << SP.Id << " " << safePointKind(SP.Kind) << ": "
+    OS << "  safepoint " << SP.Id << " " << safePointKindName(SP.Kind) << ": "
        << SP.Slots.size() << " slots, " << SP.RecordSize << " bytes\n";
     for (size_t I = 0; I < SP.Slots.size(); ++I) {
       const SlotInfo &S = SP.Slots[I];
-      OS << "    slot " << I << ": " << slotKind(S.Kind) << " " << S.Type
+      OS << "    slot " << I << ": " << slotKindName(S.Kind) << " " << S.Type
          << " @" << S.Offset << " size " << S.Size << " align " << S.Align
          << "\n";
     }

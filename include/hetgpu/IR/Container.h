@@ -65,6 +65,11 @@ enum Feature : uint32_t {
   FeatClock = 1u << 11,
   FeatFence = 1u << 12,
 };
+/// Spellings used in `!hetgpu.kernels`/`!hetgpu.state` and by the printers.
+const char *paramKindName(ParamKind K);
+const char *slotKindName(SlotKind K);
+const char *safePointKindName(SafePointKind K);
+
 /// Names of the feature bits, in bit order (for printing and metadata).
 const char *featureName(unsigned Bit);
 constexpr unsigned NumFeatures = 13;
