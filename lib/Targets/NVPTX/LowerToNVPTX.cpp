@@ -408,7 +408,9 @@ void NVPTXLowering::run() {
   SmallVector<std::pair<CallInst *, BuiltinID>, 32> Calls;
   SmallVector<Function *, 16> Decls;
   for (Function &F : M) {
-    if (!F.getName().starts_with(BuiltinPrefix))
+    // Definitions are library code linked in above (the math library's
+    // `__hetgpu_math_*` functions and their internal helpers).
+    if (!F.getName().starts_with(BuiltinPrefix) || !F.isDeclaration())
       continue;
     std::optional<BuiltinInfo> Info = lookupBuiltin(F);
     if (!Info) {

@@ -1,6 +1,7 @@
 ; Without libdevice, math builtins are linked from hetGPU's own device math
 ; library (which defines the __hetgpu_math_* functions); with neither, each
-; function is named in an error.
+; function is named in an error. Library helpers named __hetgpu_mathi_* are
+; definitions, not builtins, and stay untouched.
 ; RUN: llvm-as %S/Inputs/fake-math-library.ll -o %t.math.bc
 ; RUN: hetgpu-opt -passes=hetgpu-lower-nvptx -hetgpu-nvptx-libdevice=none -hetgpu-nvptx-math-library=%t.math.bc -S %s | FileCheck %s
 ; RUN: env HETGPU_LIBDEVICE=none HETGPU_MATH_LIBRARY=%t.math.bc hetgpu-opt -passes=hetgpu-lower-nvptx -S %s | FileCheck %s
@@ -12,6 +13,8 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define ptx_kernel void @k(
 ; CHECK: %s = call float @__hetgpu_math_sinf(float %x)
 ; CHECK-LABEL: define {{.*}}float @__hetgpu_math_sinf(float %x)
+; CHECK: call float @__hetgpu_mathi_sub3(float %x)
+; CHECK-LABEL: define internal float @__hetgpu_mathi_sub3(
 ; CHECK: fsub float %x, 3.0
 ; CHECK-NOT: __hetgpu_math_cos
 ; ERR: error: {{.*}}in function k{{.*}}math function 'sinf' needs the device math library
