@@ -5,19 +5,32 @@
 // and resumed; the results equal those of a run without migration.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
-// RUN: env HETGPU_DEVICE=cpu %t > %t.ref
+// RUN: env HETGPU_DEVICE="cpu" %t > %t.ref
 // RUN: FileCheck --check-prefix=REF %s < %t.ref
 // RUN: for s in 1 2 3 4 5; do \
-// RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=$s:file=%t.ckpt:verbose %t > %t.out.$s 2> %t.err.$s || exit 1; \
+// RUN:   env HETGPU_DEVICE="cpu" HETGPU_MIGRATE=random:seed=$s:file=%t.ckpt:verbose %t > %t.out.$s 2> %t.err.$s || exit 1; \
 // RUN:   diff %t.ref %t.out.$s || exit 1; \
 // RUN:   grep -q 'hetgpu-migrate: .* suspended' %t.err.$s || exit 1; \
 // RUN: done
 // RUN: cat %t.err.1 %t.err.2 %t.err.3 %t.err.4 %t.err.5 | FileCheck --check-prefix=MIG %s
 // The time trigger suspends the long-running kernel too.
-// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:verbose %t > %t.out.t 2> %t.err.t
+// RUN: env HETGPU_DEVICE="cpu" HETGPU_MIGRATE=after_ms=1:verbose %t > %t.out.t 2> %t.err.t
 // RUN: diff %t.ref %t.out.t
+// RUN: grep -q 'hetgpu-migrate: .* suspended' %t.err.t
+// A damaged checkpoint file is refused with the reason and nothing is
+// written back from it (the launch resumes from the in-memory image).
+// RUN: for f in truncate flip version; do \
+// RUN:   env HETGPU_DEVICE="cpu" HETGPU_MIGRATE=random:seed=2:file=%t.ckpt:fault=$f %t > %t.out.$f 2> %t.err.$f || exit 1; \
+// RUN:   diff %t.ref %t.out.$f || exit 1; \
+// RUN: done
+// RUN: FileCheck --check-prefix=TRUNC %s < %t.err.truncate
+// RUN: FileCheck --check-prefix=FLIP %s < %t.err.flip
+// RUN: FileCheck --check-prefix=VERS %s < %t.err.version
+// TRUNC: checkpoint refused: payload is {{[0-9]+}} bytes, the header says {{[0-9]+}} (truncated file?); resuming from the in-memory checkpoint
+// FLIP: checkpoint refused: checksum mismatch (corrupted file)
+// VERS: checkpoint refused: format version 99, this runtime reads version 1
 // A bad spec is refused by name and the program still runs unmigrated.
-// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=sometimes %t 2>&1 | FileCheck --check-prefix=BAD %s
+// RUN: env HETGPU_DEVICE="cpu" HETGPU_MIGRATE=sometimes %t 2>&1 | FileCheck --check-prefix=BAD %s
 // REF: reduce 0 ok
 // REF: chase ok
 // REF: stencil ok

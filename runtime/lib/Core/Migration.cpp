@@ -136,6 +136,9 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.ToDevice = int(N);
     } else if (!First && Key == "file" && !Val.empty()) {
       C.File = Val;
+    } else if (!First && Key == "fault" &&
+               (Val == "truncate" || Val == "flip" || Val == "version")) {
+      C.Fault = Val;
     } else if (!First && Key == "verbose" && Val.empty()) {
       C.Verbose = true;
     } else {
@@ -268,7 +271,7 @@ namespace {
 struct AfterMsTrigger {
   std::mutex M;
   volatile uint32_t *Flag = nullptr; ///< the running launch's yield flag
-  bool Started = false, Fired = false;
+  bool Started = false, Fired = false, Pending = false;
 
   void start(unsigned Ms) {
     std::lock_guard<std::mutex> L(M);
@@ -281,13 +284,17 @@ struct AfterMsTrigger {
       Fired = true;
       if (Flag)
         *Flag = 1;
+      else
+        Pending = true; // between launches: the next launch yields
     }).detach();
   }
-  /// Returns true when the trigger already fired (and was consumed).
-  bool enter(volatile uint32_t *F) {
+  void enter(volatile uint32_t *F) {
     std::lock_guard<std::mutex> L(M);
     Flag = F;
-    return false;
+    if (Pending) {
+      *F = 1;
+      Pending = false;
+    }
   }
   bool leave() {
     std::lock_guard<std::mutex> L(M);
@@ -439,24 +446,39 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       C.Allocs.push_back(std::move(CA));
     }
     std::vector<char> Image = serializeCheckpoint(C);
+    std::vector<char> Loaded = Image;
     if (!Cfg.File.empty()) {
       std::ofstream OS(Cfg.File, std::ios::binary | std::ios::trunc);
-      OS.write(Image.data(), Image.size());
+      // Test-only fault injection (docs/Migration.md): damage the file.
+      std::vector<char> Out = Image;
+      if (Cfg.Fault == "truncate")
+        Out.resize(Out.size() / 2);
+      else if (Cfg.Fault == "flip")
+        Out[Out.size() - 1] ^= 0x40;
+      else if (Cfg.Fault == "version")
+        Out[4] = 99;
+      OS.write(Out.data(), Out.size());
       if (!OS)
         return Status(ErrorCode::LaunchFailure,
                       "cannot write checkpoint " + Cfg.File);
       OS.close();
       std::ifstream IS(Cfg.File, std::ios::binary);
-      Image.assign(std::istreambuf_iterator<char>(IS),
-                   std::istreambuf_iterator<char>());
+      Loaded.assign(std::istreambuf_iterator<char>(IS),
+                    std::istreambuf_iterator<char>());
     }
     double CkptMs = msSince(T0);
 
-    // Restore: parse (validates), then write memory and state back.
+    // Restore: parse (validates) before anything is written back. A file
+    // that is refused leaves the device untouched; the launch then resumes
+    // from the in-memory image, which is what the file should have held.
     auto T1 = std::chrono::steady_clock::now();
     Checkpoint R;
-    if (Status St2 = parseCheckpoint(Image, R))
-      return St2;
+    if (Status St2 = parseCheckpoint(Loaded, R)) {
+      log(LogLevel::Error, Cfg.File + ": " + St2.Message +
+                               "; resuming from the in-memory checkpoint");
+      if (Status St3 = parseCheckpoint(Image, R))
+        return St3;
+    }
     if (Cfg.ToDevice >= 0 && Cfg.ToDevice != Ctx.Index) {
       static std::once_flag Once;
       std::call_once(Once, [&] {

@@ -39,6 +39,7 @@ struct MigrationConfig {
   int ToDevice = -1;      ///< -1: resume on the launching device
   std::string File;       ///< checkpoint file (empty: in memory)
   bool Verbose = false;   ///< one stderr line per migration
+  std::string Fault;      ///< test only: damage the file (truncate|flip|version)
   std::string Error;      ///< parse error (migration then stays disabled)
 };
 
