@@ -21,13 +21,16 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/InstrumentState.h"
 #include "hetgpu/host_abi.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
@@ -69,6 +72,11 @@ static cl::opt<std::string> SaveSO("save-so", cl::init(""),
                                    cl::desc("write the translated .so here"));
 static cl::opt<bool> Time("time", cl::desc("print the kernel's run time to "
                                            "stderr"));
+static cl::opt<unsigned> MigrateAfter(
+    "migrate-after",
+    cl::desc("instrument the kernel for live migration (hetIR input), "
+             "suspend it at this safe-point visit, then resume it"),
+    cl::init(0));
 static cl::list<unsigned> PrintArgs("print", cl::CommaSeparated,
                                     cl::desc("argument indices of the buffers "
                                              "to print (default: all)"));
@@ -384,6 +392,9 @@ bool parseDim(const std::string &S, uint32_t D[3]) {
 }
 
 /// The shared object to load: \p Input itself, or its translation.
+/// The kernel's container description, when --migrate-after is used.
+std::optional<hetgpu::container::KernelInfo> Migration;
+
 Expected<std::string> sharedObjectFor(const std::string &In) {
   StringRef S(In);
   if (!S.ends_with(".ll") && !S.ends_with(".bc"))
@@ -397,12 +408,34 @@ Expected<std::string> sharedObjectFor(const std::string &In) {
     Diag.print("hetgpu-host-run", OS);
     return createStringError(inconvertibleErrorCode(), Msg);
   }
+  if (MigrateAfter) {
+    auto Infos = hetgpu::readKernelInfo(*M);
+    if (!Infos)
+      return Infos.takeError();
+    for (auto &[F, KI] : *Infos)
+      if (KI.Name == KernelName)
+        Migration = KI;
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB;
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    ModulePassManager MPM;
+    MPM.addPass(hetgpu::InstrumentStatePass());
+    MPM.run(*M, MAM);
+  }
   auto T = hetgpu::createHostTarget();
   if (!T)
     return createStringError(inconvertibleErrorCode(),
                              "the host target is not built");
   hetgpu::TargetOptions Opts;
   Opts.Arch = Arch;
+  Opts.Instrument = MigrateAfter != 0;
   if (Error E = T->lower(*M, Opts))
     return std::move(E);
   auto Bytes = T->emit(*M, Opts);
@@ -471,6 +504,30 @@ int main(int argc, char **argv) {
     ArgPtrs.push_back(A.IsBuf ? static_cast<void *>(&A.Ptr)
                               : static_cast<void *>(A.Bytes.data()));
 
+  // Live migration: the state buffer and control block are the two hidden
+  // trailing parameters of an instrumented kernel.
+  std::vector<char> StateBuf;
+  hetgpu::MigrationControl Ctrl = {};
+  void *StatePtr = nullptr, *CtrlPtr = &Ctrl;
+  if (MigrateAfter) {
+    if (!Migration) {
+      WithColor::error() << "--migrate-after needs a hetIR input that "
+                            "describes kernel "
+                         << KernelName << "\n";
+      return 1;
+    }
+    uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+    uint64_t PerBlock =
+        hetgpu::migrationBlockBytes(Migration->StaticShared, DynShared, Threads,
+                                    Migration->StateRecordSize);
+    StateBuf.assign(PerBlock * Grid[0] * Grid[1] * Grid[2] + 16, 0);
+    StatePtr = StateBuf.data();
+    Ctrl.DynShared = DynShared;
+    Ctrl.YieldAfter = MigrateAfter;
+    ArgPtrs.push_back(&StatePtr);
+    ArgPtrs.push_back(&CtrlPtr);
+  }
+
   hetgpu_host_services Svc = {nullptr,     devicePrintf, deviceAssert,
                               deviceTrap,  deviceMalloc, deviceFree,
                               deviceClock, deviceTimer};
@@ -504,14 +561,37 @@ int main(int argc, char **argv) {
     }
   };
   auto T0 = std::chrono::steady_clock::now();
-  if (Threads <= 1) {
-    Worker(); // on this thread, so profilers see the kernel
-  } else {
-    std::vector<std::thread> Pool;
-    for (unsigned I = 0; I < Threads; ++I)
-      Pool.emplace_back(Worker);
-    for (std::thread &T : Pool)
-      T.join();
+  auto Launch = [&] {
+    Next = 0;
+    if (Threads <= 1) {
+      Worker(); // on this thread, so profilers see the kernel
+    } else {
+      std::vector<std::thread> Pool;
+      for (unsigned I = 0; I < Threads; ++I)
+        Pool.emplace_back(Worker);
+      for (std::thread &T : Pool)
+        T.join();
+    }
+  };
+  Launch();
+  if (MigrateAfter && !Failed) {
+    // Count the blocks by status, then resume the launch.
+    uint64_t Threads3 = uint64_t(Block[0]) * Block[1] * Block[2];
+    uint64_t PerBlock =
+        hetgpu::migrationBlockBytes(Migration->StaticShared, DynShared,
+                                    Threads3, Migration->StateRecordSize);
+    unsigned Count[3] = {0, 0, 0};
+    for (uint64_t B = 0; B < NumBlocks; ++B) {
+      uint32_t St;
+      memcpy(&St, StateBuf.data() + B * PerBlock, 4);
+      if (St < 3)
+        ++Count[St];
+    }
+    printf("migration: yield=%u not-started=%u suspended=%u finished=%u\n",
+           Ctrl.Yield, Count[0], Count[1], Count[2]);
+    Ctrl.Yield = 0;
+    Ctrl.YieldAfter = 0;
+    Launch();
   }
   if (Time)
     fprintf(stderr, "kernel time: %.3f ms\n",
