@@ -3,8 +3,8 @@
 // with math from libdevice when a toolkit is found, else hetGPU's library.
 // RUN: hetgpu-cc -O2 -c %s -o %t.o
 // RUN: hetgpu-cc -O2 %s -o %t.exe
-// RUN: hetgpu-translate --target=nvptx --arch=sm_90 %t.o -o %t.o.ptx
-// RUN: hetgpu-translate --target=nvptx --arch=sm_90 %t.exe -o %t.exe.ptx
+// RUN: env HETGPU_MATH_LIBRARY=%hetgpu_libdir hetgpu-translate --target=nvptx --arch=sm_90 %t.o -o %t.o.ptx
+// RUN: env HETGPU_MATH_LIBRARY=%hetgpu_libdir hetgpu-translate --target=nvptx --arch=sm_90 %t.exe -o %t.exe.ptx
 // RUN: FileCheck %s < %t.o.ptx
 // RUN: FileCheck %s < %t.exe.ptx
 // RUN: env HETGPU_LIBDEVICE=none HETGPU_MATH_LIBRARY=%hetgpu_libdir hetgpu-translate --target=nvptx --arch=sm_80 %t.o -o %t.own.ptx
@@ -17,7 +17,7 @@
 // CHECK-DAG: .visible .global .align 4 .b8 table[64];
 // CHECK-DAG: shfl.sync.up.b32
 // CHECK-DAG: bar.sync 0;
-// CHECK-NOT: __hetgpu_
+// CHECK-NOT: .extern
 // OWN: .target sm_80
 // OWN-NOT: __nv_
 // OWN-NOT: .extern
