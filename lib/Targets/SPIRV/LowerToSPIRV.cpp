@@ -72,6 +72,11 @@ static cl::opt<bool> ClFenceAsAtomic(
     "hetgpu-spirv-fence-as-atomic", cl::Hidden, cl::init(false),
     cl::desc("hetgpu-lower-spirv: lower fences to seq_cst atomics"));
 
+static cl::opt<bool> ClDeferUnsupported(
+    "hetgpu-spirv-defer-unsupported", cl::Hidden, cl::init(false),
+    cl::desc("hetgpu-lower-spirv: leave out kernels whose warp operations "
+             "cannot be emulated instead of failing"));
+
 static cl::opt<bool> ClSubGroups(
     "hetgpu-spirv-subgroups", cl::Hidden, cl::init(false),
     cl::desc("hetgpu-lower-spirv: map warp operations to 32-wide sub-groups"));
@@ -247,6 +252,9 @@ private:
   };
   std::vector<PrintfFormat> Formats;
   bool UsesHeap = false;
+  /// Kernels left out of the module (DeferUnsupported) and why.
+  std::vector<std::pair<std::string, std::string>> Unsupported;
+  SmallPtrSet<Function *, 4> Dropped;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1196,21 +1204,37 @@ Error SPIRVLowering::lowerWarpOps() {
       DominatorTree DT(*F);
       PostDominatorTree PDT(*F);
       LoopInfo LI(DT);
+      std::string Why;
       for (CallInst *CI : Calls) {
         BasicBlock *BB = CI->getParent();
-        if (!PDT.dominates(BB, &F->getEntryBlock()) || LI.getLoopFor(BB))
-          return failure(
-              "kernel " + kernelOf(*F) + ": warp operation '" +
-              CI->getCalledFunction()->getName() +
-              "' is in code that not every thread of the block reaches the "
-              "same number of times; a " +
-              Opts.DeviceDesc +
-              " can only emulate warp operations in block-convergent code");
+        if (!PDT.dominates(BB, &F->getEntryBlock()) || LI.getLoopFor(BB)) {
+          Why = "kernel " + kernelOf(*F) + ": warp operation '" +
+                CI->getCalledFunction()->getName().str() +
+                "' is in code that not every thread of the block reaches the "
+                "same number of times; a " +
+                Opts.DeviceDesc +
+                " can only emulate warp operations in block-convergent code";
+          break;
+        }
+      }
+      if (!Why.empty()) {
+        if (!Opts.DeferUnsupported)
+          return failure(Why);
+        // Leave this kernel out; launching it reports Why (module table).
+        Unsupported.push_back({F->getName().str(), Why});
+        Dropped.insert(F);
+        continue;
       }
       WarpEmulated.insert(F);
     }
   }
 
+  for (Function *F : Dropped) {
+    PerFn.erase(F);
+    llvm::erase(Kernels, F);
+    F->replaceAllUsesWith(PoisonValue::get(F->getType()));
+    F->eraseFromParent();
+  }
   Type *ScratchTy = ArrayType::get(I32, 1024);
   for (auto &[F, Calls] : PerFn) {
     if (Opts.SubGroups32)
@@ -1467,6 +1491,9 @@ void SPIRVLowering::addHelperKernels() {
        << "\n";
   if (UsesHeap)
     OS << "heap 1\n";
+  for (const auto &[Name, Why] : Unsupported)
+    OS << "unsupported " << Name << " " << toHex(Why, /*LowerCase=*/true)
+       << "\n";
   for (size_t I = 0; I < Formats.size(); ++I) {
     OS << "printf " << I << " " << Formats[I].ArgsSize << " "
        << Formats[I].StringOffsets.size();
@@ -1618,6 +1645,7 @@ Error lowerModuleToSPIRV(Module &M, const SPIRVLoweringOptions &Opts) {
 LowerToSPIRVPass::LowerToSPIRVPass() {
   Opts.SubGroups32 = ClSubGroups;
   Opts.FenceAsAtomic = ClFenceAsAtomic;
+  Opts.DeferUnsupported = ClDeferUnsupported;
   if (Opts.SubGroups32)
     Opts.DeviceDesc = "SPIR-V device with 32-wide sub-groups";
 }

@@ -34,6 +34,11 @@ struct SPIRVLoweringOptions {
   /// word: for consumers whose OpenCL library lacks mem_fence (SPIR 1.2 on
   /// PoCL 3.1), feature "+fence-as-atomic".
   bool FenceAsAtomic = false;
+  /// A kernel whose warp operations cannot be emulated is left out of the
+  /// module and listed in the module table with the reason (the runtime
+  /// reports it when that kernel is launched) instead of failing the whole
+  /// module: feature "+defer-unsupported".
+  bool DeferUnsupported = false;
   /// Words naming the device class in error messages.
   std::string DeviceDesc = "SPIR-V device without 32-wide sub-groups";
 };

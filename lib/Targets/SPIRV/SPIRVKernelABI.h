@@ -33,6 +33,7 @@
 ///       `kernel <name> <warp-emulated 0|1>`
 ///       `stderr <id>` (printf format <id> is an assert message: stderr)
 ///       `heap 1` (some kernel calls malloc)
+///       `unsupported <kernel> <reason as hex bytes>` (left out)
 ///       `printf <id> <args bytes> <string count> <string arg offsets...>
 ///        <format as hex bytes>`
 ///   * `InitKernel(global char *mod)` stores the initial values of the

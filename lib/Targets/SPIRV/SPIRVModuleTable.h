@@ -43,6 +43,8 @@ struct ModuleTable {
   std::vector<PrintfFormat> Formats;
   /// Some kernel calls malloc(): the runtime provides a heap.
   bool UsesHeap = false;
+  /// Kernels left out of the module -> why (reported when launched).
+  std::map<std::string, std::string> Unsupported;
 };
 
 /// Parses the info kernel's text. False with \p Error on malformed input.
@@ -84,6 +86,13 @@ inline bool parseModuleTable(const std::string &Text, ModuleTable &Out,
         return false;
       }
       Out.Formats[Id].Stderr = true;
+    } else if (Kind == "unsupported") {
+      std::string Name, Hex, Why;
+      LS >> Name >> Hex;
+      for (size_t I = 0; I + 1 < Hex.size(); I += 2)
+        Why.push_back(
+            static_cast<char>(std::stoi(Hex.substr(I, 2), nullptr, 16)));
+      Out.Unsupported[Name] = Why;
     } else if (Kind == "heap") {
       int Used = 0;
       LS >> Used;

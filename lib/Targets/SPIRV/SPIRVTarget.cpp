@@ -12,6 +12,8 @@
 /// sub-groups of exactly 32 work-items (warp operations map onto them;
 /// SPIR-V 1.3 at least); without it warp operations are emulated.
 /// "+fence-as-atomic": fences as atomics (consumers without mem_fence).
+/// "+defer-unsupported": kernels that cannot be expressed are left out and
+/// reported at launch instead of failing the module.
 ///
 /// USAGE: hetgpu-translate --target=spirv [--arch=spirv1.2] in.bc -o out.spv
 ///
@@ -74,6 +76,7 @@ SPIRVLoweringOptions loweringOptions(const TargetOptions &Opts) {
   SPIRVLoweringOptions L;
   L.SubGroups32 = hasFeature(Opts.Features, "subgroups32");
   L.FenceAsAtomic = hasFeature(Opts.Features, "fence-as-atomic");
+  L.DeferUnsupported = hasFeature(Opts.Features, "defer-unsupported");
   L.DeviceDesc =
       (L.SubGroups32 ? "SPIR-V device with 32-wide sub-groups"
                      : "SPIR-V device without 32-wide sub-groups") +

@@ -1,6 +1,8 @@
 // Failures are errors, not crashes: a warp operation in divergent code
-// cannot be emulated on PoCL (no sub-groups) and the launch reports
-// cudaErrorNoKernelImageForDevice with a message naming kernel and reason;
+// cannot be emulated on PoCL (no sub-groups): that kernel is left out of the
+// module (the others still run) and launching it reports
+// cudaErrorInvalidDeviceFunction with a message naming kernel, device and
+// reason;
 // a missing SPIR-V translator names the tool and the variable to set.
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache1 %t 2>&1 | FileCheck %s
@@ -25,8 +27,8 @@ int main() {
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess)
     e = cudaDeviceSynchronize();
-  // CHECK: kernel '_Z9divergentPi': warp operation '__hetgpu_shfl_down_i32' is in code that not every thread of the block reaches
-  // CHECK: launch: no kernel image is available for execution on the device
+  // CHECK: kernel _Z9divergentPi cannot run on {{.*}}: kernel '_Z9divergentPi': warp operation '__hetgpu_shfl_down_i32' is in code that not every thread of the block reaches
+  // CHECK: launch: invalid device function
   // TOOL: HETGPU_LLVM_SPIRV=/nonexistent/llvm-spirv is not executable
   // TOOL: launch: no kernel image is available for execution on the device
   printf("launch: %s\n", cudaGetErrorString(e));

@@ -4,6 +4,13 @@
 ; RUN: not %spirv_translate %s -o %t.spv 2>&1 | FileCheck --check-prefix=ERR %s
 ; RUN: not hetgpu-opt -passes=hetgpu-lower-spirv -disable-output %s 2>&1 | FileCheck --check-prefix=ERR %s
 ; RUN: %spirv_translate --features=+subgroups32 --arch=spirv1.3 %s -o %t.spv
+; With +defer-unsupported (what the runtime asks for) the kernel is left out
+; and the module table carries the reason for the launch to report.
+; RUN: hetgpu-opt -passes=hetgpu-lower-spirv -hetgpu-spirv-defer-unsupported -S %s | FileCheck --check-prefix=DEFER %s
+; RUN: %spirv_translate --features=+defer-unsupported %s -o %t.defer.spv
+; RUN: spirv-val %t.defer.spv
+; DEFER: c"hetgpu-spirv 1\0Ablock 48 16\0Aunsupported k 6b65726e656c20276b273a{{[0-9a-f]+}}\0A"
+; DEFER-NOT: define{{.*}} @k(
 ; REQUIRES: spirv-val
 ; RUN: spirv-val %t.spv
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -406,10 +406,11 @@ Status ZEDevice::init() {
   if (Major != 1)
     Minor = 0;
   Props.Arch = "spirv1." + std::to_string(std::min(Minor, 6u));
+  Props.Features = "+defer-unsupported";
   for (uint32_t I = 0; I < std::min(CP.numSubGroupSizes, ZE_SUBGROUPSIZE_COUNT);
        ++I)
     if (CP.subGroupSizes[I] == 32 && Minor >= 3)
-      Props.Features = "+subgroups32";
+      Props.Features += ",+subgroups32";
   uint32_t NMem = 0;
   A.zeDeviceGetMemoryProperties(Dev, &NMem, nullptr);
   std::vector<ze_device_memory_properties_t> MemP(NMem);
@@ -740,6 +741,12 @@ Status ZEModule::getKernel(const std::string &Name, Kernel *&Out) {
     Out = It->second.get();
     return Status::ok();
   }
+  auto U = Table.Unsupported.find(Name);
+  if (U != Table.Unsupported.end())
+    return Status(ErrorCode::NoBinaryForGpu, "level-zero: kernel " + Name +
+                                                 " cannot run on " +
+                                                 Dev.Props.Name + ": " +
+                                                 U->second);
   const container::KernelInfo *KI = Info.findKernel(Name);
   if (!KI)
     return Status(ErrorCode::InvalidValue,

@@ -490,8 +490,9 @@ Status CLDevice::init() {
   }
   Props.Arch = "spirv1." + std::to_string(Minor);
   // PoCL's SPIR 1.2 library has no mem_fence: fences become atomics.
+  Props.Features = "+defer-unsupported";
   if (!UseIL)
-    Props.Features = "+fence-as-atomic";
+    Props.Features += ",+fence-as-atomic";
   std::string Ext = deviceString(A, Dev, CL_DEVICE_EXTENSIONS);
   if (Ext.find("cl_intel_required_subgroup_size") != std::string::npos) {
     size_t Sizes[16] = {};
@@ -500,8 +501,7 @@ Status CLDevice::init() {
                           Sizes, &Got) == CL_SUCCESS)
       for (size_t I = 0; I < Got / sizeof(size_t); ++I)
         if (Sizes[I] == 32 && UseIL && Minor >= 3)
-          Props.Features += Props.Features.empty() ? "+subgroups32"
-                                                   : ",+subgroups32";
+          Props.Features += ",+subgroups32";
   }
   Props.TotalMemory = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
   Props.MultiProcessorCount =
@@ -878,6 +878,12 @@ Status CLModule::getKernel(const std::string &Name, Kernel *&Out) {
     Out = It->second.get();
     return Status::ok();
   }
+  auto U = Table.Unsupported.find(Name);
+  if (U != Table.Unsupported.end())
+    return Status(ErrorCode::NoBinaryForGpu, "opencl: kernel " + Name +
+                                                 " cannot run on " +
+                                                 Dev.Props.Name + ": " +
+                                                 U->second);
   const container::KernelInfo *KI = Info.findKernel(Name);
   if (!KI)
     return Status(ErrorCode::InvalidValue,
