@@ -109,6 +109,21 @@ private:
   size_t Off = 0;
 };
 
+/// Checkpoint checksum: FNV-1a-64 over little-endian 64-bit words (then the
+/// tail bytes); 8x fewer multiplies than byte-wise FNV on large images.
+uint64_t checksum(const char *P, size_t N) {
+  uint64_t H = 0xcbf29ce484222325ull;
+  size_t I = 0;
+  for (; I + 8 <= N; I += 8) {
+    uint64_t W;
+    memcpy(&W, P + I, 8);
+    H = (H ^ W) * 0x100000001b3ull;
+  }
+  for (; I < N; ++I)
+    H = (H ^ static_cast<unsigned char>(P[I])) * 0x100000001b3ull;
+  return H;
+}
+
 } // namespace
 
 MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
@@ -191,6 +206,10 @@ hetgpu::rt::instrumentedModuleInfo(const container::ModuleInfo &MI) {
 
 std::vector<char> hetgpu::rt::serializeCheckpoint(const Checkpoint &C) {
   Writer P;
+  size_t Total = C.State.size() + C.Args.size() + C.Kernel.size() + 128;
+  for (const CheckpointAlloc &A : C.Allocs)
+    Total += A.Bytes.size() + 16;
+  P.B.reserve(Total);
   P.str(C.Kernel);
   for (uint32_t V : C.Grid)
     P.u32(V);
@@ -205,10 +224,11 @@ std::vector<char> hetgpu::rt::serializeCheckpoint(const Checkpoint &C) {
     P.bytes(A.Bytes);
   }
   Writer W;
+  W.B.reserve(P.B.size() + 24);
   W.u32(CheckpointMagic);
   W.u32(CheckpointVersion);
   W.u64(P.B.size());
-  W.u64(container::fnv1a64(P.B.data(), P.B.size()));
+  W.u64(checksum(P.B.data(), P.B.size()));
   W.raw(P.B.data(), P.B.size());
   return W.B;
 }
@@ -234,7 +254,7 @@ Status hetgpu::rt::parseCheckpoint(const std::vector<char> &Bytes,
                " bytes, the header says " + std::to_string(Size) +
                " (truncated file?)");
   const char *P = Bytes.data() + 24;
-  if (container::fnv1a64(P, Size) != Sum)
+  if (checksum(P, Size) != Sum)
     return Bad("checksum mismatch (corrupted file)");
   Reader R(P, Size);
   Checkpoint C;
@@ -445,7 +465,9 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
         return St2;
       C.Allocs.push_back(std::move(CA));
     }
+    double CopyMs = msSince(T0);
     std::vector<char> Image = serializeCheckpoint(C);
+    double SerMs = msSince(T0) - CopyMs;
     std::vector<char> Loaded = Image;
     if (!Cfg.File.empty()) {
       std::ofstream OS(Cfg.File, std::ios::binary | std::ios::trunc);
@@ -462,9 +484,10 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
         return Status(ErrorCode::LaunchFailure,
                       "cannot write checkpoint " + Cfg.File);
       OS.close();
-      std::ifstream IS(Cfg.File, std::ios::binary);
-      Loaded.assign(std::istreambuf_iterator<char>(IS),
-                    std::istreambuf_iterator<char>());
+      std::ifstream IS(Cfg.File, std::ios::binary | std::ios::ate);
+      Loaded.resize(size_t(IS.tellg()));
+      IS.seekg(0);
+      IS.read(Loaded.data(), Loaded.size());
     }
     double CkptMs = msSince(T0);
 
@@ -509,10 +532,10 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     if (Cfg.Verbose)
       fprintf(stderr,
               "hetgpu-migrate: %s suspended (%llu blocks at a safe point, "
-              "%llu not started), %llu bytes, checkpoint %.3f ms, restore "
-              "%.3f ms\n",
+              "%llu not started), %llu bytes, checkpoint %.3f ms (copy-out "
+              "%.3f, serialise %.3f, file %.3f), restore %.3f ms\n",
               Name.c_str(), (unsigned long long)Suspended,
               (unsigned long long)NotStarted, (unsigned long long)Moved,
-              CkptMs, RestMs);
+              CkptMs, CopyMs, SerMs, CkptMs - CopyMs - SerMs, RestMs);
   }
 }
