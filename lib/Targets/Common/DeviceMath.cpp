@@ -59,6 +59,11 @@ static std::string thisBinaryDir() {
       !Info.dli_fname)
     return "";
   SmallString<256> Path(Info.dli_fname);
+  // An executable started through PATH is reported by its bare name:
+  // ask the system for its real location instead.
+  if (!StringRef(Info.dli_fname).contains('/'))
+    Path = sys::fs::getMainExecutable(nullptr,
+                                      reinterpret_cast<void *>(&thisBinaryDir));
   if (sys::fs::make_absolute(Path))
     return "";
   return std::string(sys::path::parent_path(Path));

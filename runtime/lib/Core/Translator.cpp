@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <mutex>
 
@@ -141,6 +142,12 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   KI.OptLevel = 3;
   if (Props.Arch.empty() || Props.Arch == "native")
     KI.Extra = hostCpuFingerprint();
+  // A rebuilt or upgraded translator may translate differently: its file's
+  // size and modification time are part of the key (a stat, no dlopen).
+  struct stat TS;
+  if (stat(translatorPath().c_str(), &TS) == 0)
+    KI.Extra += ";translator=" + std::to_string(TS.st_size) + "@" +
+                std::to_string(static_cast<long long>(TS.st_mtime));
   uint64_t Key = JITCache::key(KI);
   JITCache Cache(JITCache::defaultDirectory());
   bool UseCache = !getenv("HETGPU_DISABLE_CACHE");
