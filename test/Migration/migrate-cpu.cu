@@ -13,6 +13,12 @@
 // RUN:   grep -q 'hetgpu-migrate: .* suspended' %t.err.$s || exit 1; \
 // RUN: done
 // RUN: cat %t.err.1 %t.err.2 %t.err.3 %t.err.4 %t.err.5 | FileCheck --check-prefix=MIG %s
+// RUN: FileCheck --check-prefix=STATS %s < %t.err.1
+// STATS: STATS enabled=1 launches=3 migrations={{[1-9]}}
+// The file left by the last run is valid; a damaged one is refused.
+// RUN: env HETGPU_DEVICE="cpu" CHECK_CKPT=%t.ckpt %t 2>&1 >/dev/null | FileCheck --check-prefix=VALID %s
+// VALID: STATS enabled=0 launches=0 migrations=0
+// VALID: VALIDATE 0
 // The time trigger suspends the long-running kernel too.
 // RUN: env HETGPU_DEVICE="cpu" HETGPU_MIGRATE=after_ms=1:verbose %t > %t.out.t 2> %t.err.t
 // RUN: diff %t.ref %t.out.t
@@ -24,6 +30,8 @@
 // RUN:   diff %t.ref %t.out.$f || exit 1; \
 // RUN: done
 // RUN: FileCheck --check-prefix=TRUNC %s < %t.err.truncate
+// RUN: env HETGPU_DEVICE="cpu" CHECK_CKPT=%t.ckpt %t 2>&1 >/dev/null | FileCheck --check-prefix=INVALID %s
+// INVALID: VALIDATE -1 checkpoint refused: format version 99
 // RUN: FileCheck --check-prefix=FLIP %s < %t.err.flip
 // RUN: FileCheck --check-prefix=VERS %s < %t.err.version
 // TRUNC: checkpoint refused: payload is {{[0-9]+}} bytes, the header says {{[0-9]+}} (truncated file?); resuming from the in-memory checkpoint
@@ -41,6 +49,7 @@
 // BAD: stencil ok
 #include <cstdio>
 #include <cstdlib>
+#include <hetgpu/hetgpu.h>
 
 __global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) {
   __shared__ unsigned s[256];
@@ -161,5 +170,14 @@ int main() {
   for (int i = 0; i < SB * ST; ++i)
     cs += data[i] * (i % 5 + 1);
   printf("stencil %s %.6f\n", e == cudaSuccess ? "ok" : cudaGetErrorString(e), cs);
+  unsigned long long launches = 0, migrations = 0, bytes = 0;
+  hetgpuMigrationGetStats(&launches, &migrations, &bytes, nullptr, nullptr);
+  fprintf(stderr, "STATS enabled=%d launches=%llu migrations=%llu\n",
+          hetgpuMigrationEnabled(), launches, migrations);
+  if (const char *ck = getenv("CHECK_CKPT")) {
+    const char *why = nullptr;
+    int rc = hetgpuCheckpointValidate(ck, &why);
+    fprintf(stderr, "VALIDATE %d %s\n", rc, why);
+  }
   return 0;
 }

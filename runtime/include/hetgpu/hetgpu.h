@@ -42,6 +42,20 @@ const char *hetgpuGetTranslatorPath(void);
 /** 1 when the translator library has been loaded in this process. */
 int hetgpuTranslatorLoaded(void);
 
+/*===--- Live migration (docs/Migration.md; the migration work's block) ---===*/
+/** 1 when launches are migratable (HETGPU_MIGRATE set and valid). */
+int hetgpuMigrationEnabled(void);
+/** Counters since process start: migratable launches, suspensions, bytes
+ *  moved and time spent checkpointing/restoring. Any pointer may be NULL. */
+void hetgpuMigrationGetStats(unsigned long long *launches,
+                             unsigned long long *migrations,
+                             unsigned long long *bytesMoved,
+                             double *checkpointMs, double *restoreMs);
+/** Checks a checkpoint file (format version, size, checksum): 0 when it is
+ *  valid, -1 otherwise with the reason in *why (valid until the next call;
+ *  why may be NULL). */
+int hetgpuCheckpointValidate(const char *path, const char **why);
+
 #ifdef __cplusplus
 }
 #endif

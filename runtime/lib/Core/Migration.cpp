@@ -539,3 +539,46 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
               CkptMs, CopyMs, SerMs, CkptMs - CopyMs - SerMs, RestMs);
   }
 }
+
+//===--- Public API (runtime/include/hetgpu/hetgpu.h) --------------------===//
+
+#define HETGPU_API extern "C" __attribute__((visibility("default")))
+
+HETGPU_API int hetgpuMigrationEnabled(void) { return migrationEnabled(); }
+
+HETGPU_API void hetgpuMigrationGetStats(unsigned long long *Launches,
+                                        unsigned long long *Migrations,
+                                        unsigned long long *BytesMoved,
+                                        double *CheckpointMs,
+                                        double *RestoreMs) {
+  MigrationStats S = migrationStats();
+  if (Launches)
+    *Launches = S.Launches;
+  if (Migrations)
+    *Migrations = S.Migrations;
+  if (BytesMoved)
+    *BytesMoved = S.BytesMoved;
+  if (CheckpointMs)
+    *CheckpointMs = S.CheckpointMs;
+  if (RestoreMs)
+    *RestoreMs = S.RestoreMs;
+}
+
+HETGPU_API int hetgpuCheckpointValidate(const char *Path, const char **Why) {
+  static thread_local std::string Reason;
+  Reason.clear();
+  std::ifstream IS(Path ? Path : "", std::ios::binary | std::ios::ate);
+  if (!IS) {
+    Reason = std::string("cannot open checkpoint ") + (Path ? Path : "(null)");
+  } else {
+    std::vector<char> Bytes(size_t(IS.tellg()));
+    IS.seekg(0);
+    IS.read(Bytes.data(), Bytes.size());
+    Checkpoint C;
+    if (Status S = parseCheckpoint(Bytes, C))
+      Reason = S.Message;
+  }
+  if (Why)
+    *Why = Reason.c_str();
+  return Reason.empty() ? 0 : -1;
+}
