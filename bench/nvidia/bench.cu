@@ -8,6 +8,8 @@
 //   LAUNCH <us>                cached launch overhead (empty kernel + sync)
 //   KERNEL <name> <ms> <ok|FAIL>
 // compare.py turns two such outputs into ratios and a geomean.
+// Usage: bench [scale [reps]]: scale multiplies the problem sizes (2-D edges
+// by sqrt(scale)); reps is the number of timed launches (default 20).
 
 #include <cuda_runtime.h>
 
@@ -245,12 +247,21 @@ template <typename T> static T *dalloc(size_t n) {
   return p;
 }
 
+// Edge of a 2-D problem scaled by sqrt(scale) (so its area follows `scale`
+// like the 1-D sizes), kept a multiple of `mult`; unchanged at scale 1.
+static int scaled2D(int base, double scale, int mult) {
+  int n = int(base * std::sqrt(scale)) / mult * mult;
+  return std::max(n, mult);
+}
+
 static bool near(double a, double b, double tol) {
   return std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b));
 }
 
 int main(int argc, char **argv) {
   double scale = argc > 1 ? std::atof(argv[1]) : 1.0;
+  if (argc > 2) // optional timed launches per kernel (default 20)
+    Reps = std::max(1, std::atoi(argv[2]));
   int dev = 0;
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, dev));
@@ -314,7 +325,7 @@ int main(int argc, char **argv) {
 
   // 3. tiled matmul
   {
-    int n = 2048;
+    int n = scaled2D(2048, scale, TILE);
     std::vector<float> hA(n * n), hB(n * n);
     for (int i = 0; i < n * n; ++i) {
       hA[i] = float((i * 7) % 13) - 6.f;
@@ -436,13 +447,16 @@ int main(int argc, char **argv) {
     unsigned long long h;
     CK(cudaMemcpy(&h, hits, 8, cudaMemcpyDeviceToHost));
     double pi = 4.0 * double(h) / (double(threads) * per);
-    report("monte_carlo_pi", ms, std::fabs(pi - M_PI) < 1e-3);
+    // 1e-3, or ~6 sigma of the estimate when few samples (small scale/device).
+    double tol = std::max(1e-3, 10.0 / std::sqrt(double(threads) * per));
+    report("monte_carlo_pi", ms, std::fabs(pi - M_PI) < tol);
     CK(cudaFree(hits));
   }
 
   // 8. dense layer + bias + ReLU
   {
-    int batch = 1024, in = 2048, outF = 2048;
+    int batch = scaled2D(1024, scale, 16), in = scaled2D(2048, scale, 16),
+        outF = scaled2D(2048, scale, 16);
     std::vector<float> hx(batch * in), hw(outF * in), hb(outF);
     for (int i = 0; i < batch * in; ++i)
       hx[i] = float((i * 13) % 17) * 0.125f - 1.f;
@@ -477,7 +491,7 @@ int main(int argc, char **argv) {
 
   // 9. transpose
   {
-    int n = 8192;
+    int n = scaled2D(8192, scale, 32);
     std::vector<float> h((size_t)n * n);
     for (size_t i = 0; i < h.size(); ++i)
       h[i] = float(i % 100003);
