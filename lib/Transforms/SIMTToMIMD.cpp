@@ -70,6 +70,8 @@ STATISTIC(NumSpills, "Values stored across sync points");
 STATISTIC(NumRemat, "Values recomputed after sync points");
 STATISTIC(NumFrameAllocas, "Allocations moved into the thread frame");
 STATISTIC(NumInlined, "Device functions inlined into kernels");
+STATISTIC(NumVolatileSyncs,
+          "Warp regrouping points before volatile shared accesses");
 
 namespace hetgpu {
 namespace {
@@ -135,6 +137,58 @@ bool refersToShared(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
       if (refersToShared(Op, Seen))
         return true;
   return false;
+}
+
+/// Whether a volatile access through \p Ptr may touch shared memory: a
+/// shared pointer, or a generic one whose object is not provably a global
+/// of another space or a private allocation.
+bool mayBeShared(const Value *Ptr) {
+  if (Ptr->getType()->getPointerAddressSpace() == AS_Shared)
+    return true;
+  if (Ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs);
+  for (const Value *O : Objs) {
+    O = O->stripPointerCasts();
+    if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+      if (GV->getAddressSpace() == AS_Shared)
+        return true;
+      continue;
+    }
+    if (isa<AllocaInst>(O))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+/// Warp-synchronous code written before CUDA 9 (warp scans and the last
+/// steps of tree reductions through `volatile` shared memory, without
+/// __syncwarp) relies on the lanes of a warp executing each access in
+/// lockstep. A thread loop runs one lane to its next sync point at a time,
+/// so every volatile access that may touch shared memory becomes a warp
+/// regrouping point: an __activemask() in front of it (a sync point that
+/// needs no other lane, so it cannot wait for lanes that never come). The
+/// lanes that reach it execute it together, in lane order, as SIMT
+/// hardware does. Returns the number of points added.
+unsigned addVolatileWarpSyncPoints(Function &K) {
+  SmallVector<Instruction *, 16> Points;
+  for (Instruction &I : instructions(K)) {
+    const Value *Ptr = nullptr;
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isVolatile())
+      Ptr = LI->getPointerOperand();
+    else if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isVolatile())
+      Ptr = SI->getPointerOperand();
+    if (Ptr && mayBeShared(Ptr))
+      Points.push_back(&I);
+  }
+  if (Points.empty())
+    return 0;
+  Function *AM = getOrDeclareBuiltin(*K.getParent(), BuiltinID::activemask);
+  for (Instruction *I : Points)
+    CallInst::Create(AM, {}, "", I->getIterator());
+  return Points.size();
 }
 
 bool usesContextDirectly(const Function &F) {
@@ -1277,6 +1331,7 @@ bool Lowering::run() {
     if (!inlineContextCalls(*K))
       return false;
     copyWrittenByVal(*K);
+    NumVolatileSyncs += addVolatileWarpSyncPoints(*K);
     bool HasSync = false;
     for (Instruction &I : instructions(*K))
       if (syncKindOf(I)) {
