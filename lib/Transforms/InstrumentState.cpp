@@ -261,11 +261,17 @@ void KernelInstrumenter::buildEntry() {
   SW->addCase(B.getInt32(MS_Finished), RetBB);
 
   // A block that has not started yet stays so when the yield flag is set;
-  // the barrier makes the decision block-uniform.
+  // the barrier makes the decision block-uniform. Kernels without barriers
+  // skip the test: an entry barrier would cost them far more than it gains
+  // (their blocks are short and cannot be suspended once running anyway).
   B.SetInsertPoint(Start);
-  LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
-  Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
-  B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
+  if (Plans.empty()) {
+    B.CreateBr(Body);
+  } else {
+    LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
+    Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
+    B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
+  }
 
   B.SetInsertPoint(Resume);
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
