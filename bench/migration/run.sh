@@ -3,9 +3,9 @@
 # SPDX-License-Identifier: Apache-2.0
 #  1. downtime (checkpoint + transfer + restore) against bytes moved, next to
 #     the measured device->host copy bandwidth;
-#  2. steady-state cost of instrumentation: bench/nvidia/bench.cu run with
+#  2. steady-state cost of instrumentation: overhead.cu run with
 #     HETGPU_MIGRATE=on (instrumented, never triggered) against no
-#     migration, ratio per kernel and geomean (bench/nvidia/compare.py).
+#     migration, ratio per kernel and geomean.
 set -e
 B=${1:-build-mig}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +20,7 @@ for mb in 1 16 64; do
   echo "   $copy"
 done
 echo "== instrumentation overhead (CPU device) =="
-"$B/bin/hetgpu-cc" "$HERE/../nvidia/bench.cu" -o "$T/bench"
+"$B/bin/hetgpu-cc" "$HERE/overhead.cu" -o "$T/bench"
 HETGPU_DEVICE=cpu "$T/bench" > "$T/plain"
 HETGPU_DEVICE=cpu HETGPU_MIGRATE=on "$T/bench" > "$T/instr"
 grep -h RESULT "$T/plain" "$T/instr" 2>/dev/null || true
