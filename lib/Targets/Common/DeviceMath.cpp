@@ -85,7 +85,8 @@ Expected<std::string> findDeviceMathLibrary(StringRef TripleStr) {
       Candidates.push_back(*Env);
     }
   }
-  std::string Dir = thisBinaryDir();
+  // An explicit HETGPU_MATH_LIBRARY is the only place looked at.
+  std::string Dir = Candidates.empty() ? thisBinaryDir() : std::string();
   if (!Dir.empty()) {
     SmallString<256> P(Dir);
     sys::path::append(P, FileName);
