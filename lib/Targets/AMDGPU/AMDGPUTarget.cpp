@@ -18,6 +18,7 @@
 
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/OptimizeModule.h"
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Config/llvm-config.h"
@@ -274,34 +275,9 @@ Expected<std::vector<char>> AMDGPUTarget::emit(Module &M,
                        "' is called but not defined (no AMDGPU device "
                        "library provides it)");
 
-  {
-    ModulePassManager MPM;
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB(TM.get());
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    // Kernels, device variables and the hidden buffers stay visible.
-    MPM.addPass(InternalizePass([](const GlobalValue &GV) {
-      if (auto *F = dyn_cast<Function>(&GV))
-        return F->getCallingConv() == CallingConv::AMDGPU_KERNEL;
-      return true;
-    }));
-    if (Opts.OptLevel > 0) {
-      OptimizationLevel Level = Opts.OptLevel == 1   ? OptimizationLevel::O1
-                                : Opts.OptLevel == 2 ? OptimizationLevel::O2
-                                                     : OptimizationLevel::O3;
-      MPM.addPass(PB.buildPerModuleDefaultPipeline(Level));
-    } else {
-      MPM.addPass(PB.buildO0DefaultPipeline(OptimizationLevel::O0));
-    }
-    MPM.run(M, MAM);
-  }
+  optimizeModule(M, TM.get(), Opts.OptLevel, [](const Function &F) {
+    return F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
+  });
   if (Error E = Diags.takeError("optimisation"))
     return std::move(E);
 

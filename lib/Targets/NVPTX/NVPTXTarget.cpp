@@ -16,6 +16,7 @@
 
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/OptimizeModule.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -261,33 +262,9 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
 
   // Only kernels (and device variables, which the runtime looks up by
   // name) stay visible: everything else may be inlined and dropped.
-  {
-    ModulePassManager MPM;
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB(TM.get());
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    MPM.addPass(InternalizePass([](const GlobalValue &GV) {
-      if (auto *F = dyn_cast<Function>(&GV))
-        return F->getCallingConv() == CallingConv::PTX_Kernel;
-      return true;
-    }));
-    if (Opts.OptLevel > 0) {
-      OptimizationLevel Level = Opts.OptLevel == 1   ? OptimizationLevel::O1
-                                : Opts.OptLevel == 2 ? OptimizationLevel::O2
-                                                     : OptimizationLevel::O3;
-      MPM.addPass(PB.buildPerModuleDefaultPipeline(Level));
-    } else {
-      MPM.addPass(PB.buildO0DefaultPipeline(OptimizationLevel::O0));
-    }
-    MPM.run(M, MAM);
-  }
+  optimizeModule(M, TM.get(), Opts.OptLevel, [](const Function &F) {
+    return F.getCallingConv() == CallingConv::PTX_Kernel;
+  });
   if (Error E = Diags.takeError("optimisation"))
     return std::move(E);
 

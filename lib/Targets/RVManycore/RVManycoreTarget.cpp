@@ -17,6 +17,7 @@
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/OptimizeModule.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -183,33 +184,9 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
 
   // Block functions, frame sizes and device variables stay visible (tt-sim
   // looks them up by name); everything else may be inlined and dropped.
-  {
-    ModulePassManager MPM;
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB(TM.get());
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    MPM.addPass(InternalizePass([](const GlobalValue &GV) {
-      if (isa<Function>(GV))
-        return GV.getName().starts_with(BlockFunctionPrefix);
-      return true; // device variables and the __hetgpu_rvmc_* sizes
-    }));
-    if (Opts.OptLevel > 0) {
-      OptimizationLevel Level = Opts.OptLevel == 1   ? OptimizationLevel::O1
-                                : Opts.OptLevel == 2 ? OptimizationLevel::O2
-                                                     : OptimizationLevel::O3;
-      MPM.addPass(PB.buildPerModuleDefaultPipeline(Level));
-    } else {
-      MPM.addPass(PB.buildO0DefaultPipeline(OptimizationLevel::O0));
-    }
-    MPM.run(M, MAM);
-  }
+  optimizeModule(M, TM.get(), Opts.OptLevel, [](const Function &F) {
+    return F.getName().starts_with(BlockFunctionPrefix);
+  });
   if (Error E = Diags.takeError("optimisation"))
     return std::move(E);
 
