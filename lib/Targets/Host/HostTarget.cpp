@@ -7,8 +7,8 @@
 /// (runtime/include/hetgpu/host_abi.h).
 ///
 /// lower(): `hetgpu-simt-to-mimd` (block functions `__hetgpu_block_<K>`),
-/// math builtins -> libm (`__hetgpu_math_sinf` -> `sinf`; the shared object
-/// leaves them undefined, the runtime process links libm), the block
+/// math builtins from hetGPU's device math library (docs/DeviceMath.md,
+/// linked as bitcode so they inline; glibc misses CUDA's ulp bounds), the block
 /// executor linked in from embedded bitcode when a kernel synchronises,
 /// `__hetgpu_host_abi_version`, and everything but the block functions and
 /// `__device__`/`__constant__` variables internalised.
@@ -27,6 +27,7 @@
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
@@ -122,24 +123,6 @@ createHostMachine(const TargetOptions &Opts) {
   return std::move(TM);
 }
 
-/// `__hetgpu_math_<f>` -> the C library's `<f>`.
-void lowerMath(Module &M) {
-  for (Function &F : make_early_inc_range(M)) {
-    auto BI = lookupBuiltin(F);
-    if (!BI || BI->Group != "math")
-      continue;
-    StringRef LibName = F.getName().drop_front(MathPrefix.size());
-    FunctionCallee Lib = M.getOrInsertFunction(LibName, F.getFunctionType());
-    if (auto *LF = dyn_cast<Function>(Lib.getCallee())) {
-      LF->setDoesNotThrow();
-      LF->setWillReturn();
-      LF->setMemoryEffects(MemoryEffects::errnoMemOnly());
-    }
-    F.replaceAllUsesWith(Lib.getCallee());
-    F.eraseFromParent();
-  }
-}
-
 Error linkExecutor(Module &M) {
   if (!M.getFunction(ExecBlockName))
     return Error::success();
@@ -163,7 +146,15 @@ Error linkExecutor(Module &M) {
 Error lowerForHost(Module &M, const DataLayout &DL) {
   if (Error E = lowerSIMTToMIMD(M))
     return E;
-  lowerMath(M);
+  M.setTargetTriple(Triple(HostTriple));
+  M.setDataLayout(DL);
+  // hetGPU's own math library (hetgpu-math-x86_64-unknown-linux-gnu.bc),
+  // not the C library: glibc's tanh, exp10 and cbrt exceed CUDA's ulp
+  // bounds, and the bitcode inlines into the block functions.
+  if (Error E = linkDeviceMathLibrary(M))
+    return joinErrors(createStringError(inconvertibleErrorCode(),
+                                        "host target: device math library"),
+                      std::move(E));
   for (Function &F : M)
     if (F.isDeclaration())
       if (auto BI = lookupBuiltin(F))
@@ -171,8 +162,6 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
           return createStringError(inconvertibleErrorCode(),
                                    "host target: builtin '" + F.getName() +
                                        "' is still used after lowering");
-  M.setTargetTriple(Triple(HostTriple));
-  M.setDataLayout(DL);
   if (Error E = linkExecutor(M))
     return E;
   if (!M.getGlobalVariable(AbiVersionSymbol)) {
