@@ -700,6 +700,25 @@ void AMDGPULowering::stripLiveBundles() {
 // Kernel ABI
 //===----------------------------------------------------------------------===//
 
+/// True when \p F's !hetgpu.kernels entry has the key "instrumented".
+static bool isMigrationInstrumented(Module &M, const Function &F) {
+  NamedMDNode *KMD = M.getNamedMetadata(KernelsMD);
+  if (!KMD)
+    return false;
+  for (const MDNode *N : KMD->operands()) {
+    auto *VM = N->getNumOperands()
+                   ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
+                   : nullptr;
+    if (!VM || VM->getValue() != &F)
+      continue;
+    for (const MDOperand &Op : N->operands())
+      if (auto *S = dyn_cast_or_null<MDString>(Op.get());
+          S && S->getString() == "instrumented")
+        return true;
+  }
+  return false;
+}
+
 /// Kernels take the amdgpu_kernel calling convention. The explicit kernarg
 /// segment must be CUDA's parameter buffer byte for byte (the runtime packs
 /// one buffer for every device): AMDGPU places each argument at its ABI
@@ -714,6 +733,24 @@ void AMDGPULowering::lowerKernels() {
     Ctx.emitError("hetgpu-lower-amdgpu: malformed kernel metadata: " +
                   toString(Infos.takeError()));
     return;
+  }
+  // A kernel instrumented for live migration (hetgpu-instrument-state marks
+  // its !hetgpu.kernels entry "instrumented") has two hidden trailing
+  // pointer parameters that the metadata's list leaves out; the runtime
+  // packs them after the user's, 8-aligned (docs/Migration.md).
+  for (auto &[F, K] : *Infos) {
+    if (!F || F->arg_size() != K.Params.size() + 2 ||
+        !isMigrationInstrumented(M, *F))
+      continue;
+    uint32_t Off = alignTo(K.ParamBufferSize, 8);
+    for (int I = 0; I < 2; ++I, Off += 8) {
+      container::ParamInfo P;
+      P.Kind = container::ParamKind::Pointer;
+      P.Size = P.Align = 8;
+      P.Offset = Off;
+      K.Params.push_back(P);
+    }
+    K.ParamBufferSize = Off;
   }
   const DataLayout &DL = M.getDataLayout();
   std::vector<std::pair<Function *, const container::KernelInfo *>> Kernels;
@@ -869,11 +906,8 @@ void AMDGPULowering::run() {
                   "' is not an AMDGPU processor (e.g. gfx942)");
     return;
   }
-  if (Opts.Instrument) {
-    Ctx.emitError("hetgpu-lower-amdgpu: checkpoint instrumentation of safe "
-                  "points is not implemented for amdgpu");
-    return;
-  }
+  // Opts.Instrument needs nothing here: hetgpu-instrument-state already
+  // rewrote the hetIR (plain hetIR with two hidden pointer parameters).
 
   M.setTargetTriple(Triple(AMDGPUTriple));
   M.setDataLayout(AMDGPUDataLayout);

@@ -242,8 +242,9 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
                              M.getTargetTriple().str().c_str());
   M.setDataLayout(TM->createDataLayout());
 
-  // Live-value bundles left on barriers mean the state instrumentation did
-  // not run; the code generator cannot lower them.
+  // Live-value bundles left on barriers mean the state instrumentation
+  // (hetgpu-instrument-state, which the translator runs on the hetIR before
+  // lowering and which strips them) did not run; codegen cannot lower them.
   for (Function &F : M)
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
@@ -251,7 +252,7 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
           return createStringError(
               inconvertibleErrorCode(),
               "nvptx: in function '%s': safe point still carries 'hetgpu.live' "
-              "values: checkpoint instrumentation is not implemented for nvptx",
+              "values: run hetgpu-instrument-state before lowering",
               F.getName().str().c_str());
 
   std::string VerifyMsg;

@@ -104,11 +104,8 @@ public:
   Error lower(Module &M, const TargetOptions &Opts) const override {
     if (Expected<unsigned> V = parseArch(Opts.Arch); !V)
       return V.takeError();
-    if (Opts.Instrument)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "spirv: live-migration instrumentation (checkpoint/restore at safe "
-          "points) is not implemented for the SPIR-V target");
+    // Opts.Instrument: the translator already ran hetgpu-instrument-state on
+    // the hetIR; the result is plain hetIR, lowered like any other module.
     return lowerModuleToSPIRV(M, loweringOptions(Opts));
   }
 
