@@ -2,8 +2,8 @@
 # bench/nvidia/device-run.sh - run on the GPU machine from the repository
 # root, with .carry/ staged by prepare-carry.sh. Writes logs to $OUT (or
 # ./device-out). Steps: unpack libLLVM (and any library the image lacks),
-# hetgpu-info, the execution tests on HETGPU_DEVICE=nvidia, the runtime's
-# end-to-end programs on nvidia, then the benchmark (hetGPU with a cold
+# hetgpu-info, the end-to-end suite on HETGPU_DEVICE=nvidia
+# (utils/run-e2e-suite.py --prebuilt), live migration on the GPU, then the benchmark (hetGPU with a cold
 # and a warm JIT cache, nvcc twice, interleaved) and compare.py.
 # SPDX-License-Identifier: Apache-2.0
 set -u
@@ -26,15 +26,37 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv | tee "$O/gpu.
 
 export HETGPU_DEVICE=nvidia HETGPU_TEST_GPUS=nvidia
 export HETGPU_CACHE_DIR=/tmp/hg/cache-tests
-python3 test/Execution/run-prebuilt.py "$C/bin/exec" test/Execution/*.cu 2>&1 | tee "$O/exec.txt"
-# The runtime's end-to-end programs (their RUN lines pick the CPU device;
-# here they run on the GPU and must still print PASS / exit 0).
-for b in "$C"/bin/runtime/*; do
-  n=$(basename "$b")
-  timeout 30 "$b" > "/tmp/hg/rt-$n.out" 2>&1
-  rc=$?
-  if [ $rc -eq 0 ]; then echo "PASS runtime/$n"; else echo "FAIL runtime/$n rc=$rc: $(tail -3 /tmp/hg/rt-$n.out | tr '\n' ' ')"; fi
-done 2>&1 | tee "$O/runtime.txt"
+# The end-to-end suite (test/Runtime, Execution, Headers, Corpus,
+# Targets/Host programs), built on the LLVM machine, checked with FileCheck.
+FILECHECK="$C/bin/FileCheck" python3 utils/run-e2e-suite.py --device nvidia \
+  --out "$C/e2e" --prebuilt 2>&1 | tee "$O/e2e.txt"
+# Live migration on the GPU: suspended at random safe points and resumed,
+# output equal to the unmigrated run (bench/migration/run-gpu.sh).
+if grep -q -- "--prebuilt" bench/migration/run-gpu.sh; then
+  sh bench/migration/run-gpu.sh --prebuilt "$C/bin" 2>&1 | tee "$O/migration.txt"
+else
+  {
+    "$C/bin/migrate" > /tmp/hg/mig-ref
+    for s in 1 2 3 4 5; do
+      HETGPU_MIGRATE=random:seed=$s:verbose "$C/bin/migrate" > /tmp/hg/mig-$s 2> /tmp/hg/mig-$s.err
+      if cmp -s /tmp/hg/mig-ref /tmp/hg/mig-$s && grep -q hetgpu-migrate: /tmp/hg/mig-$s.err; then
+        echo "PASS nvidia->nvidia seed=$s ($(grep -c hetgpu-migrate: /tmp/hg/mig-$s.err) suspensions)"
+      else
+        echo "FAIL nvidia->nvidia seed=$s: $(tail -2 /tmp/hg/mig-$s.err | tr '\n' ' ')"
+      fi
+    done
+    "$C/bin/mig-overhead" > /tmp/hg/ov-plain
+    HETGPU_MIGRATE=on "$C/bin/mig-overhead" > /tmp/hg/ov-instr
+    "$C/bin/mig-overhead" > /tmp/hg/ov-plain2
+    HETGPU_MIGRATE=on "$C/bin/mig-overhead" > /tmp/hg/ov-instr2
+    grep -H KERNEL /tmp/hg/ov-*
+  } 2>&1 | tee "$O/migration.txt"
+fi
+# Optional: programs by others staged into .carry/corpus by the lead's own
+# script (never committed: docs/Compatibility.md).
+if [ -f "$C/corpus/run.py" ]; then
+  python3 "$C/corpus/run.py" run "$C/corpus" 2>&1 | tee "$O/corpus.txt"
+fi
 
 cd /tmp/hg
 rm -rf cache-bench

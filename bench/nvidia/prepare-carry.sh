@@ -10,14 +10,18 @@ set -euo pipefail
 B=${1:-build-nvptx}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 C=$ROOT/.carry
-rm -rf "$C" && mkdir -p "$C/bin/exec" "$C/bin/runtime" "$C/lib" "$C/libx"
+rm -rf "$C" && mkdir -p "$C/bin" "$C/lib" "$C/libx"
 CC="$ROOT/$B/bin/hetgpu-cc"
-for t in "$ROOT"/test/Execution/*.cu; do
-  "$CC" -O2 "$t" -o "$C/bin/exec/$(basename "$t" .cu)"
-done
-for t in "$ROOT"/test/Runtime/*.cu; do
-  "$CC" -O2 -I "$ROOT/test/Runtime" "$t" -o "$C/bin/runtime/$(basename "$t" .cu)" || echo "skip $t"
-done
+# The end-to-end programs of test/ (run there by utils/run-e2e-suite.py
+# --prebuilt with the FileCheck carried below).
+HETGPU_CC="$CC" python3 "$ROOT/utils/run-e2e-suite.py" --device nvidia \
+  --out "$C/e2e" --build-only "$ROOT"/test/Runtime "$ROOT"/test/Execution \
+  "$ROOT"/test/Headers "$ROOT"/test/Corpus "$ROOT"/test/Targets/Host
+cp /usr/lib/llvm-22/bin/FileCheck "$C/bin/"
+# Live migration on the GPU (bench/migration): the checks' program and the
+# instrumentation-overhead benchmark.
+"$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$C/bin/migrate"
+"$CC" -O3 "$ROOT/bench/migration/overhead.cu" -o "$C/bin/mig-overhead"
 "$CC" -O3 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-hetgpu"
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-nvcc"
