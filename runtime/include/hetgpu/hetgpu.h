@@ -14,6 +14,8 @@
 #ifndef HETGPU_HETGPU_H
 #define HETGPU_HETGPU_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,6 +57,42 @@ void hetgpuMigrationGetStats(unsigned long long *launches,
  *  valid, -1 otherwise with the reason in *why (valid until the next call;
  *  why may be NULL). */
 int hetgpuCheckpointValidate(const char *path, const char **why);
+
+/* The calls below need a migratable process: HETGPU_MIGRATE set (e.g.
+ * HETGPU_MIGRATE=on: kernels are translated with safe points, nothing
+ * triggers by itself). `target` names a device as HETGPU_DEVICE does: a
+ * backend ("cpu", "opencl", "tt-sim", "nvidia", ...) or a device index;
+ * backends that HETGPU_DEVICE left out are found when HETGPU_MIGRATE's to=
+ * names them. Device memory keeps its addresses on every device (one
+ * address layout: docs/Migration.md), so pointers stored in device memory
+ * stay valid. They return 0 or a cudaError_t value; the reason is in
+ * hetgpuMigrationLastError(). */
+
+/** Moves CUDA device `device` onto device `target`: its allocations,
+ *  `__device__` variables (modules are translated for the target), streams
+ *  and events; later work of the program runs there, under the same device
+ *  number. A launch running on it in another host thread is suspended at
+ *  its next safe point and resumed on the target before this returns;
+ *  queued work finishes on the old device first. */
+int hetgpuMigrateDevice(int device, const char *target);
+/** Writes a checkpoint of the work of `stream` (a cudaStream_t; NULL: the
+ *  default stream) to `path`: the launch running on it in another host
+ *  thread, suspended at its next safe point (it then carries on), or, when
+ *  nothing runs, the memory of the stream's device alone. */
+int hetgpuCheckpoint(void *stream, const char *path);
+/** The same into a malloc'ed buffer (*buffer, *size; the caller frees it). */
+int hetgpuCheckpointToBuffer(void *stream, void **buffer, size_t *size);
+/** Restores a checkpoint on device `target` (NULL: where its device is
+ *  now). The image is checked first (version, size, checksum; every
+ *  allocation it holds is live with the same size; its kernel is
+ *  registered): a refused image changes nothing. Then the device moves to
+ *  `target`, its memory is written back and a suspended launch in the image
+ *  resumes there and runs to completion before this returns. */
+int hetgpuRestore(const char *path, const char *target);
+int hetgpuRestoreFromBuffer(const void *buffer, size_t size,
+                            const char *target);
+/** Why the last migration call of this thread failed ("" after success). */
+const char *hetgpuMigrationLastError(void);
 
 #ifdef __cplusplus
 }

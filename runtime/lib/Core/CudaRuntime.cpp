@@ -685,7 +685,7 @@ HETGPU_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
   if (Status S = Ctx->Dev->allocateHost(Size, P))
     return ret(cudaErrorMemoryAllocation);
   RT().addAlloc({reinterpret_cast<uintptr_t>(P), Size, Ctx->Index,
-                 AllocKind::Host, Flags});
+                 AllocKind::Host, Flags, Ctx->Dev.get()});
   *Ptr = P;
   return cudaSuccess;
 }
@@ -705,7 +705,9 @@ HETGPU_API cudaError_t cudaFreeHost(void *Ptr) {
     return ret(cudaErrorInvalidValue);
   DeviceContext *Ctx = R.context(A.Device);
   Ctx->Dev->synchronize();
-  return ret(toCudaError(Ctx->Dev->releaseHost(Ptr).Code));
+  // The allocating device frees it, also after a migration (Migration.h).
+  Device *Owner = A.Owner ? A.Owner : Ctx->Dev.get();
+  return ret(toCudaError(Owner->releaseHost(Ptr).Code));
 }
 
 HETGPU_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
@@ -1275,7 +1277,7 @@ static cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
       std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
       RT().orderLegacy(*S);
     }
-    return mapStatus(Ctx, migratableLaunch(Ctx, *S, *Kn, K->Name, LP));
+    return mapStatus(Ctx, migratableLaunch(Ctx, *S, *Kn, *K, LP));
   }
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   RT().orderLegacy(*S);

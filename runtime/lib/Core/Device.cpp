@@ -25,3 +25,17 @@ Status Device::allocateManaged(size_t, void *&Ptr) {
 }
 
 Status Device::reset() { return Status::ok(); }
+
+bool Device::sharesArena() { return false; }
+
+Status Device::attachArenaRange(void *, size_t) {
+  return Status(ErrorCode::NotSupported,
+                properties().Name +
+                    " cannot map its memory at unified (arena) addresses");
+}
+
+Status Device::detachArenaRange(void *, size_t) {
+  return Status(ErrorCode::NotSupported,
+                properties().Name +
+                    " cannot map its memory at unified (arena) addresses");
+}

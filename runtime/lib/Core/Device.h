@@ -194,6 +194,24 @@ public:
   /// again). Core has synchronised and released everything first. The
   /// default does nothing.
   virtual Status reset();
+
+  //===--- One address layout across devices (Core/UnifiedMemory.h) ------===//
+  // Live migration moves a context's allocations between devices at
+  // unchanged addresses. The defaults say the device takes no part.
+
+  /// True when allocate() hands out host memory of the process-wide arena
+  /// (CPU, tt-sim, OpenCL devices that passed the SVM probe): such
+  /// allocations change device without a copy.
+  virtual bool sharesArena();
+  /// Devices with memory of their own that can place it at arena addresses
+  /// (NVIDIA through the driver's virtual-memory API): makes the arena
+  /// allocation [Ptr, Ptr + Bytes) memory of this device at the same
+  /// addresses (contents undefined). release() frees it as usual.
+  virtual Status attachArenaRange(void *Ptr, size_t Bytes);
+  /// The reverse of attachArenaRange (also for this device's own
+  /// allocations): the device memory goes away, the range stays an arena
+  /// allocation backed by host memory again (contents undefined).
+  virtual Status detachArenaRange(void *Ptr, size_t Bytes);
 };
 
 /// A backend finds the devices of one API (one vendor driver).

@@ -9,16 +9,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Migration.h"
+#include "Core/CudaErrors.h"
 #include "Core/Log.h"
 #include "Core/Runtime.h"
+#include "Core/UnifiedMemory.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -147,8 +153,12 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.AfterMs = unsigned(N);
     } else if (!First && Key == "seed" && parseUInt(Val, N)) {
       C.Seed = N;
-    } else if (!First && Key == "to" && parseUInt(Val, N)) {
-      C.ToDevice = int(N);
+    } else if (!First && Key == "to" && !Val.empty()) {
+      std::stringstream TS(Val);
+      std::string D;
+      while (std::getline(TS, D, ','))
+        if (!D.empty())
+          C.To.push_back(D);
     } else if (!First && Key == "file" && !Val.empty()) {
       C.File = Val;
     } else if (!First && Key == "fault" &&
@@ -159,7 +169,8 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
     } else {
       C.Error = "HETGPU_MIGRATE='" + Spec + "': cannot parse '" + Part +
                 "' (expected after_ms=N|random|on, then :seed=S :to=DEVICE "
-                ":file=PATH :verbose)";
+                ":file=PATH :verbose; to= takes device names or indices, "
+                "comma-separated)";
       return C;
     }
     First = false;
@@ -211,6 +222,8 @@ std::vector<char> hetgpu::rt::serializeCheckpoint(const Checkpoint &C) {
     Total += A.Bytes.size() + 16;
   P.B.reserve(Total);
   P.str(C.Kernel);
+  P.u32(C.CudaDevice);
+  P.str(C.TakenOn);
   for (uint32_t V : C.Grid)
     P.u32(V);
   for (uint32_t V : C.Block)
@@ -259,6 +272,8 @@ Status hetgpu::rt::parseCheckpoint(const std::vector<char> &Bytes,
   Reader R(P, Size);
   Checkpoint C;
   R.str(C.Kernel);
+  C.CudaDevice = R.u32();
+  R.str(C.TakenOn);
   for (uint32_t &V : C.Grid)
     V = R.u32();
   for (uint32_t &V : C.Block)
@@ -287,7 +302,8 @@ MigrationStats hetgpu::rt::migrationStats() {
 namespace {
 
 /// The after_ms trigger: a host thread that sets the yield flag of the
-/// launch in flight once, N ms after the first migratable launch.
+/// launch in flight once, N ms after the first migratable launch; between
+/// launches the next launch yields at its first safe point.
 struct AfterMsTrigger {
   std::mutex M;
   volatile uint32_t *Flag = nullptr; ///< the running launch's yield flag
@@ -305,21 +321,25 @@ struct AfterMsTrigger {
       if (Flag)
         *Flag = 1;
       else
-        Pending = true; // between launches: the next launch yields
+        Pending = true;
     }).detach();
   }
+  /// Whether the trigger fired between launches (consumed).
+  bool takePending() {
+    std::lock_guard<std::mutex> L(M);
+    bool P = Pending;
+    Pending = false;
+    return P;
+  }
+  /// \p F: the yield flag of the launch now running, when the host can write
+  /// it while the kernel runs.
   void enter(volatile uint32_t *F) {
     std::lock_guard<std::mutex> L(M);
     Flag = F;
-    if (Pending) {
-      *F = 1;
-      Pending = false;
-    }
   }
-  bool leave() {
+  void leave() {
     std::lock_guard<std::mutex> L(M);
     Flag = nullptr;
-    return Fired;
   }
 };
 
@@ -328,107 +348,439 @@ AfterMsTrigger &afterMs() {
   return *T;
 }
 
+/// Requests of the public API (hetgpuMigrateDevice, hetgpuCheckpoint) for a
+/// launch in flight on another host thread.
+struct Running {
+  StreamObj *S = nullptr;
+  volatile uint32_t *Flag = nullptr; ///< host-writable yield flag, or null
+  int MoveTo = -1;                   ///< context to move to
+  std::string CheckpointTo;          ///< file to write the checkpoint to
+  std::vector<char> *CheckpointBuf = nullptr;
+  bool Served = false;
+  Status Result;
+};
+std::mutex RunM;
+std::condition_variable RunCV;
+std::map<DeviceContext *, Running *> InFlight;
+
 std::mt19937_64 &rng() {
   static std::mt19937_64 G(migrationConfig().Seed);
   return G;
 }
 
 Status copyIn(Queue &Q, void *Dst, const void *Src, size_t N) {
+  if (!N)
+    return Status::ok();
   if (Status S = Q.memcpy(Dst, Src, N, CopyKind::HostToDevice))
     return S;
   return Q.synchronize();
 }
 Status copyOut(Queue &Q, void *Dst, const void *Src, size_t N) {
+  if (!N)
+    return Status::ok();
   if (Status S = Q.memcpy(Dst, Src, N, CopyKind::DeviceToHost))
     return S;
   return Q.synchronize();
 }
 
+std::string hexAddr(uint64_t V) {
+  char B[32];
+  snprintf(B, sizeof B, "0x%llx", (unsigned long long)V);
+  return B;
+}
+
+/// The device and module allocations of CUDA device \p Index.
+std::vector<Allocation> contextAllocations(int Index) {
+  std::vector<Allocation> R;
+  Runtime &RT = Runtime::get();
+  std::lock_guard<std::mutex> L(RT.AllocM);
+  for (auto &[Base, A] : RT.Allocs)
+    if (A.Device == Index &&
+        (A.Kind == AllocKind::Device || A.Kind == AllocKind::Managed))
+      R.push_back(A);
+  return R;
+}
+
+Status writeFile(const std::string &Path, const std::vector<char> &Bytes) {
+  std::ofstream OS(Path, std::ios::binary | std::ios::trunc);
+  OS.write(Bytes.data(), Bytes.size());
+  OS.close();
+  if (!OS)
+    return Status(ErrorCode::InvalidValue, "cannot write checkpoint " + Path);
+  return Status::ok();
+}
+
+Status readFile(const std::string &Path, std::vector<char> &Bytes) {
+  std::ifstream IS(Path, std::ios::binary | std::ios::ate);
+  if (!IS)
+    return Status(ErrorCode::InvalidValue, "cannot open checkpoint " + Path);
+  Bytes.resize(size_t(IS.tellg()));
+  IS.seekg(0);
+  IS.read(Bytes.data(), Bytes.size());
+  return Status::ok();
+}
+
+/// Copies the bytes of every allocation of \p Ctx into \p C.
+Status captureAllocations(DeviceContext &Ctx, Queue &Q, Checkpoint &C) {
+  for (const Allocation &A : contextAllocations(Ctx.Index)) {
+    CheckpointAlloc CA;
+    CA.Base = A.Base;
+    CA.Bytes.resize(A.Size);
+    if (Status S = copyOut(Q, CA.Bytes.data(),
+                           reinterpret_cast<void *>(A.Base), A.Size))
+      return S;
+    C.Allocs.push_back(std::move(CA));
+  }
+  return Status::ok();
+}
+
+/// Refuses a checkpoint whose allocations are not live allocations of the
+/// same size on CUDA device \p Index (nothing is written then).
+Status checkAllocationsMatch(const Checkpoint &C, int Index) {
+  std::map<uintptr_t, size_t> Live;
+  for (const Allocation &A : contextAllocations(Index))
+    Live[A.Base] = A.Size;
+  for (const CheckpointAlloc &CA : C.Allocs) {
+    auto It = Live.find(CA.Base);
+    if (It == Live.end() || It->second != CA.Bytes.size())
+      return Status(ErrorCode::InvalidValue,
+                    "checkpoint refused: its allocation at " +
+                        hexAddr(CA.Base) + " (" +
+                        std::to_string(CA.Bytes.size()) +
+                        " bytes) is not a live allocation of that size on "
+                        "device " +
+                        std::to_string(Index));
+  }
+  return Status::ok();
+}
+
 } // namespace
 
+//===--- Moving a context between devices ---------------------------------===//
+
+Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
+                               bool CopyData, std::string *Summary) {
+  Runtime &RT = Runtime::get();
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  std::shared_ptr<Device> Src = Ctx.Dev, Dst = To.Home;
+  if (Src == Dst)
+    return Status::ok();
+  const std::string SrcName = Src->properties().Name,
+                    DstName = Dst->properties().Name;
+  auto Refuse = [&](const std::string &Why) {
+    return Status(ErrorCode::NotSupported,
+                  "cannot migrate device " + std::to_string(Ctx.Index) +
+                      " from " + SrcName + " to " + DstName + ": " + Why);
+  };
+  // Work queued before the move finishes on the source; its results move
+  // with the memory.
+  if (Status S = Src->synchronize())
+    return S;
+
+  // The plan, checked before anything changes.
+  std::vector<Allocation> Allocs = contextAllocations(Ctx.Index);
+  Arena &AR = Arena::get();
+  bool SrcShares = Src->sharesArena(), DstShares = Dst->sharesArena();
+  bool Copy = !(SrcShares && DstShares);
+  if (Copy && !DstShares)
+    if (Status S = Dst->attachArenaRange(nullptr, 0))
+      return Refuse(S.Message);
+  if (Copy && !SrcShares)
+    if (Status S = Src->detachArenaRange(nullptr, 0))
+      return Refuse(S.Message);
+  std::set<uint64_t> Moving;
+  for (const Allocation &A : Allocs) {
+    if (!AR.contains(reinterpret_cast<void *>(A.Base)) ||
+        AR.allocationSize(A.Base) == 0)
+      return Refuse("the allocation at " + hexAddr(A.Base) + " (" +
+                    std::to_string(A.Size) +
+                    " bytes) is not in the unified address space (" +
+                    (A.Kind == AllocKind::Managed
+                         ? std::string("managed memory of this device")
+                         : "the device did not allocate from the arena") +
+                    ")");
+    Moving.insert(A.Base);
+  }
+  // Chunks lent to a device with memory of its own must hold nothing else.
+  if (Copy && !DstShares)
+    for (const Allocation &A : Allocs) {
+      uint64_t Off = A.Base - AR.base(), First, Last;
+      Arena::chunkRange(Off, A.Size, First, Last);
+      for (uint64_t Ch = First; Ch <= Last; ++Ch)
+        for (auto &[B, N] :
+             AR.overlapping(AR.base() + Ch * Arena::ChunkBytes,
+                            Arena::ChunkBytes))
+          if (!Moving.count(B))
+            return Refuse("the arena chunk of the allocation at " +
+                          hexAddr(A.Base) + " also holds " + hexAddr(B) +
+                          " (" + std::to_string(N) +
+                          " bytes) of another device");
+    }
+
+  std::unique_ptr<Queue> SQ;
+  if (Status S = Src->createQueue(SQ))
+    return S;
+  // `__device__` variables of the loaded modules.
+  struct SavedModule {
+    BinaryRecord *Bin;
+    int Index;
+    std::vector<std::pair<std::string, std::vector<char>>> Vars;
+  };
+  std::vector<SavedModule> Mods;
+  for (auto &[Key, LM] : Ctx.Modules) {
+    if (!LM.M)
+      continue;
+    SavedModule SM{const_cast<BinaryRecord *>(Key.first), Key.second, {}};
+    for (const container::GlobalInfo &G :
+         Key.first->C.Modules[Key.second].Globals) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (LM.M->getGlobal(G.Name, Addr, Size) || !Addr)
+        continue;
+      std::vector<char> Bytes(Size);
+      if (Status S = copyOut(*SQ, Bytes.data(), Addr, Size))
+        return S;
+      SM.Vars.push_back({G.Name, std::move(Bytes)});
+    }
+    Mods.push_back(std::move(SM));
+  }
+  std::vector<std::vector<char>> Data;
+  uint64_t Bytes = 0;
+  if (Copy && CopyData)
+    for (const Allocation &A : Allocs) {
+      Data.emplace_back(A.Size);
+      if (Status S = copyOut(*SQ, Data.back().data(),
+                             reinterpret_cast<void *>(A.Base), A.Size))
+        return S;
+      Bytes += A.Size;
+    }
+  SQ.reset();
+
+  // From here on the context changes device.
+  Ctx.Modules.clear();
+  if (Copy)
+    for (const Allocation &A : Allocs) {
+      void *P = reinterpret_cast<void *>(A.Base);
+      if (!SrcShares)
+        if (Status S = Src->detachArenaRange(P, A.Size))
+          return S;
+      if (!DstShares)
+        if (Status S = Dst->attachArenaRange(P, A.Size))
+          return S;
+    }
+  Ctx.Dev = Dst;
+  Ctx.Backend = To.HomeBackend;
+  std::vector<StreamObj *> Streams(Ctx.Streams.begin(), Ctx.Streams.end());
+  if (Ctx.NullStream)
+    Streams.push_back(Ctx.NullStream.get());
+  for (StreamObj *S : Streams) {
+    S->Q.reset();
+    S->Marker.reset();
+    if (Status St = Dst->createQueue(S->Q))
+      return St;
+    if (Status St = Dst->createEvent(S->Marker))
+      return St;
+  }
+  std::unique_ptr<Queue> DQ;
+  if (Status S = Dst->createQueue(DQ))
+    return S;
+  {
+    std::lock_guard<std::mutex> L(RT.HandleM);
+    for (EventObj *E : RT.LiveEvents) {
+      if (E->Ctx != &Ctx)
+        continue;
+      E->E.reset();
+      if (Status S = Dst->createEvent(E->E))
+        return S;
+      // A recorded event is complete (the source drained); so is its
+      // replacement, recorded on an idle queue.
+      if (E->Recorded)
+        if (Status S = DQ->record(*E->E))
+          return S;
+    }
+  }
+  for (size_t I = 0; I < Data.size(); ++I)
+    if (Status S = copyIn(*DQ, reinterpret_cast<void *>(Allocs[I].Base),
+                          Data[I].data(), Data[I].size()))
+      return S;
+  for (SavedModule &SM : Mods) {
+    LoadedModule *LM = nullptr;
+    if (cudaError_t E = RT.loadModuleOf(Ctx, *SM.Bin, SM.Index, LM))
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "migration to " + DstName + ": cannot load a module (" +
+                        std::string(cudaErrorNameOrNull(E)) + ")");
+    for (auto &[Name, V] : SM.Vars) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (LM->M->getGlobal(Name, Addr, Size) || !Addr)
+        continue;
+      if (Status S = copyIn(*DQ, Addr, V.data(), std::min(Size, V.size())))
+        return S;
+      Bytes += V.size();
+    }
+  }
+  if (Status S = DQ->synchronize())
+    return S;
+  if (Summary)
+    *Summary = "device " + std::to_string(Ctx.Index) + " moved from " +
+               SrcName + " to " + DstName + " (" + To.HomeBackend + "), " +
+               std::to_string(Allocs.size()) + " allocations " +
+               (Copy ? "copied" : "kept in place (shared arena)") + ", " +
+               std::to_string(Mods.size()) + " modules reloaded";
+  return Status::ok();
+}
+
+//===--- The migratable launch --------------------------------------------===//
+
 Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
-                                    Kernel &K, const std::string &Name,
-                                    LaunchParams P) {
+                                    Kernel &K0, KernelRecord &KR,
+                                    LaunchParams P,
+                                    const std::vector<char> *Resume) {
   const MigrationConfig &Cfg = migrationConfig();
-  const container::KernelInfo &KI = K.info();
+  Runtime &RT = Runtime::get();
+  Kernel *K = &K0;
+  const std::string &Name = KR.Name;
+  const container::KernelInfo KI = K->info();
   if (KI.Params.size() < 2)
     return Status(ErrorCode::LaunchFailure,
                   "migratable launch of " + Name +
                       ": the loaded kernel has no hidden state parameters");
   size_t NUser = KI.Params.size() - 2;
-  Queue &Q = *S.Q;
-  if (Status St = Q.synchronize())
+  if (Status St = S.Q->synchronize())
     return St;
 
   uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
-  uint64_t BlockBytes =
-      stateBlockBytes(KI.StaticShared, P.DynamicShared, Threads, KI.StateRecordSize);
+  uint64_t BlockBytes = stateBlockBytes(KI.StaticShared, P.DynamicShared,
+                                        Threads, KI.StateRecordSize);
   uint64_t StateBytes = Blocks * BlockBytes;
+  uint64_t StateAlloc = StateBytes ? StateBytes : 16;
   unsigned BarrierPoints = 0;
   for (const container::SafePointInfo &SP : KI.SafePoints)
     BarrierPoints += SP.Kind != container::SafePointKind::Entry;
+  if (Resume && Resume->size() != StateBytes)
+    return Status(ErrorCode::InvalidValue,
+                  "checkpoint refused: its state buffer has " +
+                      std::to_string(Resume->size()) + " bytes, the launch of " +
+                      Name + " needs " + std::to_string(StateBytes));
 
-  Device &Dev = *Ctx.Dev;
+  // State buffer and control block, on the device the context is on now.
+  std::shared_ptr<Device> Dev;
   void *State = nullptr, *Ctrl = nullptr;
-  if (Status St = Dev.allocate(StateBytes ? StateBytes : 16, State))
+  auto Free = [&] {
+    if (State)
+      Dev->release(State);
+    if (Ctrl)
+      Dev->release(Ctrl);
+    State = Ctrl = nullptr;
+  };
+  struct Guard {
+    std::function<void()> F;
+    ~Guard() { F(); }
+  } G{Free};
+  auto Acquire = [&]() -> Status {
+    Dev = Ctx.Dev;
+    if (Status St = Dev->allocate(StateAlloc, State))
+      return St;
+    return Dev->allocate(sizeof(ControlBlock), Ctrl);
+  };
+  if (Status St = Acquire())
     return St;
-  if (Status St = Dev.allocate(sizeof(ControlBlock), Ctrl)) {
-    Dev.release(State);
+  if (Resume) {
+    if (Status St = copyIn(*S.Q, State, Resume->data(), StateBytes))
+      return St;
+  } else if (Status St = S.Q->memset(State, 0, StateAlloc)) {
     return St;
   }
-  struct Release {
-    Device &D;
-    void *A, *B;
-    ~Release() {
-      D.release(A);
-      D.release(B);
-    }
-  } Rel{Dev, State, Ctrl};
-  if (Status St = Q.memset(State, 0, StateBytes ? StateBytes : 16))
-    return St;
 
+  // The user's arguments, packed (container offsets) for checkpoints.
+  std::vector<char> Packed(KI.ParamBufferSize);
+  for (size_t I = 0; I < NUser; ++I) {
+    const container::ParamInfo &PI = KI.Params[I];
+    if (PI.Offset + PI.Size <= Packed.size())
+      memcpy(Packed.data() + PI.Offset, P.Args[I], PI.Size);
+  }
   std::vector<void *> Args(P.Args, P.Args + NUser);
   void *Hidden[2] = {State, Ctrl};
   Args.push_back(&Hidden[0]);
   Args.push_back(&Hidden[1]);
   P.Args = Args.data();
-  P.State = State;
+  // The backends see the state buffer as an ordinary argument.
+  P.State = nullptr;
 
-  bool Integrated = Dev.properties().Integrated;
-  if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && Integrated)
+  if (Cfg.Mode == MigrationConfig::Trigger::AfterMs)
     afterMs().start(Cfg.AfterMs);
   {
     std::lock_guard<std::mutex> L(StatsM);
     ++Stats.Launches;
   }
+  Running Me;
+  Me.S = &S;
+  struct Unregister {
+    DeviceContext &Ctx;
+    Running &Me;
+    ~Unregister() {
+      std::lock_guard<std::mutex> L(RunM);
+      auto It = InFlight.find(&Ctx);
+      if (It != InFlight.end() && It->second == &Me)
+        InFlight.erase(It);
+      RunCV.notify_all();
+    }
+  } Unreg{Ctx, Me};
 
   std::vector<char> Host(StateBytes);
+  unsigned Suspensions = 0;
   for (unsigned Round = 0;; ++Round) {
+    Hidden[0] = State;
+    Hidden[1] = Ctrl;
+    // The host may write the yield flag while the kernel runs when the
+    // control block is host memory (arena devices that share host memory).
+    bool HostFlag = Ctx.Dev->sharesArena() &&
+                    Arena::get().contains(Ctrl);
     ControlBlock CB{0, uint32_t(P.DynamicShared), 0, 0};
     // Random safe points: thread 0 of each block counts its barrier visits
     // in the control block; the launch yields at visit YieldAfter, drawn
     // log-uniformly in [1, 2^16] (a launch that ends first just finishes).
-    // At most three migrations per launch keep every launch finite.
+    // At most three suspensions per launch keep every launch finite.
     if (Cfg.Mode == MigrationConfig::Trigger::Random && BarrierPoints &&
-        Round < 3)
+        Suspensions < 3)
       CB.YieldAfter = 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 17)));
-    if (Status St = copyIn(Q, Ctrl, &CB, sizeof(CB)))
+    if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
+      CB.Yield = 1;
+    if (Status St = copyIn(*S.Q, Ctrl, &CB, sizeof(CB)))
       return St;
-    bool Watch = Cfg.Mode == MigrationConfig::Trigger::AfterMs && Integrated;
-    if (Watch)
-      afterMs().enter(static_cast<volatile uint32_t *>(Ctrl));
-    Status St = Q.launch(K, P);
+    volatile uint32_t *Flag =
+        HostFlag ? static_cast<volatile uint32_t *>(Ctrl) : nullptr;
+    if (Flag && Cfg.Mode == MigrationConfig::Trigger::AfterMs)
+      afterMs().enter(Flag);
+    {
+      std::lock_guard<std::mutex> L(RunM);
+      Me.Flag = Flag;
+      InFlight[&Ctx] = &Me;
+      if ((Me.MoveTo >= 0 || !Me.CheckpointTo.empty() || Me.CheckpointBuf) &&
+          !Me.Served) {
+        if (Flag)
+          *Flag = 1;
+        else
+          CB.Yield = 1, copyIn(*S.Q, Ctrl, &CB, sizeof(CB));
+      }
+    }
+    Status St = S.Q->launch(*K, P);
     if (St.isOk())
-      St = Q.synchronize();
-    if (Watch)
+      St = S.Q->synchronize();
+    if (Flag && Cfg.Mode == MigrationConfig::Trigger::AfterMs)
       afterMs().leave();
+    {
+      std::lock_guard<std::mutex> L(RunM);
+      Me.Flag = nullptr;
+    }
+    auto Finish = [](Status R) { return R; };
     if (St)
-      return St;
+      return Finish(St);
     if (!StateBytes)
-      return Status::ok();
-    if (Status St2 = copyOut(Q, Host.data(), State, StateBytes))
-      return St2;
+      return Finish(Status::ok());
+    if (Status St2 = copyOut(*S.Q, Host.data(), State, StateBytes))
+      return Finish(St2);
     uint64_t Suspended = 0, NotStarted = 0;
     for (uint64_t B = 0; B < Blocks; ++B) {
       uint32_t Status_;
@@ -437,40 +789,27 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       NotStarted += Status_ == 0;
     }
     if (!Suspended && !NotStarted)
-      return Status::ok();
+      return Finish(Status::ok());
+    ++Suspensions;
 
     // Checkpoint: the state buffer and every allocation of the device.
     auto T0 = std::chrono::steady_clock::now();
     Checkpoint C;
     C.Kernel = Name;
+    C.CudaDevice = uint32_t(Ctx.Index);
+    C.TakenOn = Ctx.Backend;
     memcpy(C.Grid, P.Grid, sizeof(C.Grid));
     memcpy(C.Block, P.Block, sizeof(C.Block));
     C.DynShared = P.DynamicShared;
+    C.Args = Packed;
     C.State = Host;
-    std::vector<Allocation> Allocs;
-    {
-      Runtime &RT = Runtime::get();
-      std::lock_guard<std::mutex> L(RT.AllocM);
-      for (auto &[Base, A] : RT.Allocs)
-        if (A.Device == Ctx.Index &&
-            (A.Kind == AllocKind::Device || A.Kind == AllocKind::Managed))
-          Allocs.push_back(A);
-    }
-    for (const Allocation &A : Allocs) {
-      CheckpointAlloc CA;
-      CA.Base = A.Base;
-      CA.Bytes.resize(A.Size);
-      if (Status St2 = copyOut(Q, CA.Bytes.data(),
-                               reinterpret_cast<void *>(A.Base), A.Size))
-        return St2;
-      C.Allocs.push_back(std::move(CA));
-    }
+    if (Status St2 = captureAllocations(Ctx, *S.Q, C))
+      return Finish(St2);
     double CopyMs = msSince(T0);
     std::vector<char> Image = serializeCheckpoint(C);
     double SerMs = msSince(T0) - CopyMs;
     std::vector<char> Loaded = Image;
     if (!Cfg.File.empty()) {
-      std::ofstream OS(Cfg.File, std::ios::binary | std::ios::trunc);
       // Test-only fault injection (docs/Migration.md): damage the file.
       std::vector<char> Out = Image;
       if (Cfg.Fault == "truncate")
@@ -479,15 +818,19 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
         Out[Out.size() - 1] ^= 0x40;
       else if (Cfg.Fault == "version")
         Out[4] = 99;
-      OS.write(Out.data(), Out.size());
-      if (!OS)
-        return Status(ErrorCode::LaunchFailure,
-                      "cannot write checkpoint " + Cfg.File);
-      OS.close();
-      std::ifstream IS(Cfg.File, std::ios::binary | std::ios::ate);
-      Loaded.resize(size_t(IS.tellg()));
-      IS.seekg(0);
-      IS.read(Loaded.data(), Loaded.size());
+      if (Status St2 = writeFile(Cfg.File, Out))
+        return Finish(St2);
+      readFile(Cfg.File, Loaded);
+    }
+    // Requests of the public API.
+    int MoveTo = -1;
+    {
+      std::lock_guard<std::mutex> L(RunM);
+      if (!Me.Served && !Me.CheckpointTo.empty())
+        Me.Result = writeFile(Me.CheckpointTo, Image);
+      if (!Me.Served && Me.CheckpointBuf)
+        *Me.CheckpointBuf = Image;
+      MoveTo = Me.Served ? -1 : Me.MoveTo;
     }
     double CkptMs = msSince(T0);
 
@@ -500,32 +843,77 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       log(LogLevel::Error, Cfg.File + ": " + St2.Message +
                                "; resuming from the in-memory checkpoint");
       if (Status St3 = parseCheckpoint(Image, R))
-        return St3;
+        return Finish(St3);
     }
-    if (Cfg.ToDevice >= 0 && Cfg.ToDevice != Ctx.Index) {
-      static std::once_flag Once;
-      std::call_once(Once, [&] {
-        log(LogLevel::Warn,
-            "HETGPU_MIGRATE to=" + std::to_string(Cfg.ToDevice) +
-                ": resuming on another device is not implemented yet "
-                "(device addresses differ between backends); resuming on "
-                "device " + std::to_string(Ctx.Index));
-      });
+    // Where to resume: an API request, else the next device of to=.
+    if (MoveTo < 0 && !Cfg.To.empty()) {
+      uint64_t N;
+      {
+        std::lock_guard<std::mutex> L(StatsM);
+        N = Stats.Migrations;
+      }
+      const std::string &T = Cfg.To[N % Cfg.To.size()];
+      MoveTo = RT.findContext(T);
+      if (MoveTo < 0)
+        return Finish(Status(ErrorCode::InvalidValue,
+                             "HETGPU_MIGRATE to=" + T +
+                                 ": no such device (names: a backend "
+                                 "HETGPU_DEVICE accepts, or an index)"));
     }
-    uint64_t Moved = R.State.size();
+    std::string Moved;
+    double MoveMs = 0;
+    if (MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev) {
+      auto TM = std::chrono::steady_clock::now();
+      std::shared_ptr<Device> Before = Ctx.Dev;
+      Free();
+      Status MS = moveContext(Ctx, *RT.context(MoveTo), /*CopyData=*/false,
+                              &Moved);
+      if (MS && Ctx.Dev == Before) {
+        // Refused before anything changed: carry on where the launch was.
+        log(LogLevel::Error, MS.Message + "; resuming on device " +
+                                 std::to_string(Ctx.Index) + " (" +
+                                 Ctx.Backend + ")");
+        {
+          std::lock_guard<std::mutex> L(RunM);
+          Me.Result = MS;
+        }
+        MS = Acquire();
+      }
+      if (MS.isOk() && RT.getKernel(Ctx, KR, K) != cudaSuccess)
+        MS = Status(ErrorCode::NoBinaryForGpu,
+                    "migration: " + Name + " cannot be loaded on " +
+                        Ctx.Dev->properties().Name);
+      if (MS.isOk())
+        MS = Acquire();
+      if (MS) {
+        std::lock_guard<std::mutex> L(RunM);
+        Me.Served = true;
+        Me.Result = MS;
+        return MS;
+      }
+      MoveMs = msSince(TM);
+    }
+    {
+      std::lock_guard<std::mutex> L(RunM);
+      if (Me.MoveTo >= 0 || !Me.CheckpointTo.empty() || Me.CheckpointBuf)
+        Me.Served = true;
+      RunCV.notify_all();
+    }
+    uint64_t MovedBytes = R.State.size();
     for (const CheckpointAlloc &A : R.Allocs) {
-      if (Status St2 = copyIn(Q, reinterpret_cast<void *>(A.Base),
-                              A.Bytes.data(), A.Bytes.size()))
-        return St2;
-      Moved += A.Bytes.size();
+      if (Status St2 = S.Q->memcpy(reinterpret_cast<void *>(A.Base),
+                                   A.Bytes.data(), A.Bytes.size(),
+                                   CopyKind::HostToDevice))
+        return Finish(St2);
+      MovedBytes += A.Bytes.size();
     }
-    if (Status St2 = copyIn(Q, State, R.State.data(), R.State.size()))
-      return St2;
+    if (Status St2 = copyIn(*S.Q, State, R.State.data(), R.State.size()))
+      return Finish(St2);
     double RestMs = msSince(T1);
     {
       std::lock_guard<std::mutex> L(StatsM);
       ++Stats.Migrations;
-      Stats.BytesMoved += Moved;
+      Stats.BytesMoved += MovedBytes;
       Stats.CheckpointMs += CkptMs;
       Stats.RestoreMs += RestMs;
     }
@@ -533,16 +921,174 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       fprintf(stderr,
               "hetgpu-migrate: %s suspended (%llu blocks at a safe point, "
               "%llu not started), %llu bytes, checkpoint %.3f ms (copy-out "
-              "%.3f, serialise %.3f, file %.3f), restore %.3f ms\n",
+              "%.3f, serialise %.3f, file %.3f), restore %.3f ms (move %.3f), "
+              "resumed on device %d: %s (%s)\n",
               Name.c_str(), (unsigned long long)Suspended,
-              (unsigned long long)NotStarted, (unsigned long long)Moved,
-              CkptMs, CopyMs, SerMs, CkptMs - CopyMs - SerMs, RestMs);
+              (unsigned long long)NotStarted, (unsigned long long)MovedBytes,
+              CkptMs, CopyMs, SerMs, CkptMs - CopyMs - SerMs, RestMs, MoveMs,
+              Ctx.Index, Ctx.Dev->properties().Name.c_str(),
+              Ctx.Backend.c_str());
+    if (Cfg.Verbose && !Moved.empty())
+      fprintf(stderr, "hetgpu-migrate: %s\n", Moved.c_str());
   }
 }
 
 //===--- Public API (runtime/include/hetgpu/hetgpu.h) --------------------===//
 
 #define HETGPU_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+thread_local std::string LastMigrationError;
+
+int fail(const Status &S) {
+  LastMigrationError = S.Message;
+  if (S)
+    log(LogLevel::Error, S.Message);
+  return S.Code == ErrorCode::Success ? 0 : int(toCudaError(S.Code));
+}
+
+/// Hands a request to the launch running on \p Ctx (on \p S when given) in
+/// another host thread and waits until it is served. False when no launch
+/// runs there (or it ended before serving): the caller acts itself.
+bool requestFromLaunch(DeviceContext &Ctx, StreamObj *S, int MoveTo,
+                       const std::string &Path, std::vector<char> *Buf,
+                       Status &Result) {
+  std::unique_lock<std::mutex> L(RunM);
+  auto It = InFlight.find(&Ctx);
+  if (It == InFlight.end() || (S && It->second->S != S))
+    return false;
+  Running *R = It->second;
+  R->MoveTo = MoveTo;
+  R->CheckpointTo = Path;
+  R->CheckpointBuf = Buf;
+  R->Served = false;
+  R->Result = Status::ok();
+  if (R->Flag)
+    *R->Flag = 1;
+  RunCV.wait(L, [&] {
+    auto I = InFlight.find(&Ctx);
+    return I == InFlight.end() || I->second != R || R->Served;
+  });
+  auto I = InFlight.find(&Ctx);
+  if (I == InFlight.end() || I->second != R)
+    return false;
+  Result = R->Result;
+  R->MoveTo = -1;
+  R->CheckpointTo.clear();
+  R->CheckpointBuf = nullptr;
+  return true;
+}
+
+Status streamOf(void *Stream, StreamObj *&S) {
+  if (cudaError_t E = Runtime::get().resolveStream(
+          static_cast<cudaStream_t>(Stream), S))
+    return Status(ErrorCode::InvalidValue,
+                  std::string("hetgpu: invalid stream (") +
+                      cudaErrorNameOrNull(E) + ")");
+  return Status::ok();
+}
+
+Status checkpointStream(void *Stream, const std::string &Path,
+                        std::vector<char> *Buf) {
+  if (!migrationEnabled())
+    return Status(ErrorCode::NotSupported,
+                  "hetgpu: checkpoints need a migratable process "
+                  "(HETGPU_MIGRATE, e.g. HETGPU_MIGRATE=on)");
+  StreamObj *S;
+  if (Status St = streamOf(Stream, S))
+    return St;
+  DeviceContext &Ctx = *S->Ctx;
+  Status R;
+  if (requestFromLaunch(Ctx, S, -1, Path, Buf, R))
+    return R;
+  // Nothing runs on the stream: the device's memory alone.
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  if (Status St = S->Q->synchronize())
+    return St;
+  Checkpoint C;
+  C.CudaDevice = uint32_t(Ctx.Index);
+  C.TakenOn = Ctx.Backend;
+  if (Status St = captureAllocations(Ctx, *S->Q, C))
+    return St;
+  std::vector<char> Image = serializeCheckpoint(C);
+  if (Buf)
+    *Buf = Image;
+  return Path.empty() ? Status::ok() : writeFile(Path, Image);
+}
+
+Status restoreImage(const std::vector<char> &Image, const char *Target) {
+  if (!migrationEnabled())
+    return Status(ErrorCode::NotSupported,
+                  "hetgpu: restoring needs a migratable process "
+                  "(HETGPU_MIGRATE, e.g. HETGPU_MIGRATE=on)");
+  Runtime &RT = Runtime::get();
+  if (RT.init() != cudaSuccess)
+    return Status(ErrorCode::NotSupported, "hetgpu: no device");
+  Checkpoint C;
+  if (Status St = parseCheckpoint(Image, C))
+    return St;
+  DeviceContext *Ctx = RT.context(int(C.CudaDevice));
+  if (!Ctx || int(C.CudaDevice) >= RT.deviceCount())
+    return Status(ErrorCode::InvalidValue,
+                  "checkpoint refused: it belongs to device " +
+                      std::to_string(C.CudaDevice) +
+                      ", which this process does not have");
+  if (Status St = checkAllocationsMatch(C, Ctx->Index))
+    return St;
+  KernelRecord *KR = nullptr;
+  if (!C.Kernel.empty()) {
+    std::lock_guard<std::mutex> L(RT.RegM);
+    for (auto &[Stub, Rec] : RT.Kernels)
+      if (Rec.Name == C.Kernel)
+        KR = &Rec;
+    if (!KR || !KR->Info)
+      return Status(ErrorCode::InvalidValue,
+                    "checkpoint refused: kernel " + C.Kernel +
+                        " is not registered in this program");
+    if (C.Args.size() < KR->Info->ParamBufferSize)
+      return Status(ErrorCode::InvalidValue,
+                    "checkpoint refused: the arguments of " + C.Kernel +
+                        " do not match its parameters");
+  }
+  if (Target && *Target) {
+    int To = RT.findContext(Target);
+    if (To < 0)
+      return Status(ErrorCode::InvalidValue,
+                    std::string("hetgpu: no device '") + Target + "'");
+    if (Status St = moveContext(*Ctx, *RT.context(To), /*CopyData=*/false))
+      return St;
+  }
+  StreamObj *S;
+  if (Status St = streamOf(nullptr, S))
+    return St;
+  if (S->Ctx != Ctx)
+    return Status(ErrorCode::InvalidValue,
+                  "hetgpu: restore device " + std::to_string(Ctx->Index) +
+                      " while it is the current device (cudaSetDevice)");
+  for (const CheckpointAlloc &A : C.Allocs)
+    if (Status St = copyIn(*S->Q, reinterpret_cast<void *>(A.Base),
+                           A.Bytes.data(), A.Bytes.size()))
+      return St;
+  if (!KR)
+    return Status::ok();
+  Kernel *Kn = nullptr;
+  if (RT.getKernel(*Ctx, *KR, Kn) != cudaSuccess)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "hetgpu: cannot load " + C.Kernel + " on device " +
+                      std::to_string(Ctx->Index));
+  LaunchParams P;
+  memcpy(P.Grid, C.Grid, sizeof(P.Grid));
+  memcpy(P.Block, C.Block, sizeof(P.Block));
+  P.DynamicShared = C.DynShared;
+  std::vector<void *> Args;
+  for (const container::ParamInfo &PI : KR->Info->Params)
+    Args.push_back(const_cast<char *>(C.Args.data()) + PI.Offset);
+  P.Args = Args.data();
+  return migratableLaunch(*Ctx, *S, *Kn, *KR, P, &C.State);
+}
+
+} // namespace
 
 HETGPU_API int hetgpuMigrationEnabled(void) { return migrationEnabled(); }
 
@@ -567,13 +1113,10 @@ HETGPU_API void hetgpuMigrationGetStats(unsigned long long *Launches,
 HETGPU_API int hetgpuCheckpointValidate(const char *Path, const char **Why) {
   static thread_local std::string Reason;
   Reason.clear();
-  std::ifstream IS(Path ? Path : "", std::ios::binary | std::ios::ate);
-  if (!IS) {
-    Reason = std::string("cannot open checkpoint ") + (Path ? Path : "(null)");
+  std::vector<char> Bytes;
+  if (Status S = readFile(Path ? Path : "", Bytes)) {
+    Reason = S.Message;
   } else {
-    std::vector<char> Bytes(size_t(IS.tellg()));
-    IS.seekg(0);
-    IS.read(Bytes.data(), Bytes.size());
     Checkpoint C;
     if (Status S = parseCheckpoint(Bytes, C))
       Reason = S.Message;
@@ -581,4 +1124,78 @@ HETGPU_API int hetgpuCheckpointValidate(const char *Path, const char **Why) {
   if (Why)
     *Why = Reason.c_str();
   return Reason.empty() ? 0 : -1;
+}
+
+HETGPU_API int hetgpuMigrateDevice(int Device, const char *Target) {
+  LastMigrationError.clear();
+  if (!migrationEnabled())
+    return fail(Status(ErrorCode::NotSupported,
+                       "hetgpuMigrateDevice needs a migratable process "
+                       "(HETGPU_MIGRATE, e.g. HETGPU_MIGRATE=on)"));
+  Runtime &RT = Runtime::get();
+  if (RT.init() != cudaSuccess)
+    return fail(Status(ErrorCode::NotSupported, "hetgpu: no device"));
+  DeviceContext *Ctx =
+      Device < RT.deviceCount() ? RT.context(Device) : nullptr;
+  int To = RT.findContext(Target ? Target : "");
+  if (!Ctx || To < 0)
+    return fail(Status(ErrorCode::InvalidValue,
+                       "hetgpuMigrateDevice(" + std::to_string(Device) +
+                           ", " + (Target ? Target : "(null)") +
+                           "): no such device"));
+  Status R;
+  if (requestFromLaunch(*Ctx, nullptr, To, "", nullptr, R))
+    return fail(R);
+  auto T0 = std::chrono::steady_clock::now();
+  std::string Summary;
+  R = moveContext(*Ctx, *RT.context(To), /*CopyData=*/true, &Summary);
+  if (R.isOk() && migrationConfig().Verbose)
+    fprintf(stderr, "hetgpu-migrate: %s in %.3f ms\n", Summary.c_str(),
+            msSince(T0));
+  return fail(R);
+}
+
+HETGPU_API int hetgpuCheckpoint(void *Stream, const char *Path) {
+  LastMigrationError.clear();
+  if (!Path || !*Path)
+    return fail(Status(ErrorCode::InvalidValue, "hetgpuCheckpoint: no path"));
+  return fail(checkpointStream(Stream, Path, nullptr));
+}
+
+HETGPU_API int hetgpuCheckpointToBuffer(void *Stream, void **Buffer,
+                                        size_t *Size) {
+  LastMigrationError.clear();
+  if (!Buffer || !Size)
+    return fail(Status(ErrorCode::InvalidValue,
+                       "hetgpuCheckpointToBuffer: null output"));
+  std::vector<char> Image;
+  if (int E = fail(checkpointStream(Stream, "", &Image)))
+    return E;
+  *Buffer = malloc(Image.size());
+  if (!*Buffer)
+    return fail(Status(ErrorCode::OutOfMemory, "hetgpuCheckpointToBuffer"));
+  memcpy(*Buffer, Image.data(), Image.size());
+  *Size = Image.size();
+  return 0;
+}
+
+HETGPU_API int hetgpuRestore(const char *Path, const char *Target) {
+  LastMigrationError.clear();
+  std::vector<char> Image;
+  if (Status S = readFile(Path ? Path : "", Image))
+    return fail(S);
+  return fail(restoreImage(Image, Target));
+}
+
+HETGPU_API int hetgpuRestoreFromBuffer(const void *Buffer, size_t Size,
+                                       const char *Target) {
+  LastMigrationError.clear();
+  if (!Buffer)
+    return fail(Status(ErrorCode::InvalidValue, "hetgpuRestoreFromBuffer"));
+  const char *B = static_cast<const char *>(Buffer);
+  return fail(restoreImage(std::vector<char>(B, B + Size), Target));
+}
+
+HETGPU_API const char *hetgpuMigrationLastError(void) {
+  return LastMigrationError.c_str();
 }

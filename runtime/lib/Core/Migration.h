@@ -27,6 +27,7 @@ namespace hetgpu {
 namespace rt {
 
 struct DeviceContext;
+struct KernelRecord;
 struct StreamObj;
 
 /// What HETGPU_MIGRATE asked for.
@@ -36,7 +37,9 @@ struct MigrationConfig {
   Trigger Mode = Trigger::None;
   unsigned AfterMs = 0;
   uint64_t Seed = 0;
-  int ToDevice = -1;      ///< -1: resume on the launching device
+  /// Devices to resume on (HETGPU_DEVICE-style names or indices), one per
+  /// suspension in turn; empty: resume on the launching device.
+  std::vector<std::string> To;
   std::string File;       ///< checkpoint file (empty: in memory)
   bool Verbose = false;   ///< one stderr line per migration
   std::string Fault;      ///< test only: damage the file (truncate|flip|version)
@@ -76,9 +79,12 @@ struct CheckpointAlloc {
   std::vector<char> Bytes;
 };
 
-/// A suspended launch: what a checkpoint file holds.
+/// A suspended launch, or (Kernel empty) a device's memory alone: what a
+/// checkpoint file holds.
 struct Checkpoint {
   std::string Kernel;
+  uint32_t CudaDevice = 0;  ///< the CUDA device number it belongs to
+  std::string TakenOn;      ///< backend it was taken on (information)
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
   uint64_t DynShared = 0;
@@ -88,7 +94,7 @@ struct Checkpoint {
 };
 
 inline constexpr uint32_t CheckpointMagic = 0x4b434748; // "HGCK"
-inline constexpr uint32_t CheckpointVersion = 1;
+inline constexpr uint32_t CheckpointVersion = 2;
 
 std::vector<char> serializeCheckpoint(const Checkpoint &C);
 /// Refuses a truncated, corrupted or other-version image with a message.
@@ -101,10 +107,23 @@ struct MigrationStats {
 };
 MigrationStats migrationStats();
 
-/// Runs \p P of kernel \p K (registered as \p Name) on stream \p S as a
-/// migratable launch: synchronous with respect to the host.
+/// Runs \p P of kernel \p K (registered as \p KR) on stream \p S as a
+/// migratable launch: synchronous with respect to the host. \p Resume, when
+/// given, is the state buffer of a suspended launch to continue from.
 Status migratableLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
-                        const std::string &Name, LaunchParams P);
+                        KernelRecord &KR, LaunchParams P,
+                        const std::vector<char> *Resume = nullptr);
+
+/// Moves CUDA device \p Ctx onto the home device of context \p To: every
+/// allocation at unchanged addresses (copied only where one side has memory
+/// of its own), the `__device__` variables of its loaded modules (modules
+/// are loaded again, translated for the target), its streams and events.
+/// Pending work is finished on the source first. With \p CopyData false
+/// the caller writes the allocations' bytes afterwards (a checkpoint
+/// restore). Everything is checked before anything changes: memory that is
+/// not in the unified address space is refused by name.
+Status moveContext(DeviceContext &Ctx, DeviceContext &To, bool CopyData,
+                   std::string *Summary = nullptr);
 
 } // namespace rt
 } // namespace hetgpu

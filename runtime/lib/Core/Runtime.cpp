@@ -108,8 +108,42 @@ cudaError_t Runtime::init() {
       Ctx->Index = static_cast<int>(Contexts.size());
       Ctx->Dev = std::move(D.Dev);
       Ctx->Backend = D.Backend;
+      Ctx->Home = Ctx->Dev;
+      Ctx->HomeBackend = D.Backend;
       Contexts.push_back(std::move(Ctx));
     }
+    VisibleCount = static_cast<int>(Contexts.size());
+    // Migration targets of backends HETGPU_DEVICE left out are discovered
+    // too, as contexts the CUDA API does not count.
+    if (!Only.empty() && !Contexts.empty())
+      for (const std::string &T : migrationConfig().To) {
+        const auto &Names = allBackendNames();
+        if (T == Only ||
+            std::find(Names.begin(), Names.end(), T) == Names.end())
+          continue;
+        bool Have = false;
+        for (auto &C : Contexts)
+          Have |= C->Backend == T;
+        if (Have)
+          continue;
+        std::vector<DiscoveredDevice> Extra;
+        std::vector<BackendReport> ExtraReports;
+        discoverDevices(T, Extra, ExtraReports);
+        for (BackendReport &R : ExtraReports)
+          if (R.Probed)
+            for (BackendReport &Old : Reports)
+              if (Old.Name == R.Name)
+                Old = R;
+        for (DiscoveredDevice &D : Extra) {
+          auto Ctx = std::make_unique<DeviceContext>();
+          Ctx->Index = static_cast<int>(Contexts.size());
+          Ctx->Dev = std::move(D.Dev);
+          Ctx->Backend = D.Backend;
+          Ctx->Home = Ctx->Dev;
+          Ctx->HomeBackend = D.Backend;
+          Contexts.push_back(std::move(Ctx));
+        }
+      }
     if (Contexts.empty()) {
       std::string Why;
       for (const BackendReport &R : Reports)
@@ -138,15 +172,33 @@ cudaError_t Runtime::init() {
       log(LogLevel::Info, "device " + std::to_string(C->Index) + ": " +
                               C->Dev->properties().Name + " (" + C->Backend +
                               ")" +
-                              (C->Index == DefaultIndex ? " [default]" : ""));
+                              (C->Index == DefaultIndex ? " [default]" : "") +
+                              (C->Index >= VisibleCount
+                                   ? " [migration target only]"
+                                   : ""));
   });
   return InitError;
 }
 
 DeviceContext *Runtime::context(int Index) {
-  if (Index < 0 || Index >= deviceCount())
+  if (Index < 0 || Index >= contextCount())
     return nullptr;
   return Contexts[Index].get();
+}
+
+int Runtime::findContext(const std::string &Spec) {
+  if (init() != cudaSuccess || Spec.empty())
+    return -1;
+  if (Spec.find_first_not_of("0123456789") == std::string::npos) {
+    int I = atoi(Spec.c_str());
+    return I < contextCount() ? I : -1;
+  }
+  // The context that *is* a device of that backend (not one that migrated
+  // onto it).
+  for (auto &C : Contexts)
+    if (C->HomeBackend == Spec)
+      return C->Index;
+  return -1;
 }
 
 int Runtime::currentIndex() {
@@ -439,7 +491,7 @@ void Runtime::removeDeviceAllocs(int Device) {
   for (const Allocation &A : Gone) {
     void *P = reinterpret_cast<void *>(A.Base);
     if (A.Kind == AllocKind::Host)
-      Ctx->Dev->releaseHost(P);
+      (A.Owner ? A.Owner : Ctx->Dev.get())->releaseHost(P);
     else
       Ctx->Dev->release(P);
   }

@@ -93,10 +93,16 @@ struct LoadedModule {
 };
 
 /// One device and what the runtime keeps for it (CUDA's primary context).
+/// Live migration (Core/Migration.h) may move a context onto another
+/// physical device: `Dev` then points to that device (shared with the
+/// target's own context) and the CUDA device number stays.
 struct DeviceContext {
   int Index = 0;
-  std::unique_ptr<Device> Dev;
+  std::shared_ptr<Device> Dev;
   std::string Backend;
+  /// The device and backend this context was created for.
+  std::shared_ptr<Device> Home;
+  std::string HomeBackend;
   std::recursive_mutex M;
   std::unique_ptr<StreamObj> NullStream;
   std::set<StreamObj *> Streams;
@@ -116,6 +122,9 @@ struct Allocation {
   int Device = 0;
   AllocKind Kind = AllocKind::Device;
   unsigned Flags = 0;
+  /// The device that allocated host memory (cudaHostAlloc): it frees it,
+  /// also after the context migrated to another device.
+  hetgpu::rt::Device *Owner = nullptr;
 };
 
 class Runtime {
@@ -135,7 +144,14 @@ public:
   /// Discovers devices once; returns the error every call reports when no
   /// device can be used (cudaErrorNoDevice), or cudaSuccess.
   cudaError_t init();
-  int deviceCount() const { return static_cast<int>(Contexts.size()); }
+  /// Devices the CUDA API sees. Contexts past this count are devices that
+  /// were discovered only as migration targets (HETGPU_MIGRATE to= naming a
+  /// backend that HETGPU_DEVICE left out).
+  int deviceCount() const { return VisibleCount; }
+  int contextCount() const { return static_cast<int>(Contexts.size()); }
+  /// Context index of a HETGPU_DEVICE-style name (backend name or index),
+  /// or -1.
+  int findContext(const std::string &Spec);
   DeviceContext *context(int Index);
   /// The calling thread's current device (cudaSetDevice), initialised.
   cudaError_t current(DeviceContext *&Ctx);
@@ -167,6 +183,11 @@ public:
 
   //===--- Modules ----------------------------------------------------------===//
   cudaError_t getKernel(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out);
+  /// Loads module \p ModuleIndex of \p B on \p Ctx's device (cached).
+  cudaError_t loadModuleOf(DeviceContext &Ctx, BinaryRecord &B,
+                           int ModuleIndex, LoadedModule *&Out) {
+    return loadModule(Ctx, B, ModuleIndex, Out);
+  }
   cudaError_t getSymbol(DeviceContext &Ctx, const void *Symbol, void *&Addr,
                         size_t &Size);
 
@@ -189,6 +210,7 @@ private:
   std::vector<std::unique_ptr<DeviceContext>> Contexts;
   std::vector<BackendReport> Reports;
   int DefaultIndex = 0;
+  int VisibleCount = 0;
 };
 
 /// Sets the calling thread's last error when \p E is an error; returns E.

@@ -19,6 +19,7 @@
 #include "Core/Device.h"
 #include "Core/Log.h"
 #include "Core/Printf.h"
+#include "Core/UnifiedMemory.h"
 #include "hetgpu/host_abi.h"
 
 #include <algorithm>
@@ -488,13 +489,20 @@ public:
   Status allocate(size_t Bytes, void *&Ptr) override {
     return track(Bytes, Ptr, DeviceAllocs);
   }
-  Status release(void *Ptr) override { return untrack(Ptr, DeviceAllocs); }
+  Status release(void *Ptr) override {
+    // Arena memory (a migratable process) may have been allocated by another
+    // device whose allocations moved here (Core/UnifiedMemory.h).
+    if (Arena::get().contains(Ptr))
+      return Arena::get().release(reinterpret_cast<uint64_t>(Ptr));
+    return untrack(Ptr, DeviceAllocs);
+  }
+  bool sharesArena() override { return useArena(); }
   Status allocateHost(size_t Bytes, void *&Ptr) override {
     return track(Bytes, Ptr, HostAllocs);
   }
   Status releaseHost(void *Ptr) override { return untrack(Ptr, HostAllocs); }
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
-    return track(Bytes, Ptr, DeviceAllocs);
+    return allocate(Bytes, Ptr);
   }
   Status memoryInfo(size_t &Free, size_t &Total) override {
     Total = Props.TotalMemory;
@@ -604,7 +612,32 @@ public:
   Status runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args);
 
 private:
+  /// Device memory comes from the process-wide arena when the process is
+  /// migratable (one address layout with the other devices).
+  bool useArena() {
+    std::call_once(ArenaOnce, [this] {
+      if (!arenaWanted())
+        return;
+      if (Status S = Arena::get().ensureMapped()) {
+        log(LogLevel::Warn, "cpu: " + S.Message +
+                                "; device memory is not movable to other "
+                                "devices");
+        return;
+      }
+      ArenaTag = Arena::get().newTag();
+      InArena = true;
+    });
+    return InArena;
+  }
+
   Status track(size_t Bytes, void *&Ptr, std::map<void *, size_t> &Table) {
+    if (&Table == &DeviceAllocs && useArena()) {
+      uint64_t A = 0;
+      if (Status S = Arena::get().allocate(Bytes, 256, ArenaTag, A))
+        return S;
+      Ptr = reinterpret_cast<void *>(A);
+      return Status::ok();
+    }
     size_t Rounded = (std::max<size_t>(Bytes, 1) + 255) / 256 * 256;
     Ptr = aligned_alloc(256, Rounded);
     if (!Ptr)
@@ -627,6 +660,9 @@ private:
 
   DeviceProperties Props;
   unsigned Workers;
+  std::once_flag ArenaOnce;
+  bool InArena = false;
+  unsigned ArenaTag = 0;
   std::mutex AllocM;
   std::map<void *, size_t> DeviceAllocs, HostAllocs;
   std::mutex QM;

@@ -26,12 +26,14 @@
 #include "Core/Device.h"
 #include "Core/Log.h"
 #include "Core/Printf.h"
+#include "Core/UnifiedMemory.h"
 #include "SPIRVModuleTable.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <set>
@@ -214,6 +216,17 @@ public:
   const DeviceProperties &properties() const override { return Props; }
 
   Status allocate(size_t Bytes, void *&Ptr) override {
+    if (useArena()) {
+      // One address layout with the other devices (Core/UnifiedMemory.h).
+      uint64_t Addr = 0;
+      if (Status S = Arena::get().allocate(Bytes, 256, ArenaTag, Addr))
+        return S;
+      Ptr = reinterpret_cast<void *>(Addr);
+      std::lock_guard<std::mutex> L(M);
+      Allocations[Ptr] = Bytes;
+      Used += Bytes;
+      return Status::ok();
+    }
     cl_svm_mem_flags F = CL_MEM_READ_WRITE;
     if (FineGrain)
       F |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
@@ -233,18 +246,29 @@ public:
     {
       std::lock_guard<std::mutex> L(M);
       auto It = Allocations.find(Ptr);
-      if (It == Allocations.end())
+      if (It == Allocations.end() && !Arena::get().contains(Ptr))
         return Status(ErrorCode::InvalidDevicePointer,
                       "opencl: pointer was not allocated on this device");
-      Used -= It->second;
-      Allocations.erase(It);
+      if (It != Allocations.end()) {
+        Used -= It->second;
+        Allocations.erase(It);
+      }
     }
     // Pending work may still use it.
     if (Status S = synchronize())
       log(LogLevel::Warn, S.Message);
+    // Arena memory may also come from another device whose allocations
+    // migrated here.
+    if (Arena::get().contains(Ptr))
+      return Arena::get().release(reinterpret_cast<uint64_t>(Ptr));
     A.clSVMFree(Ctx, Ptr);
     return Status::ok();
   }
+  bool sharesArena() override { return useArena(); }
+  /// Whether device memory comes from the arena: the process is migratable
+  /// and the device reports fine-grain system SVM or passes probeArena().
+  bool useArena();
+  Status probeArena();
   Status allocateHost(size_t Bytes, void *&Ptr) override {
     Ptr = aligned_alloc(4096, (std::max<size_t>(Bytes, 1) + 4095) & ~size_t(4095));
     return Ptr ? Status::ok()
@@ -315,6 +339,9 @@ public:
   std::set<CLQueue *> Queues;
   std::set<CLModule *> Modules;
   cl_command_queue Internal = nullptr;
+  std::once_flag ArenaOnce;
+  bool InArena = false;
+  unsigned ArenaTag = 0;
 };
 
 class CLQueue final : public Queue {
@@ -559,6 +586,93 @@ Status CLDevice::runHelper(cl_kernel K, const std::string &What) {
                                           nullptr, nullptr))
     return clStatus(R, "running " + What);
   return clStatus(A.clFinish(Q), "running " + What);
+}
+
+bool CLDevice::useArena() {
+  std::call_once(ArenaOnce, [this] {
+    if (!arenaWanted())
+      return;
+    Status S = Arena::get().ensureMapped();
+    if (S.isOk())
+      S = probeArena();
+    if (S) {
+      log(LogLevel::Info,
+          "opencl: " + Props.Name + ": device memory stays clSVMAlloc'ed (" +
+              S.Message + "); this device cannot take part in live "
+                          "migration of memory with stored pointers");
+      return;
+    }
+    InArena = true;
+  });
+  return InArena;
+}
+
+/// Whether kernels of this device read and write host memory of the arena
+/// through plain pointers: CL_DEVICE_SVM_FINE_GRAIN_SYSTEM, or (PoCL reports
+/// only buffer SVM) a tiny kernel storing through an arena pointer passed
+/// with clSetKernelArgSVMPointer and through one loaded from arena memory.
+Status CLDevice::probeArena() {
+  auto Caps = deviceValue<cl_device_svm_capabilities>(
+      A, Dev, CL_DEVICE_SVM_CAPABILITIES, 0);
+  const cl_device_svm_capabilities FineGrainSystem = 1 << 2;
+  if (Caps & FineGrainSystem) {
+    ArenaTag = Arena::get().newTag();
+    return Status::ok();
+  }
+  using FromSource = cl_program (*)(cl_context, cl_uint, const char **,
+                                    const size_t *, cl_int *);
+  const char *Lib = getenv("HETGPU_OPENCL_LIBRARY");
+  void *H = dlopen(Lib && *Lib ? Lib : "libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto Create = H ? reinterpret_cast<FromSource>(
+                        dlsym(H, "clCreateProgramWithSource"))
+                  : nullptr;
+  if (!Create)
+    return Status(ErrorCode::NotSupported,
+                  "no fine-grain system SVM and no clCreateProgramWithSource "
+                  "for the arena probe");
+  const char *Src =
+      "__kernel void hetgpu_arena_probe(__global uint *p,\n"
+      "                                 __global uint * __global *q) {\n"
+      "  p[0] = 0x600dcafeu; (*q)[1] = 0x5eed5eedu;\n"
+      "}\n";
+  cl_int E = CL_SUCCESS;
+  cl_program P = Create(Ctx, 1, &Src, nullptr, &E);
+  if (!P)
+    return clStatus(E, "arena probe: clCreateProgramWithSource");
+  Status S = clStatus(A.clBuildProgram(P, 1, &Dev, "", nullptr, nullptr),
+                      "arena probe: clBuildProgram");
+  cl_kernel K = S.isOk() ? A.clCreateKernel(P, "hetgpu_arena_probe", &E)
+                         : nullptr;
+  if (S.isOk() && !K)
+    S = clStatus(E, "arena probe: clCreateKernel");
+  unsigned Tag = Arena::get().newTag();
+  uint64_t Addr = 0;
+  if (S.isOk())
+    S = Arena::get().allocate(64, 256, Tag, Addr);
+  if (S.isOk()) {
+    auto *Words = reinterpret_cast<uint32_t *>(Addr);
+    auto *Slot = reinterpret_cast<uint32_t **>(Addr + 32);
+    Words[0] = Words[1] = 0;
+    *Slot = Words;
+    S = clStatus(A.clSetKernelArgSVMPointer(K, 0, Words),
+                 "arena probe: clSetKernelArgSVMPointer");
+    if (S.isOk())
+      S = clStatus(A.clSetKernelArgSVMPointer(K, 1, Slot),
+                   "arena probe: clSetKernelArgSVMPointer");
+    if (S.isOk())
+      S = runHelper(K, "the arena probe");
+    if (S.isOk() && (Words[0] != 0x600dcafeu || Words[1] != 0x5eed5eedu))
+      S = Status(ErrorCode::NotSupported,
+                 "the arena probe kernel's stores through host pointers did "
+                 "not arrive");
+    Arena::get().release(Addr);
+  }
+  if (K)
+    A.clReleaseKernel(K);
+  A.clReleaseProgram(P);
+  if (S.isOk())
+    ArenaTag = Tag;
+  return S;
 }
 
 Status CLDevice::createQueue(std::unique_ptr<Queue> &Out) {
