@@ -15,11 +15,17 @@
 
 #include "Core/Device.h"
 #include "Core/Log.h"
+#include "Core/UnifiedMemory.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
+#include <set>
+#include <type_traits>
 
 namespace hetgpu {
 namespace rt {
@@ -77,6 +83,85 @@ Status check(const Driver &D, CUresult R, const char *What) {
 
 CUdeviceptr dptr(const void *P) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(P));
+}
+
+//===----------------------------------------------------------------------===//
+// Device memory at unified addresses (Core/UnifiedMemory.h): the driver's
+// virtual-memory API places this device's memory inside the process-wide
+// arena, so an allocation keeps its address when a context migrates between
+// this GPU and host-memory devices. Its entry points are optional (resolved
+// here; CudaDriver.h lists what every driver has).
+//===----------------------------------------------------------------------===//
+
+struct VmmLocation {
+  int Type, Id; // CU_MEM_LOCATION_TYPE_DEVICE = 1
+};
+struct VmmProp { // CUmemAllocationProp
+  int Type, HandleTypes;
+  VmmLocation Location;
+  void *Win32;
+  unsigned char Compression, GpuDirect;
+  unsigned short Usage;
+  unsigned char Reserved[4];
+};
+struct VmmAccess { // CUmemAccessDesc
+  VmmLocation Location;
+  int Flags; // CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3
+};
+
+struct VmmApi {
+  CUresult (*AddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr,
+                             unsigned long long) = nullptr;
+  CUresult (*AddressFree)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*Create)(unsigned long long *, size_t, const VmmProp *,
+                     unsigned long long) = nullptr;
+  CUresult (*Release)(unsigned long long) = nullptr;
+  CUresult (*Map)(CUdeviceptr, size_t, size_t, unsigned long long,
+                  unsigned long long) = nullptr;
+  CUresult (*Unmap)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*SetAccess)(CUdeviceptr, size_t, const VmmAccess *,
+                        size_t) = nullptr;
+  CUresult (*Granularity)(size_t *, const VmmProp *, int) = nullptr;
+};
+
+/// The VMM entry points of the loaded driver, or null (with the reason).
+const VmmApi *loadVmm(std::string &Why) {
+  static VmmApi Api;
+  static std::string Missing;
+  static bool Ok = [] {
+    const char *Path = std::getenv("HETGPU_LIBCUDA");
+    void *H = dlopen(Path && *Path ? Path : "libcuda.so.1",
+                     RTLD_NOW | RTLD_NOLOAD);
+    if (!H) {
+      Missing = "the driver library is not loaded";
+      return false;
+    }
+    auto Get = [&](auto &Fn, const char *Name) {
+      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(
+          dlsym(H, Name));
+      if (!Fn)
+        Missing += std::string(Missing.empty() ? "" : ", ") + Name;
+    };
+    Get(Api.AddressReserve, "cuMemAddressReserve");
+    Get(Api.AddressFree, "cuMemAddressFree");
+    Get(Api.Create, "cuMemCreate");
+    Get(Api.Release, "cuMemRelease");
+    Get(Api.Map, "cuMemMap");
+    Get(Api.Unmap, "cuMemUnmap");
+    Get(Api.SetAccess, "cuMemSetAccess");
+    Get(Api.Granularity, "cuMemGetAllocationGranularity");
+    if (!Missing.empty())
+      Missing = "the driver lacks " + Missing;
+    return Missing.empty();
+  }();
+  Why = Missing;
+  return Ok ? &Api : nullptr;
+}
+
+std::string hexAddr(uint64_t V) {
+  char B[32];
+  std::snprintf(B, sizeof B, "0x%llx", (unsigned long long)V);
+  return B;
 }
 
 class NVIDIADevice;
@@ -310,12 +395,24 @@ private:
 class NVIDIADevice final : public Device {
 public:
   NVIDIADevice(const Driver &D, CUdevice Dev, CUcontext Ctx, DeviceProperties P)
-      : D(D), Dev(Dev), Ctx(Ctx), Props(std::move(P)) {}
+      : D(D), Dev(Dev), Ctx(Ctx), Props(std::move(P)), Ordinal(Dev) {}
   ~NVIDIADevice() override { D.DevicePrimaryCtxRelease(Dev); }
 
   const DeviceProperties &properties() const override { return Props; }
 
   Status allocate(size_t Bytes, void *&Ptr) override {
+    if (useArena()) {
+      // At unified addresses: an arena range, backed by this GPU's memory.
+      uint64_t A = 0, N = (std::max<uint64_t>(Bytes, 1) + Gran - 1) / Gran * Gran;
+      if (Status St = Arena::get().allocate(N, Gran, ArenaTag, A))
+        return St;
+      if (Status St = attachArenaRange(reinterpret_cast<void *>(A), N)) {
+        Arena::get().release(A);
+        return St;
+      }
+      Ptr = reinterpret_cast<void *>(A);
+      return Status::ok();
+    }
     ContextScope S(D, Ctx);
     CUdeviceptr P = 0;
     if (Status St = check(D, D.MemAlloc(&P, Bytes ? Bytes : 1), "cuMemAlloc"))
@@ -326,6 +423,11 @@ public:
   Status release(void *Ptr) override {
     if (!Ptr)
       return Status::ok();
+    if (Arena::get().contains(Ptr)) {
+      if (Status St = detachArenaRange(Ptr, 0))
+        return St;
+      return Arena::get().release(reinterpret_cast<uint64_t>(Ptr));
+    }
     ContextScope S(D, Ctx);
     CUresult R = D.MemFree(dptr(Ptr));
     if (R == CUDA_ERROR_INVALID_VALUE)
@@ -445,11 +547,165 @@ public:
     return check(D, D.CtxSynchronize(), "cuCtxSynchronize");
   }
 
+  /// Makes the arena allocation [Ptr, Ptr + Bytes) memory of this GPU at
+  /// the same addresses: each 32 MiB arena chunk it touches is lent by the
+  /// host (Arena::lend) and reserved with cuMemAddressReserve at that fixed
+  /// address; each granularity page gets its own cuMemCreate + cuMemMap.
+  Status attachArenaRange(void *Ptr, size_t Bytes) override {
+    if (!useArena())
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " cannot map memory at unified addresses (" +
+                        ArenaWhy + ")");
+    if (!Ptr)
+      return Status::ok(); // the capability query
+    uint64_t A = reinterpret_cast<uint64_t>(Ptr);
+    std::lock_guard<std::mutex> L(VM);
+    ContextScope S(D, Ctx);
+    const uint64_t Chunk = Arena::ChunkBytes;
+    for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
+      if (Reserved.count(C))
+        continue;
+      if (Status St = Arena::get().lend(C))
+        return St;
+      CUdeviceptr Got = 0;
+      CUresult R = Vmm->AddressReserve(&Got, Chunk, Chunk, C, 0);
+      if (R != CUDA_SUCCESS || Got != C) {
+        if (R == CUDA_SUCCESS)
+          Vmm->AddressFree(Got, Chunk);
+        Arena::get().reclaim(C);
+        return Status(ErrorCode::OutOfMemory,
+                      "cuMemAddressReserve at " + hexAddr(C) + ": " +
+                          (R ? D.describe(R)
+                             : "the driver chose " + hexAddr(Got) +
+                                   " instead"));
+      }
+      Reserved.insert(C);
+    }
+    VmmProp P{};
+    P.Type = 1;
+    P.Location = {1, Ordinal};
+    VmmAccess Acc{{1, Ordinal}, 3};
+    for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
+      if (Pages.count(Pg))
+        continue;
+      unsigned long long H = 0;
+      if (Status St = check(D, Vmm->Create(&H, Gran, &P, 0), "cuMemCreate"))
+        return St;
+      CUresult R = Vmm->Map(Pg, Gran, 0, H, 0);
+      if (R == CUDA_SUCCESS)
+        R = Vmm->SetAccess(Pg, Gran, &Acc, 1);
+      if (R != CUDA_SUCCESS) {
+        Vmm->Release(H);
+        return check(D, R, "cuMemMap/cuMemSetAccess");
+      }
+      Pages[Pg] = H;
+    }
+    Attached[A] = Bytes;
+    return Status::ok();
+  }
+
+  /// Drops this GPU's memory under the allocation at \p Ptr: pages no
+  /// other attached allocation uses are unmapped; chunks left without pages
+  /// go back to the host (the range stays an arena allocation).
+  Status detachArenaRange(void *Ptr, size_t) override {
+    if (!useArena())
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " cannot map memory at unified addresses (" +
+                        ArenaWhy + ")");
+    if (!Ptr)
+      return Status::ok();
+    std::lock_guard<std::mutex> L(VM);
+    ContextScope S(D, Ctx);
+    // Kernels may still use the memory.
+    if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize"))
+      return St;
+    uint64_t A = reinterpret_cast<uint64_t>(Ptr);
+    auto It = Attached.find(A);
+    if (It == Attached.end())
+      return Status(ErrorCode::InvalidDevicePointer,
+                    "nvidia: " + hexAddr(A) + " is not memory of " + Props.Name);
+    uint64_t Bytes = It->second;
+    Attached.erase(It);
+    auto InUse = [&](uint64_t Lo, uint64_t Hi) {
+      auto J = Attached.upper_bound(Hi - 1);
+      while (J != Attached.begin()) {
+        --J;
+        if (J->first + J->second > Lo)
+          return true;
+        if (J->first + (uint64_t(1) << 40) < Lo)
+          break;
+      }
+      return false;
+    };
+    for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
+      auto P = Pages.find(Pg);
+      if (P == Pages.end() || InUse(Pg, Pg + Gran))
+        continue;
+      Vmm->Unmap(Pg, Gran);
+      Vmm->Release(P->second);
+      Pages.erase(P);
+    }
+    const uint64_t Chunk = Arena::ChunkBytes;
+    for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
+      auto P = Pages.lower_bound(C);
+      if (!Reserved.count(C) || (P != Pages.end() && P->first < C + Chunk))
+        continue;
+      Vmm->AddressFree(C, Chunk);
+      Reserved.erase(C);
+      if (Status St = Arena::get().reclaim(C))
+        return St;
+    }
+    return Status::ok();
+  }
+
 private:
+  /// Device memory at unified addresses: in a migratable process when the
+  /// driver has the virtual-memory API.
+  bool useArena() {
+    std::call_once(ArenaOnce, [this] {
+      if (!arenaWanted()) {
+        ArenaWhy = "the process is not migratable (HETGPU_MIGRATE unset)";
+        return;
+      }
+      Vmm = loadVmm(ArenaWhy);
+      if (!Vmm)
+        return;
+      VmmProp P{};
+      P.Type = 1;
+      P.Location = {1, Ordinal};
+      ContextScope S(D, Ctx);
+      size_t G = 0;
+      if (Vmm->Granularity(&G, &P, 0) != CUDA_SUCCESS || !G ||
+          Arena::ChunkBytes % G) {
+        ArenaWhy = "unusable allocation granularity " + std::to_string(G);
+        return;
+      }
+      if (Status St = Arena::get().ensureMapped()) {
+        ArenaWhy = St.Message;
+        return;
+      }
+      Gran = G;
+      ArenaTag = Arena::get().newTag();
+      InArena = true;
+    });
+    return InArena;
+  }
+
   const Driver &D;
   CUdevice Dev;
   CUcontext Ctx;
   DeviceProperties Props;
+  int Ordinal = 0;
+  std::once_flag ArenaOnce;
+  bool InArena = false;
+  std::string ArenaWhy;
+  const VmmApi *Vmm = nullptr;
+  uint64_t Gran = 2 << 20;
+  unsigned ArenaTag = 0;
+  std::mutex VM;
+  std::set<uint64_t> Reserved;                ///< chunks reserved here
+  std::map<uint64_t, unsigned long long> Pages; ///< page -> cuMemCreate handle
+  std::map<uint64_t, uint64_t> Attached;      ///< allocation -> bytes
 };
 
 class NVIDIABackend final : public Backend {

@@ -169,3 +169,57 @@ API cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
 API cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
 API cuEventQuery(CUevent) { return CUDA_SUCCESS; }
 API cuEventElapsedTime(float *Ms, CUevent, CUevent) { *Ms = 0.25f; return CUDA_SUCCESS; }
+
+// The virtual-memory API (the NVIDIA backend's unified addresses, live
+// migration). Like driver 580 on an H200 (bench/migration/vmm-probe.cpp),
+// a fixed address is honoured only for reservations of 32 MiB and more.
+// Physical memory is a memfd per handle, mapped where cuMemMap says, so
+// the host can read what the backend copied.
+#include <sys/mman.h>
+#include <unistd.h>
+API cuMemGetAllocationGranularity(size_t *G, const void *, int) {
+  *G = size_t(2) << 20;
+  return CUDA_SUCCESS;
+}
+API cuMemAddressReserve(CUdeviceptr *P, size_t Size, size_t, CUdeviceptr Addr,
+                        unsigned long long) {
+  void *Want = Size >= (size_t(32) << 20) ? reinterpret_cast<void *>(Addr) : nullptr;
+  void *R = mmap(Want, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                                            (Want ? MAP_FIXED_NOREPLACE : 0),
+                 -1, 0);
+  if (R == MAP_FAILED && Want)
+    R = mmap(nullptr, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (R == MAP_FAILED)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *P = reinterpret_cast<uintptr_t>(R);
+  logLine("vmm-reserve " + std::to_string(Size >> 20) + " MiB " +
+          (R == Want ? "at the asked address\n" : "elsewhere\n"));
+  return CUDA_SUCCESS;
+}
+API cuMemAddressFree(CUdeviceptr P, size_t Size) {
+  munmap(reinterpret_cast<void *>(P), Size);
+  return CUDA_SUCCESS;
+}
+API cuMemCreate(unsigned long long *H, size_t Size, const void *, unsigned long long) {
+  int Fd = memfd_create("fake-cuda-vmm", MFD_CLOEXEC);
+  if (Fd < 0 || ftruncate(Fd, off_t(Size)) != 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *H = static_cast<unsigned long long>(Fd);
+  return CUDA_SUCCESS;
+}
+API cuMemRelease(unsigned long long H) {
+  close(int(H));
+  return CUDA_SUCCESS;
+}
+API cuMemMap(CUdeviceptr P, size_t Size, size_t Off, unsigned long long H,
+             unsigned long long) {
+  void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_FIXED, int(H), off_t(Off));
+  return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+API cuMemUnmap(CUdeviceptr P, size_t Size) {
+  void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+API cuMemSetAccess(CUdeviceptr, size_t, const void *, size_t) { return CUDA_SUCCESS; }
