@@ -13,10 +13,10 @@
 #include "rvmc_sys.h"
 
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
-void rvmc_core_main(rvmc_launch *L, uint64_t Core)
+void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped)
     __attribute__((visibility("hidden")));
 __attribute__((noreturn)) void rvmc_enter(uint64_t Entry, uint64_t Sp,
-                                          void *A0, uint64_t A1)
+                                          void *A0, uint64_t A1, uint64_t A2)
     __attribute__((visibility("hidden")));
 
 static int parseNumber(const char *S, uint64_t *Out) {
@@ -107,5 +107,5 @@ int rvmc_boot(long Argc, char **Argv) {
   // The same function in the relocated DRAM copy of this image.
   uint64_t Offset = (uint64_t)&rvmc_core_main - (uint64_t)__ehdr_start;
   rvmc_enter(L->image_base + Offset, RVMC_STACK_BASE + RVMC_STACK_SIZE, L,
-             Core);
+             Core, DramSize);
 }

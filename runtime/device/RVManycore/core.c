@@ -5,10 +5,12 @@
 /// \file
 /// Runs in the relocated copy of the image in device DRAM, shared by every
 /// core: this file therefore has no writable globals; per-core state lives
-/// on the core's stack. A core takes blocks of the launch (atomic counter or
-/// static range), builds the hetgpu_block_ctx of host_abi.h for each (shared
-/// memory in the core's SRAM) and calls the kernel's block function, which
-/// the SIMT->MIMD lowering made from the kernel. The services of host_abi.h
+/// on the core's stack or in TLS. The core is persistent: after a launch it
+/// waits on its control socket for the next one (rvmc_abi.h). A core takes
+/// blocks of the launch (atomic counter or static range), builds the
+/// hetgpu_block_ctx of host_abi.h for each (shared memory in the core's SRAM)
+/// and calls the kernel's block function, which the SIMT->MIMD lowering made
+/// from the kernel. The services of host_abi.h
 /// are implemented here: printf records go to a DRAM ring, assert and trap
 /// abort the launch, malloc bumps a DRAM heap.
 ///
@@ -22,6 +24,9 @@
 void *memcpy(void *Dst, const void *Src, unsigned long N);
 
 extern _Thread_local uint64_t rvmc_sram_free
+    __attribute__((visibility("hidden")));
+extern _Thread_local uint64_t rvmc_spill __attribute__((visibility("hidden")));
+extern _Thread_local uint64_t rvmc_spill_size
     __attribute__((visibility("hidden")));
 
 typedef struct CoreState {
@@ -237,9 +242,8 @@ static void runBlock(rvmc_launch *L, CoreState *CS, hetgpu_block_ctx *Ctx,
   Fn((void **)L->args, Ctx);
 }
 
-void rvmc_core_main(rvmc_launch *L, uint64_t Core)
-    __attribute__((visibility("hidden")));
-void rvmc_core_main(rvmc_launch *L, uint64_t Core) {
+/// Runs this core's share of the blocks of launch \p L; returns how many.
+static uint64_t runLaunch(rvmc_launch *L, uint64_t Core) {
   CoreState CS = {L, Core, 0};
   hetgpu_host_services Svc;
   Svc.rt = &CS;
@@ -265,9 +269,12 @@ void rvmc_core_main(rvmc_launch *L, uint64_t Core) {
   Ctx.state = 0;
   Ctx.yield_flag = (volatile uint32_t *)L->yield_flag;
 
-  // Block executor frames may use the SRAM after the shared memory.
+  // Block executor frames use the SRAM after the shared memory, or this
+  // core's spill area in DRAM when the host found they do not fit there.
   rvmc_sram_free = (RVMC_SRAM_BASE + L->dynamic_offset + L->dynamic_shared +
                     63) & ~63ull;
+  rvmc_spill = L->spill ? L->spill + Core * L->spill_stride : 0;
+  rvmc_spill_size = L->spill ? L->spill_stride : 0;
   hetgpu_block_fn Fn = (hetgpu_block_fn)L->block_fn;
   uint64_t Done = 0;
   if (L->sched == RVMC_SCHED_STATIC) {
@@ -290,5 +297,61 @@ void rvmc_core_main(rvmc_launch *L, uint64_t Core) {
   }
   L->blocks_done[Core] = Done;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  rvmc_exit(RVMC_EXIT_OK);
+  return Done;
+}
+
+static int readWord(uint64_t *Out) {
+  unsigned char *P = (unsigned char *)Out;
+  uint64_t Got = 0;
+  while (Got < 8) {
+    long R = rvmc_read(RVMC_CTRL_FD, P + Got, 8 - Got);
+    if (R == -4 /* EINTR */)
+      continue;
+    if (R <= 0)
+      return 0;
+    Got += (uint64_t)R;
+  }
+  return 1;
+}
+
+/// The core's life: run the launch it booted with, report, wait for the next
+/// descriptor on the control socket; exit on 0 or end of file. \p DramMapped
+/// is how much of DRAM boot mapped; a later launch may need more (the host
+/// allocated since), which is mapped from the same file before it runs.
+void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped)
+    __attribute__((visibility("hidden")));
+void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped) {
+  for (;;) {
+    uint64_t Done = runLaunch(L, Core);
+    if (rvmc_write(RVMC_CTRL_FD, (const char *)&Done, 8) != 8)
+      rvmc_exit(RVMC_EXIT_OK); // the host is gone
+    uint64_t Next = 0;
+    if (!readWord(&Next) || Next == 0)
+      rvmc_exit(RVMC_EXIT_OK);
+    if (Next < RVMC_DRAM_BASE ||
+        Next + sizeof(rvmc_launch) > RVMC_DRAM_BASE + RVMC_DRAM_MAX) {
+      rvmc_puts(2, "tt-sim core: launch descriptor out of range\n");
+      rvmc_exit(RVMC_EXIT_BOOT);
+    }
+    if (Next + sizeof(rvmc_launch) > RVMC_DRAM_BASE + DramMapped) {
+      rvmc_puts(2, "tt-sim core: launch descriptor beyond mapped DRAM\n");
+      rvmc_exit(RVMC_EXIT_BOOT);
+    }
+    L = (rvmc_launch *)Next;
+    if (L->abi_version != RVMC_ABI_VERSION) {
+      rvmc_puts(2, "tt-sim core: launch descriptor of another ABI version\n");
+      rvmc_exit(RVMC_EXIT_ABI);
+    }
+    if (L->dram_size > DramMapped) {
+      if (L->dram_size > RVMC_DRAM_MAX ||
+          rvmc_mmap_at(RVMC_DRAM_BASE + DramMapped, L->dram_size - DramMapped,
+                       RVMC_PROT_READ | RVMC_PROT_WRITE | RVMC_PROT_EXEC,
+                       RVMC_MAP_SHARED | RVMC_MAP_FIXED, RVMC_DRAM_FD,
+                       DramMapped) != (void *)(RVMC_DRAM_BASE + DramMapped)) {
+        rvmc_puts(2, "tt-sim core: cannot extend the DRAM mapping\n");
+        rvmc_exit(RVMC_EXIT_BOOT);
+      }
+      DramMapped = L->dram_size;
+    }
+  }
 }

@@ -23,8 +23,9 @@ _start:
   j 1b
   .size _start, . - _start
 
-// void rvmc_enter(uintptr_t entry, uintptr_t sp, void *a0, uint64_t a1)
-// Switches to the core stack and jumps to entry(a0, a1); never returns.
+// void rvmc_enter(uintptr_t entry, uintptr_t sp, void *a0, uint64_t a1,
+//                 uint64_t a2)
+// Switches to the core stack and jumps to entry(a0, a1, a2); never returns.
   .globl rvmc_enter
   .type rvmc_enter, @function
 rvmc_enter:
@@ -32,6 +33,7 @@ rvmc_enter:
   mv sp, a1
   mv a0, a2
   mv a1, a3
+  mv a2, a4
   li ra, 0
   jr t0
   .size rvmc_enter, . - rvmc_enter

@@ -16,7 +16,12 @@
  *     copy (rvmc_core_main), which runs the blocks of the launch.
  *
  * Core command line: `<image> <launch descriptor address, hex> <core id>
- * <DRAM size, hex>`.
+ * <DRAM size, hex>`. The core runs that first launch, then stays: cores are
+ * persistent across launches. After each launch it writes one 8-byte word
+ * (the blocks it ran) to its control socket (fd RVMC_CTRL_FD) and blocks
+ * reading the next 8-byte word from it: the DRAM address of the next launch
+ * descriptor, or 0 (or end of file: the host closed the socket or died) to
+ * exit. A launch that aborts (assert, trap) ends the core process.
  *
  * This header is plain C, shared by the freestanding device runtime and the
  * host backend: it must stay free of host and LLVM headers.
@@ -28,7 +33,7 @@
 
 #include <stdint.h>
 
-#define RVMC_ABI_VERSION 1u
+#define RVMC_ABI_VERSION 2u
 
 /* Address map of a core (guest virtual addresses). */
 #define RVMC_DRAM_BASE 0x1000000000ull   /* shared device DRAM (64 GiB) */
@@ -42,8 +47,11 @@
 #define RVMC_PRIV_BASE 0x0A000000ull
 #define RVMC_PRIV_SIZE (256ull << 20)
 #define RVMC_TLS_MAX (64ull << 10) /* TLS block at RVMC_PRIV_BASE */
-/* File descriptor of the DRAM file in every core process. */
+/* File descriptors of every core process: the DRAM file, the image it
+ * booted from, and the control socket to the host. */
 #define RVMC_DRAM_FD 3
+#define RVMC_IMAGE_FD 4
+#define RVMC_CTRL_FD 5
 
 /* Exit codes of a core process. */
 enum rvmc_exit {
@@ -127,6 +135,14 @@ typedef struct rvmc_launch {
   uint64_t tls_filesz;
   uint64_t tls_memsz;
   uint64_t tls_align;
+  /* Bytes of DRAM (from RVMC_DRAM_BASE) the launch may touch: a persistent
+   * core extends its DRAM mapping to this before running it. */
+  uint64_t dram_size;
+  /* Per-core spill area in DRAM for the block executor's thread states and
+   * frames when they do not fit in SRAM after the shared memory: core c uses
+   * [spill + c * spill_stride, + spill_stride). 0 when they fit in SRAM. */
+  uint64_t spill;
+  uint64_t spill_stride;
   uint32_t abort;      /* set when a core failed: others stop (atomic) */
   uint32_t error_kind; /* rvmc_error of the first failure (atomic) */
   uint32_t error_core;

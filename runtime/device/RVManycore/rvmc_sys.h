@@ -4,7 +4,7 @@
  *
  * \file
  * The few Linux system calls a core process makes (under qemu-user they are
- * the host's): mmap, write, exit_group, clock_gettime. Freestanding.
+ * the host's): mmap, read, write, exit_group, clock_gettime. Freestanding.
  *
 \*===----------------------------------------------------------------------===*/
 
@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#define RVMC_SYS_READ 63
 #define RVMC_SYS_WRITE 64
 #define RVMC_SYS_EXIT_GROUP 94
 #define RVMC_SYS_CLOCK_GETTIME 113
@@ -43,10 +44,19 @@ static inline long rvmc_syscall6(long n, long a, long b, long c, long d,
   return a0;
 }
 
+static inline void *rvmc_mmap_at(uint64_t addr, uint64_t len, int prot,
+                                 int flags, int fd, uint64_t offset) {
+  return (void *)rvmc_syscall6(RVMC_SYS_MMAP, (long)addr, (long)len, prot,
+                               flags, fd, (long)offset);
+}
+
 static inline void *rvmc_mmap(uint64_t addr, uint64_t len, int prot,
                               int flags, int fd) {
-  return (void *)rvmc_syscall6(RVMC_SYS_MMAP, (long)addr, (long)len, prot,
-                               flags, fd, 0);
+  return rvmc_mmap_at(addr, len, prot, flags, fd, 0);
+}
+
+static inline long rvmc_read(int fd, void *p, uint64_t n) {
+  return rvmc_syscall6(RVMC_SYS_READ, fd, (long)p, (long)n, 0, 0, 0);
 }
 
 static inline long rvmc_write(int fd, const char *s, uint64_t n) {

@@ -2,8 +2,10 @@
 // the program, libhetgpu translates its hetIR for rvmc at first launch and
 // tt-sim runs it on 3 qemu cores. Covers properties, memory and symbol
 // copies, managed memory, a barrier kernel with static shared memory, two
-// streams with events, printf, the SRAM launch limit (an ordinary,
-// non-sticky launch error) and a device-side assert (sticky until reset).
+// streams with events, printf, a block whose dynamic shared memory fills
+// the SRAM (thread states spill to DRAM), the SRAM limit for shared memory
+// (an ordinary, non-sticky launch error; the backend's own message is
+// tested by exec-shared-sram.cu) and a device-side assert (sticky until reset).
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=tt-sim HETGPU_TTSIM_CORES=3 %t 2>%t.err | FileCheck %s
 // RUN: FileCheck --check-prefix=ERR %s < %t.err
@@ -14,12 +16,12 @@
 // CHECK: constant ok
 // CHECK-NEXT: streams ok, elapsed ok
 // CHECK-NEXT: managed 42
-// CHECK-NEXT: too much shared: cudaErrorLaunchOutOfResources
+// CHECK-NEXT: full SRAM: ok
+// CHECK-NEXT: too much shared: cudaErrorInvalidValue cudaErrorInvalidValue
 // CHECK-NEXT: still usable: 42
 // CHECK-NEXT: assert: cudaErrorAssert
 // CHECK-NEXT: after reset: cudaSuccess 7
 // CHECK-NEXT: PASS
-// ERR: tt-sim: kernel '_Z9bigSharedPi' needs 1575680 bytes of core SRAM (0 static shared + 1572864 dynamic shared + 2816 per-thread state for 32 threads); a core has 1572864
 // ERR: e2e-cuda-api.cu:{{[0-9]+}}: {{.*}}checkPositive{{.*}}: block: [1,0,0], thread: [?,?,?] Assertion `v > 0 || blockIdx.x != 1` failed.
 // REQUIRES: qemu-riscv64
 #include <cassert>
@@ -62,6 +64,16 @@ __global__ void addOne(int *p, int n) {
 __global__ void bigShared(int *p) {
   extern __shared__ int dyn[];
   dyn[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  p[threadIdx.x] = dyn[31 - threadIdx.x];
+}
+
+__global__ void bigSharedStatic(int *p) {
+  __shared__ int pad[1024];
+  extern __shared__ int dyn[];
+  pad[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  dyn[threadIdx.x] = pad[31 - threadIdx.x];
   __syncthreads();
   p[threadIdx.x] = dyn[31 - threadIdx.x];
 }
@@ -144,8 +156,18 @@ int main() {
                              cudaFuncAttributeMaxDynamicSharedMemorySize, sram));
   bigShared<<<1, 32, sram - 4096>>>(a);
   CHECK(cudaDeviceSynchronize()); // fits: 4 KiB is enough for 32 threads
-  bigShared<<<1, 32, sram>>>(a);
-  std::printf("too much shared: %s\n", cudaGetErrorName(cudaGetLastError()));
+  CHECK(cudaMemset(a, 0, 32 * sizeof(int)));
+  bigShared<<<1, 32, sram>>>(a); // all of SRAM: the thread states go to DRAM
+  CHECK(cudaDeviceSynchronize());
+  int ha[32];
+  CHECK(cudaMemcpy(ha, a, sizeof ha, cudaMemcpyDeviceToHost));
+  std::printf("full SRAM: %s\n", ha[0] == 31 && ha[31] == 0 ? "ok" : "WRONG");
+  // 4 KiB static + 1.5 MiB dynamic is more than the SRAM: refused.
+  cudaError_t ea = cudaFuncSetAttribute(
+      bigSharedStatic, cudaFuncAttributeMaxDynamicSharedMemorySize, sram);
+  bigSharedStatic<<<1, 32, sram>>>(a);
+  std::printf("too much shared: %s %s\n", cudaGetErrorName(ea),
+              cudaGetErrorName(cudaGetLastError()));
   addOne<<<1, 1>>>(m, 1);
   CHECK(cudaDeviceSynchronize());
   *m = 42;

@@ -10,7 +10,7 @@
 // RUN: not env HETGPU_TTSIM_CORES=2 hetgpu-ttsim-run %t.elf _Z1kPii --grid 2 \
 // RUN:   --block 64 --dyn-shared 614400 buf:i32:128 i32:153600 2>&1 \
 // RUN:   | FileCheck --check-prefix=ERR %s
-// ERR: tt-sim: kernel '_Z1kPii' needs {{[0-9]+}} bytes of core SRAM (1048576 static shared + 614400 dynamic shared + 0 per-thread state for 64 threads); a core has 1572864
+// ERR: tt-sim: kernel '_Z1kPii' needs 1662976 bytes of shared memory (1048576 static + 614400 dynamic); a core's SRAM has 1572864
 // REQUIRES: qemu-riscv64
 
 __shared__ int big[262144]; // 1 MiB

@@ -16,6 +16,8 @@
 ///   HETGPU_TTSIM_HEAP_MB       device malloc heap per launch (default 8)
 ///   HETGPU_TTSIM_TIMEOUT_S     kill a launch after this long (default 600)
 ///   HETGPU_TTSIM_KEEP_IMAGES   keep the core image files (debugging)
+///   HETGPU_TTSIM_PERSISTENT    0: start the cores for every launch instead
+///                              of keeping a module's cores (default 1)
 ///
 //===----------------------------------------------------------------------===//
 

@@ -9,13 +9,15 @@
 /// module is the rvmc target's static-PIE image: loadModule relocates a copy
 /// into DRAM (code, data, `__device__` variables) and writes the original
 /// to a file that each core process runs. A launch writes a descriptor
-/// (runtime/device/RVManycore/rvmc_abi.h) into DRAM, starts one
-/// qemu-riscv64 process per core, waits for all of them and then reports
+/// (runtime/device/RVManycore/rvmc_abi.h) into DRAM and hands it to the
+/// module's cores (qemu-riscv64 processes started by the module's first
+/// launch and kept, TTSimCores.h), waits for all of them and then reports
 /// errors and prints the printf records. Queues are host worker threads.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "TTSim.h"
+#include "TTSimCores.h"
 #include "TTSimElf.h"
 
 #include "../../Core/Printf.h"
@@ -206,6 +208,24 @@ struct Config {
   uint64_t HeapBytes = 8ull << 20;
   uint64_t TimeoutS = 600;
   bool KeepImages = false;
+  bool Persistent = true; ///< keep a module's cores across launches
+};
+
+/// Where a launch's shared memory and the block executor's per-thread state
+/// go (TTSimDevice::checkLaunch).
+struct LaunchLayout {
+  uint64_t Static = 0; ///< static shared bytes
+  uint64_t DynOff = 0; ///< SRAM offset of dynamic shared memory
+  uint64_t Spill = 0;  ///< thread states and frames of one block, bytes
+  bool SpillInDram = false; ///< Spill does not fit in SRAM after the shared
+};
+
+/// The cores of a module, and the lock a launch holds while it uses them.
+struct CorePool {
+  CorePool(std::string Qemu, int DramFd, int ImageFd)
+      : Group(std::move(Qemu), DramFd, ImageFd) {}
+  std::mutex M;
+  ttsim::CoreGroup Group;
 };
 
 //===----------------------------------------------------------------------===//
@@ -224,6 +244,7 @@ public:
   uint64_t ImageBase = 0; ///< DRAM address of the module image
   int ImageFd = -1;       ///< memfd of the image each core boots from
   ttsim::ElfImage::TlsInfo Tls;
+  CorePool *Pool = nullptr; ///< the module's persistent cores
   const container::KernelInfo &info() const override { return Info; }
   container::KernelInfo Info;
   uint64_t BlockFn;     ///< DRAM address of __hetgpu_block_<name>
@@ -235,6 +256,7 @@ class TTSimModule : public Module {
 public:
   TTSimModule(Dram &D) : D(D) {}
   ~TTSimModule() override {
+    Pool.reset(); // the cores end before their image goes
     if (Base)
       D.release(Base);
     if (ImageFd >= 0)
@@ -268,6 +290,7 @@ public:
   uint64_t Base = 0;
   int ImageFd = -1;
   std::vector<std::unique_ptr<TTSimKernel>> Kernels;
+  std::unique_ptr<CorePool> Pool;
 };
 
 //===----------------------------------------------------------------------===//
@@ -557,10 +580,11 @@ public:
     Queues.erase(Q);
   }
 
-  /// Validates a launch's configuration and core SRAM need (synchronous
-  /// errors, as CUDA reports them at launch time).
+  /// Validates a launch's configuration and places its shared memory and
+  /// per-thread state (synchronous errors, as CUDA reports them at launch
+  /// time).
   Status checkLaunch(const TTSimKernel &K, const LaunchParams &P,
-                     uint64_t &Static, uint64_t &DynOff) const;
+                     LaunchLayout &Out) const;
   /// Runs one launch to completion (called on a queue's worker thread).
   Status runLaunch(TTSimKernel &K, const LaunchParams &P,
                    const std::vector<char> &ArgBytes);
@@ -568,9 +592,6 @@ public:
   Dram &dram() { return Mem; }
 
 private:
-  Status startCores(int ImageFd, uint64_t Desc, unsigned N,
-                    std::string &Log, std::vector<int> &Statuses);
-
   Config Cfg;
   Dram Mem;
   DeviceProperties Props;
@@ -676,104 +697,19 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
       close(KeepFd);
     }
   }
+  Mod->Pool = std::make_unique<CorePool>(Cfg.Qemu, Mem.fd(), Mod->ImageFd);
   for (auto &K : Mod->Kernels) {
     K->ImageBase = Mod->Base;
     K->ImageFd = Mod->ImageFd;
     K->Tls = Mod->Image.tls();
+    K->Pool = Mod->Pool.get();
   }
   Out = std::move(Mod);
   return Status::ok();
 }
 
-Status TTSimDevice::startCores(int ImageFd, uint64_t Desc,
-                               unsigned N, std::string &Log,
-                               std::vector<int> &Statuses) {
-  // Core stderr goes to a temporary file, so a failure can quote it.
-  char LogPath[] = "/tmp/hetgpu-ttsim-log-XXXXXX";
-  int LogFd = mkstemp(LogPath);
-  if (LogFd >= 0)
-    unlink(LogPath);
-  std::string DescS = hex(Desc), SizeS = hex(Mem.highWater());
-  std::vector<pid_t> Pids;
-  Status Result;
-  for (unsigned C = 0; C < N; ++C) {
-    std::string CoreS = std::to_string(C);
-    const char *Argv[] = {Cfg.Qemu.c_str(), "/dev/fd/4", DescS.c_str(),
-                          CoreS.c_str(), SizeS.c_str(), nullptr};
-    pid_t Pid = fork();
-    if (Pid == 0) {
-      // Child: only async-signal-safe calls from here on.
-      struct rlimit NoCore = {0, 0};
-      setrlimit(RLIMIT_CORE, &NoCore);
-      // A core dies with the thread that waits for it (the queue's worker,
-      // hence the host process): no orphaned cores after a crash or ^C.
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (dup2(Mem.fd(), RVMC_DRAM_FD) < 0 || dup2(ImageFd, 4) < 0)
-        _exit(126);
-      if (LogFd >= 0)
-        dup2(LogFd, 2);
-      execv(Argv[0], const_cast<char *const *>(Argv));
-      _exit(127);
-    }
-    if (Pid < 0) {
-      Result = Status(ErrorCode::DriverFailure,
-                      "tt-sim: cannot start core " + CoreS + ": " +
-                          std::strerror(errno));
-      break;
-    }
-    Pids.push_back(Pid);
-  }
-  // Wait for every core, with the launch timeout.
-  Statuses.assign(Pids.size(), 0);
-  std::vector<bool> Reaped(Pids.size(), false);
-  size_t Left = Pids.size();
-  auto Deadline = Clock::now() + std::chrono::seconds(Cfg.TimeoutS);
-  bool Killed = false;
-  unsigned Sleep = 20;
-  while (Left) {
-    bool Progress = false;
-    for (size_t I = 0; I < Pids.size(); ++I) {
-      if (Reaped[I])
-        continue;
-      int St = 0;
-      pid_t R = waitpid(Pids[I], &St, WNOHANG);
-      if (R == Pids[I] || (R < 0 && errno != EINTR)) {
-        Reaped[I] = true;
-        Statuses[I] = R < 0 ? -1 : St;
-        --Left;
-        Progress = true;
-      }
-    }
-    if (!Left)
-      break;
-    if (!Killed && Cfg.TimeoutS && Clock::now() > Deadline) {
-      for (size_t I = 0; I < Pids.size(); ++I)
-        if (!Reaped[I])
-          kill(Pids[I], SIGKILL);
-      Killed = true;
-      Result = Status(ErrorCode::LaunchFailure,
-                      "tt-sim: launch timed out after " +
-                          std::to_string(Cfg.TimeoutS) +
-                          " s (HETGPU_TTSIM_TIMEOUT_S)");
-    }
-    if (!Progress) {
-      std::this_thread::sleep_for(std::chrono::microseconds(Sleep));
-      Sleep = std::min(Sleep * 2, 2000u);
-    }
-  }
-  if (LogFd >= 0) {
-    char Buf[4096];
-    lseek(LogFd, 0, SEEK_SET);
-    ssize_t R;
-    while ((R = ::read(LogFd, Buf, sizeof(Buf))) > 0 && Log.size() < 16384)
-      Log.append(Buf, size_t(R));
-    close(LogFd);
-  }
-  return Result;
-}
-
 Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
-                                uint64_t &Static, uint64_t &DynOff) const {
+                                LaunchLayout &Out) const {
   const container::KernelInfo &KI = K.Info;
   uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
@@ -789,33 +725,36 @@ Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
                       std::to_string(P.Block[0]) + "x" +
                       std::to_string(P.Block[1]) + "x" +
                       std::to_string(P.Block[2]));
-  // Core SRAM: static shared, dynamic shared (16-byte aligned), then the
-  // block executor's per-thread state and frames (the spill state).
-  Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
-  DynOff = (Static + 15) & ~uint64_t(15);
-  uint64_t Spill = 0;
-  if (K.Frame != NoExecutor)
-    Spill = ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
-            Threads * K.Frame;
-  uint64_t Need = ((DynOff + P.DynamicShared + 63) & ~uint64_t(63)) + Spill;
-  if (Need > RVMC_SRAM_SIZE)
+  // Core SRAM holds static shared, then dynamic shared (16-byte aligned):
+  // shared memory must fit. The block executor's per-thread states and
+  // frames (the spill state of the SIMT->MIMD lowering) follow in SRAM when
+  // they fit there too, else they go to a per-core area in device DRAM.
+  Out.Static = std::max<uint64_t>(KI.StaticShared, K.ImageShared);
+  Out.DynOff = (Out.Static + 15) & ~uint64_t(15);
+  uint64_t Shared = (Out.DynOff + P.DynamicShared + 63) & ~uint64_t(63);
+  if (Out.DynOff + P.DynamicShared > RVMC_SRAM_SIZE)
     return Status(ErrorCode::LaunchOutOfResources,
                   "tt-sim: kernel '" + KI.Name + "' needs " +
-                      std::to_string(Need) + " bytes of core SRAM (" +
-                      std::to_string(Static) + " static shared + " +
-                      std::to_string(P.DynamicShared) + " dynamic shared + " +
-                      std::to_string(Spill) + " per-thread state for " +
-                      std::to_string(Threads) + " threads); a core has " +
+                      std::to_string(Out.DynOff + P.DynamicShared) +
+                      " bytes of shared memory (" +
+                      std::to_string(Out.Static) + " static + " +
+                      std::to_string(P.DynamicShared) +
+                      " dynamic); a core's SRAM has " +
                       std::to_string(RVMC_SRAM_SIZE));
-
+  Out.Spill = 0;
+  if (K.Frame != NoExecutor)
+    Out.Spill =
+        ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
+        Threads * K.Frame;
+  Out.SpillInDram = Shared + Out.Spill > RVMC_SRAM_SIZE;
   return Status::ok();
 }
 
 Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
                               const std::vector<char> &ArgBytes) {
   const container::KernelInfo &KI = K.Info;
-  uint64_t Static = 0, DynOff = 0;
-  if (Status S = checkLaunch(K, P, Static, DynOff))
+  LaunchLayout Lay;
+  if (Status S = checkLaunch(K, P, Lay))
     return S;
   uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   // Descriptor, argument array and bytes, printf ring, heap: one block.
@@ -835,14 +774,27 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   if (WantHeap)
     if (Status S = Mem.allocate(Cfg.HeapBytes, Heap.Addr, 4096))
       return S;
+  unsigned N = unsigned(std::min<uint64_t>(Cfg.Cores, Blocks));
+  // Thread states and frames that do not fit in SRAM: one area per core.
+  DramBlock Spill(Mem);
+  uint64_t SpillStride = (Lay.Spill + 63) & ~uint64_t(63);
+  if (Lay.SpillInDram)
+    if (Status S = Mem.allocate(SpillStride * N, Spill.Addr, 4096))
+      return Status(S.Code, "tt-sim: kernel '" + KI.Name + "': " +
+                                std::to_string(Lay.Spill) +
+                                " bytes of per-thread state per core do not "
+                                "fit in SRAM and not in DRAM: " + S.Message);
   char *Base = Block.as<char>();
-  std::memset(Base, 0, DescBytes + ArrBytes + RingHdr + HeapHdr);
   auto *L = reinterpret_cast<rvmc_launch *>(Base);
   uint64_t ArrAddr = Block.Addr + DescBytes;
   uint64_t ArgAddr = ArrAddr + ArrBytes;
   uint64_t RingAddr = ArgAddr + ArgAreaBytes;
   uint64_t RingData = RingAddr + RingHdr;
   uint64_t HeapAddr = RingData + Cfg.PrintfBytes;
+  // The block is reused memory: clear every header the cores read.
+  std::memset(Base, 0, DescBytes + ArrBytes);
+  std::memset(reinterpret_cast<void *>(RingAddr), 0, RingHdr);
+  std::memset(reinterpret_cast<void *>(HeapAddr), 0, HeapHdr);
   std::memcpy(reinterpret_cast<void *>(ArgAddr), ArgBytes.data(),
               ArgBytes.size());
   for (size_t I = 0; I < NP; ++I) {
@@ -859,7 +811,6 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
     H->next = 0;
   }
 
-  unsigned N = unsigned(std::min<uint64_t>(Cfg.Cores, Blocks));
   L->abi_version = RVMC_ABI_VERSION;
   L->num_cores = N;
   L->block_fn = K.BlockFn;
@@ -869,8 +820,8 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
     L->block[I] = P.Block[I];
   }
   L->num_blocks = Blocks;
-  L->static_shared = Static;
-  L->dynamic_offset = DynOff;
+  L->static_shared = Lay.Static;
+  L->dynamic_offset = Lay.DynOff;
   L->dynamic_shared = P.DynamicShared;
   L->sched = Cfg.Sched;
   L->heap = WantHeap ? HeapAddr : 0;
@@ -886,10 +837,25 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   L->tls_filesz = K.Tls.FileSize;
   L->tls_memsz = K.Tls.MemSize;
   L->tls_align = K.Tls.Align;
+  L->spill = Spill.Addr;
+  L->spill_stride = Spill.Addr ? SpillStride : 0;
+  uint64_t DramSize = Mem.highWater();
+  L->dram_size = DramSize;
 
+  // The module's cores run it; when another stream's launch holds them (or
+  // HETGPU_TTSIM_PERSISTENT=0), cores started for this launch alone.
   std::string Log;
   std::vector<int> Statuses;
-  Status Start = startCores(K.ImageFd, Block.Addr, N, Log, Statuses);
+  Status Start;
+  std::unique_lock<std::mutex> Lock(K.Pool->M, std::defer_lock);
+  if (Cfg.Persistent && Lock.try_lock()) {
+    Start = K.Pool->Group.run(Block.Addr, DramSize, N, Cfg.TimeoutS,
+                              Statuses, Log);
+    Lock.unlock();
+  } else {
+    ttsim::CoreGroup Once(Cfg.Qemu, Mem.fd(), K.ImageFd);
+    Start = Once.run(Block.Addr, DramSize, N, Cfg.TimeoutS, Statuses, Log);
+  }
 
   // printf output, in the order the records were reserved.
   uint64_t Used = std::min<uint64_t>(Ring->head, Ring->capacity);
@@ -983,8 +949,8 @@ Status TTSimQueue::memset(void *Dst, int Value, size_t Bytes) {
 Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
   auto &TK = static_cast<TTSimKernel &>(K);
   const container::KernelInfo &KI = TK.Info;
-  uint64_t Static = 0, DynOff = 0;
-  if (Status S = Dev.checkLaunch(TK, P, Static, DynOff))
+  LaunchLayout Lay;
+  if (Status S = Dev.checkLaunch(TK, P, Lay))
     return S;
   // Capture the argument values now, as cudaLaunchKernel does.
   std::vector<char> Bytes(KI.ParamBufferSize);
@@ -1040,6 +1006,7 @@ public:
     C.HeapBytes = envNumber("HETGPU_TTSIM_HEAP_MB", 8) << 20;
     C.TimeoutS = envNumber("HETGPU_TTSIM_TIMEOUT_S", 600);
     C.KeepImages = std::getenv("HETGPU_TTSIM_KEEP_IMAGES") != nullptr;
+    C.Persistent = envNumber("HETGPU_TTSIM_PERSISTENT", 1) != 0;
     // Device DRAM sits at a fixed address: one tt-sim device per process.
     static std::mutex Once;
     std::lock_guard<std::mutex> G(Once);
