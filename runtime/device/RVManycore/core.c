@@ -211,11 +211,16 @@ static void svcFree(void *Rt, void *Ptr) {
   (void)Ptr; // The bump heap is reset after each launch by the host.
 }
 
+/// Nanoseconds of host time, as on the CPU device (a 1 GHz clock): qemu's
+/// rdcycle is the host's time-stamp counter, whose rate a kernel cannot know.
 static uint64_t svcClock64(void *Rt) {
   (void)Rt;
-  uint64_t C;
-  __asm__ volatile("rdcycle %0" : "=r"(C));
-  return C;
+  struct {
+    long Sec, Nsec;
+  } Ts = {0, 0};
+  rvmc_syscall6(RVMC_SYS_CLOCK_GETTIME, 1 /*CLOCK_MONOTONIC*/, (long)&Ts, 0,
+                0, 0, 0);
+  return (uint64_t)Ts.Sec * 1000000000ull + (uint64_t)Ts.Nsec;
 }
 
 static uint64_t svcGlobalTimer(void *Rt) {

@@ -9,7 +9,7 @@
 /// Configuration (environment, read at discovery):
 ///
 ///   HETGPU_TTSIM_CORES         cores (default 8, at most 256)
-///   HETGPU_TTSIM_DRAM_MB       device DRAM in MiB (default 1024)
+///   HETGPU_TTSIM_DRAM_MB       device DRAM in MiB (default 4096)
 ///   HETGPU_TTSIM_QEMU          the qemu-riscv64 program (default: PATH)
 ///   HETGPU_TTSIM_SCHED         "dynamic" (default) or "static" block split
 ///   HETGPU_TTSIM_PRINTF_KB     printf ring per launch (default 1024)

@@ -121,7 +121,10 @@ public:
   int fd() const { return Arena::get().fd(); }
   uint64_t size() const { return Size; }
 
-  Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256) {
+  /// \p ChunkTag: 0 for this device's chunks (managed memory passes the
+  /// arena's managed tag).
+  Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256,
+                  unsigned ChunkTag = 0) {
     if (Status S = ensureMapped())
       return S;
     Bytes = (std::max<uint64_t>(Bytes, 1) + 255) & ~uint64_t(255);
@@ -133,7 +136,8 @@ public:
                           std::to_string(Bytes) +
                           " bytes (HETGPU_TTSIM_DRAM_MB)");
     }
-    if (Status S = Arena::get().allocate(Bytes, Align, Tag, Addr))
+    if (Status S = Arena::get().allocate(Bytes, Align,
+                                         ChunkTag ? ChunkTag : Tag, Addr))
       return S;
     std::lock_guard<std::mutex> G(M);
     Used[Addr] = Bytes;
@@ -201,7 +205,7 @@ struct DramBlock {
 
 struct Config {
   unsigned Cores = 8;
-  uint64_t DramBytes = 1024ull << 20;
+  uint64_t DramBytes = 4096ull << 20;
   std::string Qemu;
   unsigned Sched = RVMC_SCHED_DYNAMIC;
   uint64_t PrintfBytes = 1024ull << 10;
@@ -522,7 +526,13 @@ public:
   /// Device DRAM is mapped at the same address in the host: managed memory
   /// is plain device memory.
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
-    return allocate(Bytes, Ptr);
+    // Chunks of their own: managed memory stays host memory when the
+    // context migrates to a GPU (Core/UnifiedMemory.h).
+    uint64_t A = 0;
+    if (Status S = Mem.allocate(Bytes, A, 4096, Arena::get().managedTag()))
+      return S;
+    Ptr = reinterpret_cast<void *>(A);
+    return Status::ok();
   }
   bool sharesArena() override { return Mem.ensureMapped().isOk(); }
   Status memoryInfo(size_t &Free, size_t &Total) override {
@@ -985,7 +995,7 @@ public:
       return Status(ErrorCode::InvalidValue,
                     "tt-sim: HETGPU_TTSIM_CORES must be 1.." +
                         std::to_string(RVMC_MAX_CORES));
-    C.DramBytes = envNumber("HETGPU_TTSIM_DRAM_MB", 1024) << 20;
+    C.DramBytes = envNumber("HETGPU_TTSIM_DRAM_MB", 4096) << 20;
     if (C.DramBytes == 0 || C.DramBytes > RVMC_DRAM_MAX)
       return Status(ErrorCode::InvalidValue,
                     "tt-sim: HETGPU_TTSIM_DRAM_MB out of range");
