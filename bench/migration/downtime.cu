@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Allocates MB megabytes of device memory (argv[1]), measures the
-// device->host copy bandwidth, then runs a barrier loop kernel that the
+// device->host and host->device copy bandwidth, then runs a barrier loop kernel that the
 // HETGPU_MIGRATE trigger suspends; the runtime's verbose line reports bytes
 // moved and checkpoint/restore time (run.sh joins the two).
 #include <chrono>
@@ -38,6 +38,12 @@ int main(int argc, char **argv) {
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0).count();
   printf("COPY %zu bytes %.3f ms %.1f MB/s\n", Bytes, ms, Bytes / 1048576.0 / (ms / 1000));
+  t0 = std::chrono::steady_clock::now();
+  cudaMemcpy(big, h.data(), Bytes, cudaMemcpyHostToDevice);
+  ms = std::chrono::duration<double, std::milli>(
+           std::chrono::steady_clock::now() - t0).count();
+  printf("COPYH2D %zu bytes %.3f ms %.1f MB/s\n", Bytes, ms,
+         Bytes / 1048576.0 / (ms / 1000));
   spin<<<64, 256>>>(d, 2000);
   printf("RESULT %s\n", cudaDeviceSynchronize() == cudaSuccess ? "ok" : "FAIL");
   return 0;

@@ -1,25 +1,126 @@
 #!/bin/sh
-# bench/migration/run-gpu.sh BUILD_DIR - migration checks on an NVIDIA GPU
-# (for the `device` tool). Prints PASS/FAIL per check.
+# bench/migration/run-gpu.sh - live migration checks and downtime on an
+# NVIDIA GPU (the `device` tool's H200). Prints PASS/FAIL per check and
+# DOWNTIME lines; exit status 1 if any check failed.
 # SPDX-License-Identifier: Apache-2.0
-#  * nvidia -> nvidia: test/Migration/migrate-cpu.cu suspended at random safe
-#    points on the GPU and resumed there, output equal to an unmigrated run;
-#  * cpu <-> nvidia: resuming on another device is not implemented yet
-#    (docs/Migration.md), reported as NOT-IMPLEMENTED, not PASS.
-B=${1:-build-mig}
+#
+#   run-gpu.sh BUILD_DIR          build the programs with BUILD_DIR's
+#                                 hetgpu-cc, then run (LLVM and GPU machine)
+#   run-gpu.sh --stage BUILD_DIR DIR   only build them into DIR (LLVM machine)
+#   run-gpu.sh --prebuilt DIR     run with the programs in DIR (GPU machine;
+#                                 bench/nvidia/device-run.sh passes .carry/bin)
+#
+# Programs: mig-xdev (bench/migration/xdev.cu: barriers, shared memory,
+# warp shuffles, atomics, device pointers stored in device memory; integer
+# output, identical on every device), mig-downtime (downtime.cu), and
+# `migrate` (test/Migration/migrate-cpu.cu, staged by prepare-carry.sh).
+# Checks, each at several random safe points (HETGPU_MIGRATE=random:seed=S):
+#  * nvidia -> nvidia (suspend and resume on the GPU);
+#  * cpu -> nvidia, nvidia -> cpu and cpu -> nvidia -> cpu -> ...: output
+#    equal to the unmigrated run, and the run really resumed on the other
+#    device (the runtime's verbose "resumed on device 0: ... (nvidia|cpu)");
+#    device memory keeps its addresses (the NVIDIA backend maps GPU memory
+#    into the process-wide arena with the driver's VMM API);
+#  * downtime: one suspension of downtime.cu moved cpu -> nvidia and
+#    nvidia -> cpu for 16/64/256 MB of allocations, next to the measured
+#    copy bandwidth.
 HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$HERE/../..
+stage() { # BUILD_DIR DIR
+  CC="$1/bin/hetgpu-cc"
+  mkdir -p "$2"
+  "$CC" -O2 "$HERE/xdev.cu" -o "$2/mig-xdev" &&
+    "$CC" -O2 "$HERE/downtime.cu" -o "$2/mig-downtime" &&
+    { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; }
+}
+case "$1" in
+--stage) stage "$2" "$3"; exit $? ;;
+--prebuilt) P=$2 ;;
+*)
+  P=$(mktemp -d)
+  stage "${1:-build-migrt}" "$P" || { echo "FAIL build"; exit 1; }
+  ;;
+esac
 T=$(mktemp -d)
-"$B/bin/hetgpu-cc" "$HERE/../../test/Migration/migrate-cpu.cu" -o "$T/m" || { echo "FAIL build"; exit 1; }
+# Every run is bounded (a hang is a failure, not a stuck machine).
+TO=""
+command -v timeout > /dev/null && TO="timeout ${MIG_TIMEOUT:-120}"
+export HETGPU_CACHE_DIR=${HETGPU_CACHE_DIR:-$T/cache}
 rc=0
-HETGPU_DEVICE=nvidia "$T/m" > "$T/ref" || rc=1
-for s in 1 2 3; do
-  if HETGPU_DEVICE=nvidia HETGPU_MIGRATE=random:seed=$s:verbose "$T/m" > "$T/o$s" 2> "$T/e$s" &&
-     diff -q "$T/ref" "$T/o$s" >/dev/null && grep -q 'hetgpu-migrate:' "$T/e$s"; then
-    echo "PASS nvidia->nvidia seed=$s"
+
+# check NAME PROGRAM REF START TO SEED: migrate at random safe points from
+# device START to the to= list TO; PASS when the output equals REF and a
+# suspension resumed on the last device named in TO.
+check() {
+  name=$1 prog=$2 ref=$3 start=$4 to=$5 seed=$6
+  want=${to##*,}
+  out=$T/$name.$seed
+  if HETGPU_DEVICE=$start HETGPU_MIGRATE=random:seed=$seed:to=$to:verbose \
+       $TO "$prog" > "$out" 2> "$out.err" &&
+     cmp -s "$ref" "$out" &&
+     grep -q "resumed on device 0: .*($want)\$" "$out.err"; then
+    echo "PASS $name seed=$seed ($(grep -c 'resumed on' "$out.err") suspensions," \
+         "$(grep -c 'moved from' "$out.err") device moves)"
   else
-    echo "FAIL nvidia->nvidia seed=$s"; rc=1
+    echo "FAIL $name seed=$seed: $(diff "$ref" "$out" | head -4 | tr '\n' ' ')" \
+         "$(grep -v '^hetgpu-migrate' "$out.err" | tail -3 | tr '\n' ' ')"
+    rc=1
   fi
+}
+
+X=$P/mig-xdev
+HETGPU_DEVICE=cpu "$X" > "$T/ref.cpu" 2> "$T/ref.cpu.err" || echo "FAIL xdev on cpu: $(tail -2 "$T/ref.cpu.err")"
+HETGPU_DEVICE=nvidia "$X" > "$T/ref.nv" 2> "$T/ref.nv.err" || echo "FAIL xdev on nvidia: $(tail -2 "$T/ref.nv.err")"
+if cmp -s "$T/ref.cpu" "$T/ref.nv"; then
+  echo "PASS xdev unmigrated: cpu and nvidia agree"
+else
+  echo "FAIL xdev unmigrated: cpu and nvidia differ"; rc=1
+  diff "$T/ref.cpu" "$T/ref.nv"
+fi
+for s in 1 2 3 4; do
+  check nvidia-to-nvidia "$X" "$T/ref.nv" nvidia nvidia "$s"
 done
-echo "NOT-IMPLEMENTED cpu->nvidia, nvidia->cpu (cross-device resume)"
+for s in 1 2 3 4 5; do
+  check cpu-to-nvidia "$X" "$T/ref.cpu" cpu nvidia "$s"
+done
+for s in 1 2 3 4 5; do
+  check nvidia-to-cpu "$X" "$T/ref.cpu" nvidia cpu "$s"
+done
+for s in 2 4 6; do
+  check cpu-nvidia-cpu "$X" "$T/ref.cpu" cpu nvidia,cpu "$s"
+done
+# The time trigger (between launches on the GPU: the host cannot write GPU
+# memory while a kernel runs, so the next launch yields at its first safe
+# point).
+if HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:to=nvidia:verbose $TO "$X" > "$T/t" 2> "$T/t.err" &&
+   cmp -s "$T/ref.cpu" "$T/t" && grep -q 'resumed on device 0: .*(nvidia)$' "$T/t.err"; then
+  echo "PASS cpu-to-nvidia after_ms=1"
+else
+  echo "FAIL cpu-to-nvidia after_ms=1: $(tail -2 "$T/t.err" | tr '\n' ' ')"; rc=1
+fi
+# test/Migration/migrate-cpu.cu (floats in its stencil: compared on the
+# GPU only).
+if [ -x "$P/migrate" ]; then
+  HETGPU_DEVICE=nvidia "$P/migrate" > "$T/mref" 2>/dev/null
+  for s in 1 2 3; do
+    check migrate-cpu.cu-nvidia "$P/migrate" "$T/mref" nvidia nvidia "$s"
+  done
+fi
+
+# Downtime: bytes moved, checkpoint and restore (with the move) against the
+# copy bandwidth of the link.
+D=$P/mig-downtime
+for mb in 16 64 256; do
+  HETGPU_DEVICE=nvidia "$D" $mb > "$T/dn" 2>&1
+  for dir in cpu:nvidia nvidia:cpu; do
+    start=${dir%%:*} to=${dir##*:}
+    HETGPU_DEVICE=$start HETGPU_MIGRATE=random:seed=1:to=$to:verbose $TO "$D" $mb > "$T/d" 2> "$T/d.err"
+    line=$(grep 'suspended' "$T/d.err" | head -1 |
+      sed -e 's/.*), \([0-9]*\) bytes, checkpoint \([0-9.]*\) ms.*restore \([0-9.]*\) ms (move \([0-9.]*\)).*/bytes=\1 checkpoint_ms=\2 restore_ms=\3 move_ms=\4/')
+    echo "DOWNTIME ${start}->${to} alloc=${mb}MB $line $(grep RESULT "$T/d")" \
+         "| nvidia $(grep '^COPY ' "$T/dn" | sed 's/.* \([0-9.]*\) MB\/s/D2H \1 MB\/s/')" \
+         "$(grep '^COPYH2D' "$T/dn" | sed 's/.* \([0-9.]*\) MB\/s/H2D \1 MB\/s/')"
+  done
+done
 rm -rf "$T"
 exit $rc

@@ -31,7 +31,7 @@
 // RUN: FileCheck --check-prefix=TIME %s < %t.err.t
 // REF: chase ok 72832346
 // REF: tiles 77991158816096
-// MIG-DAG: hetgpu-migrate: device 0 moved from Host CPU {{.*}} to {{.*}} (opencl), {{[0-9]+}} allocations kept in place (shared arena), 1 modules reloaded
+// MIG-DAG: hetgpu-migrate: device 0 moved from Host CPU {{.*}} to {{.*}} (opencl), {{[0-9]+}} allocations kept in place (shared arena), {{[0-9]+}} managed allocations kept in host memory, 1 modules reloaded
 // MIG-DAG: hetgpu-migrate: device 0 moved from {{.*}} to Host CPU {{.*}} (cpu)
 // MIG-DAG: hetgpu-migrate: _Z5chasePP4NodePii suspended {{.*}} resumed on device 0: {{.*}} (opencl)
 // MIG-DAG: hetgpu-migrate: _Z5tilesPKjPyi suspended {{.*}} resumed on device 0: {{.*}} (opencl)

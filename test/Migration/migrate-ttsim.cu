@@ -24,7 +24,7 @@
 // REF: reduce 54974528000
 // REF: chase ok 36431260
 // REF: stencil ok 24481.388947
-// MIG-DAG: hetgpu-migrate: device 0 moved from Host CPU {{.*}} to tt-sim {{.*}} allocations kept in place (shared arena), 1 modules reloaded
+// MIG-DAG: hetgpu-migrate: device 0 moved from Host CPU {{.*}} to tt-sim {{.*}} allocations kept in place (shared arena), {{[0-9]+}} managed allocations kept in host memory, 1 modules reloaded
 // MIG-DAG: hetgpu-migrate: device 0 moved from tt-sim {{.*}} to Host CPU {{.*}} (cpu)
 // MIG-DAG: hetgpu-migrate: _Z6reducePKjPyi suspended {{.*}} resumed on device 0: tt-sim
 // MIG-DAG: hetgpu-migrate: _Z5chasePP4NodePii suspended {{.*}} resumed on device 0: tt-sim

@@ -39,3 +39,12 @@ Status Device::detachArenaRange(void *, size_t) {
                 properties().Name +
                     " cannot map its memory at unified (arena) addresses");
 }
+
+Status Device::attachHostRange(void *, size_t) {
+  if (sharesArena())
+    return Status::ok();
+  return Status(ErrorCode::NotSupported,
+                properties().Name + " cannot use host memory of the arena");
+}
+
+Status Device::detachHostRange(void *) { return Status::ok(); }

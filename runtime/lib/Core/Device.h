@@ -212,6 +212,12 @@ public:
   /// allocations): the device memory goes away, the range stays an arena
   /// allocation backed by host memory again (contents undefined).
   virtual Status detachArenaRange(void *Ptr, size_t Bytes);
+  /// Managed memory stays host memory of the arena on every device (the
+  /// host reads it between kernels): makes [Ptr, Ptr + Bytes) usable by
+  /// this device's kernels at the same address (NVIDIA: cuMemHostRegister),
+  /// or undoes that. The defaults succeed on devices that share the arena.
+  virtual Status attachHostRange(void *Ptr, size_t Bytes);
+  virtual Status detachHostRange(void *Ptr);
 };
 
 /// A backend finds the devices of one API (one vendor driver).

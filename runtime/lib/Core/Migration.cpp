@@ -478,7 +478,10 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
     return S;
 
   // The plan, checked before anything changes.
-  std::vector<Allocation> Allocs = contextAllocations(Ctx.Index);
+  std::vector<Allocation> All = contextAllocations(Ctx.Index), Allocs,
+                          Managed;
+  for (const Allocation &A : All)
+    (A.Kind == AllocKind::Managed ? Managed : Allocs).push_back(A);
   Arena &AR = Arena::get();
   bool SrcShares = Src->sharesArena(), DstShares = Dst->sharesArena();
   bool Copy = !(SrcShares && DstShares);
@@ -488,16 +491,18 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
   if (Copy && !SrcShares)
     if (Status S = Src->detachArenaRange(nullptr, 0))
       return Refuse(S.Message);
+  if (!Managed.empty())
+    if (Status S = Dst->attachHostRange(nullptr, 0))
+      return Refuse(S.Message);
   std::set<uint64_t> Moving;
-  for (const Allocation &A : Allocs) {
+  for (const Allocation &A : All) {
     if (!AR.contains(reinterpret_cast<void *>(A.Base)) ||
         AR.allocationSize(A.Base) == 0)
       return Refuse("the allocation at " + hexAddr(A.Base) + " (" +
                     std::to_string(A.Size) +
                     " bytes) is not in the unified address space (" +
-                    (A.Kind == AllocKind::Managed
-                         ? std::string("managed memory of this device")
-                         : "the device did not allocate from the arena") +
+                    std::string("the device did not allocate it from "
+                                "the arena") +
                     ")");
     Moving.insert(A.Base);
   }
@@ -558,6 +563,15 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
 
   // From here on the context changes device.
   Ctx.Modules.clear();
+  // Managed memory is host memory of the arena everywhere: it only changes
+  // which device's kernels may reach it.
+  for (const Allocation &A : Managed) {
+    void *P = reinterpret_cast<void *>(A.Base);
+    if (Status S = Src->detachHostRange(P))
+      return S;
+    if (Status S = Dst->attachHostRange(P, AR.allocationSize(A.Base)))
+      return S;
+  }
   if (Copy)
     for (const Allocation &A : Allocs) {
       void *P = reinterpret_cast<void *>(A.Base);
@@ -626,6 +640,8 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
                SrcName + " to " + DstName + " (" + To.HomeBackend + "), " +
                std::to_string(Allocs.size()) + " allocations " +
                (Copy ? "copied" : "kept in place (shared arena)") + ", " +
+               std::to_string(Managed.size()) +
+               " managed allocations kept in host memory, " +
                std::to_string(Mods.size()) + " modules reloaded";
   return Status::ok();
 }
@@ -865,9 +881,20 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     if (MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev) {
       auto TM = std::chrono::steady_clock::now();
       std::shared_ptr<Device> Before = Ctx.Dev;
-      Free();
-      Status MS = moveContext(Ctx, *RT.context(MoveTo), /*CopyData=*/false,
-                              &Moved);
+      // The target must be able to run the kernel (translated and loaded
+      // in its own context, cached) before anything moves.
+      DeviceContext &TC = *RT.context(MoveTo);
+      Kernel *Probe = nullptr;
+      Status MS;
+      if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess)
+        MS = Status(ErrorCode::NotSupported,
+                    "cannot migrate device " + std::to_string(Ctx.Index) +
+                        " to " + TC.Home->properties().Name + ": " + Name +
+                        " cannot be loaded there (see the error above)");
+      if (MS.isOk()) {
+        Free();
+        MS = moveContext(Ctx, TC, /*CopyData=*/false, &Moved);
+      }
       if (MS && Ctx.Dev == Before) {
         // Refused before anything changed: carry on where the launch was.
         log(LogLevel::Error, MS.Message + "; resuming on device " +
@@ -877,7 +904,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
           std::lock_guard<std::mutex> L(RunM);
           Me.Result = MS;
         }
-        MS = Acquire();
+        MS = State ? Status::ok() : Acquire();
       }
       if (MS.isOk() && RT.getKernel(Ctx, KR, K) != cudaSuccess)
         MS = Status(ErrorCode::NoBinaryForGpu,

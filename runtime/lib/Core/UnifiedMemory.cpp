@@ -104,6 +104,11 @@ Status Arena::ensureMapped(bool RequireFixedBase) {
   return Status::ok();
 }
 
+unsigned Arena::managedTag() {
+  static const unsigned T = newTag();
+  return T;
+}
+
 unsigned Arena::newTag() {
   std::lock_guard<std::mutex> L(M);
   return NextTag++;

@@ -59,6 +59,8 @@ public:
 
   /// A new tag for a device's chunks.
   unsigned newTag();
+  /// The tag of managed memory (host memory on every device, never lent).
+  unsigned managedTag();
 
   /// Allocates \p Bytes (rounded to 256) aligned to \p Align in chunks that
   /// are free or carry \p Tag.

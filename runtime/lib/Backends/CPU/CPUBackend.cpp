@@ -502,6 +502,16 @@ public:
   }
   Status releaseHost(void *Ptr) override { return untrack(Ptr, HostAllocs); }
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    if (useArena()) {
+      // Chunks of their own: managed memory stays host memory when the
+      // context migrates to a GPU (Core/UnifiedMemory.h).
+      uint64_t A = 0;
+      if (Status S = Arena::get().allocate(Bytes, 4096,
+                                           Arena::get().managedTag(), A))
+        return S;
+      Ptr = reinterpret_cast<void *>(A);
+      return Status::ok();
+    }
     return allocate(Bytes, Ptr);
   }
   Status memoryInfo(size_t &Free, size_t &Total) override {

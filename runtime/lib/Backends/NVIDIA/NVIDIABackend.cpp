@@ -122,6 +122,10 @@ struct VmmApi {
   CUresult (*SetAccess)(CUdeviceptr, size_t, const VmmAccess *,
                         size_t) = nullptr;
   CUresult (*Granularity)(size_t *, const VmmProp *, int) = nullptr;
+  // Host memory for kernels (managed memory at unified addresses).
+  CUresult (*HostRegister)(void *, size_t, unsigned) = nullptr;
+  CUresult (*HostUnregister)(void *) = nullptr;
+  CUresult (*HostGetDevicePointer)(CUdeviceptr *, void *, unsigned) = nullptr;
 };
 
 /// The VMM entry points of the loaded driver, or null (with the reason).
@@ -150,6 +154,9 @@ const VmmApi *loadVmm(std::string &Why) {
     Get(Api.Unmap, "cuMemUnmap");
     Get(Api.SetAccess, "cuMemSetAccess");
     Get(Api.Granularity, "cuMemGetAllocationGranularity");
+    Get(Api.HostRegister, "cuMemHostRegister_v2");
+    Get(Api.HostUnregister, "cuMemHostUnregister");
+    Get(Api.HostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
     if (!Missing.empty())
       Missing = "the driver lacks " + Missing;
     return Missing.empty();
@@ -424,7 +431,12 @@ public:
     if (!Ptr)
       return Status::ok();
     if (Arena::get().contains(Ptr)) {
-      if (Status St = detachArenaRange(Ptr, 0))
+      bool Host;
+      {
+        std::lock_guard<std::mutex> L(VM);
+        Host = Registered.count(reinterpret_cast<uint64_t>(Ptr)) != 0;
+      }
+      if (Status St = Host ? detachHostRange(Ptr) : detachArenaRange(Ptr, 0))
         return St;
       return Arena::get().release(reinterpret_cast<uint64_t>(Ptr));
     }
@@ -435,6 +447,20 @@ public:
     return check(D, R, "cuMemFree");
   }
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    if (useArena()) {
+      // Managed memory at unified addresses: host memory of the arena the
+      // GPU reaches through cuMemHostRegister, so the host can read it and
+      // it needs no copy when the context migrates.
+      uint64_t A = 0, N = (std::max<uint64_t>(Bytes, 1) + 4095) & ~uint64_t(4095);
+      if (Status St = Arena::get().allocate(N, 4096, Arena::get().managedTag(), A))
+        return St;
+      if (Status St = attachHostRange(reinterpret_cast<void *>(A), N)) {
+        Arena::get().release(A);
+        return St;
+      }
+      Ptr = reinterpret_cast<void *>(A);
+      return Status::ok();
+    }
     if (!Props.ManagedMemory)
       return Status(ErrorCode::NotSupported,
                     "cuMemAllocManaged: the device has no managed memory");
@@ -658,6 +684,39 @@ public:
     return Status::ok();
   }
 
+  Status attachHostRange(void *Ptr, size_t Bytes) override {
+    if (!useArena())
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " cannot use host memory at unified "
+                                 "addresses (" + ArenaWhy + ")");
+    if (!Ptr)
+      return Status::ok(); // the capability query
+    std::lock_guard<std::mutex> L(VM);
+    ContextScope S(D, Ctx);
+    // CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP
+    if (Status St = check(D, Vmm->HostRegister(Ptr, Bytes, 3),
+                          "cuMemHostRegister"))
+      return St;
+    CUdeviceptr DP = 0;
+    if (Vmm->HostGetDevicePointer(&DP, Ptr, 0) != CUDA_SUCCESS ||
+        DP != dptr(Ptr)) {
+      Vmm->HostUnregister(Ptr);
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " maps registered host memory at another "
+                                 "address (" + hexAddr(DP) + ")");
+    }
+    Registered.insert(reinterpret_cast<uint64_t>(Ptr));
+    return Status::ok();
+  }
+  Status detachHostRange(void *Ptr) override {
+    std::lock_guard<std::mutex> L(VM);
+    if (!Registered.erase(reinterpret_cast<uint64_t>(Ptr)))
+      return Status::ok();
+    ContextScope S(D, Ctx);
+    D.CtxSynchronize();
+    return check(D, Vmm->HostUnregister(Ptr), "cuMemHostUnregister");
+  }
+
 private:
   /// Device memory at unified addresses: in a migratable process when the
   /// driver has the virtual-memory API.
@@ -706,6 +765,7 @@ private:
   std::set<uint64_t> Reserved;                ///< chunks reserved here
   std::map<uint64_t, unsigned long long> Pages; ///< page -> cuMemCreate handle
   std::map<uint64_t, uint64_t> Attached;      ///< allocation -> bytes
+  std::set<uint64_t> Registered;              ///< managed (host) allocations
 };
 
 class NVIDIABackend final : public Backend {

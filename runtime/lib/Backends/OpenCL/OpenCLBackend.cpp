@@ -279,6 +279,19 @@ public:
     return Status::ok();
   }
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
+    if (useArena()) {
+      // Chunks of their own: managed memory stays host memory when the
+      // context migrates to a GPU (Core/UnifiedMemory.h).
+      uint64_t Addr = 0;
+      if (Status S = Arena::get().allocate(Bytes, 4096,
+                                           Arena::get().managedTag(), Addr))
+        return S;
+      Ptr = reinterpret_cast<void *>(Addr);
+      std::lock_guard<std::mutex> L(M);
+      Allocations[Ptr] = Bytes;
+      Used += Bytes;
+      return Status::ok();
+    }
     if (!FineGrain)
       return Status(ErrorCode::NotSupported,
                     "opencl: managed memory needs fine-grain SVM");

@@ -121,7 +121,10 @@ public:
   int fd() const { return Arena::get().fd(); }
   uint64_t size() const { return Size; }
 
-  Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256) {
+  /// \p ChunkTag: 0 for this device's chunks (managed memory passes the
+  /// arena's managed tag).
+  Status allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align = 256,
+                  unsigned ChunkTag = 0) {
     if (Status S = ensureMapped())
       return S;
     Bytes = (std::max<uint64_t>(Bytes, 1) + 255) & ~uint64_t(255);
@@ -133,7 +136,8 @@ public:
                           std::to_string(Bytes) +
                           " bytes (HETGPU_TTSIM_DRAM_MB)");
     }
-    if (Status S = Arena::get().allocate(Bytes, Align, Tag, Addr))
+    if (Status S = Arena::get().allocate(Bytes, Align,
+                                         ChunkTag ? ChunkTag : Tag, Addr))
       return S;
     std::lock_guard<std::mutex> G(M);
     Used[Addr] = Bytes;
@@ -522,7 +526,13 @@ public:
   /// Device DRAM is mapped at the same address in the host: managed memory
   /// is plain device memory.
   Status allocateManaged(size_t Bytes, void *&Ptr) override {
-    return allocate(Bytes, Ptr);
+    // Chunks of their own: managed memory stays host memory when the
+    // context migrates to a GPU (Core/UnifiedMemory.h).
+    uint64_t A = 0;
+    if (Status S = Mem.allocate(Bytes, A, 4096, Arena::get().managedTag()))
+      return S;
+    Ptr = reinterpret_cast<void *>(A);
+    return Status::ok();
   }
   bool sharesArena() override { return Mem.ensureMapped().isOk(); }
   Status memoryInfo(size_t &Free, size_t &Total) override {

@@ -223,3 +223,9 @@ API cuMemUnmap(CUdeviceptr P, size_t Size) {
   return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 API cuMemSetAccess(CUdeviceptr, size_t, const void *, size_t) { return CUDA_SUCCESS; }
+API cuMemHostRegister_v2(void *, size_t, unsigned) { return CUDA_SUCCESS; }
+API cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
+API cuMemHostGetDevicePointer_v2(CUdeviceptr *D, void *P, unsigned) {
+  *D = reinterpret_cast<uintptr_t>(P);
+  return CUDA_SUCCESS;
+}

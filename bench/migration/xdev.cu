@@ -1,0 +1,109 @@
+// bench/migration/xdev.cu - the cross-device migration program of
+// run-gpu.sh: barriers in loops, static and dynamic shared memory, warp
+// shuffles, atomics and linked lists of device pointers, all in integers so
+// the output is bit-identical on every device (the same kernels as
+// test/Migration/migrate-ttsim.cu, whose stencil uses floats).
+// SPDX-License-Identifier: Apache-2.0
+#include <cstdio>
+
+struct Node {
+  Node *next;
+  int value;
+};
+
+// Barriers in a loop, shared memory, warp shuffles, atomics.
+__global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) {
+  __shared__ unsigned s[128];
+  unsigned t = threadIdx.x;
+  unsigned long long acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    s[t] = in[(blockIdx.x * 128 + t + r * 7) % (gridDim.x * 128)] + r;
+    __syncthreads();
+    unsigned v = s[t] + s[(t + 64) % 128];
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_xor_sync(0xffffffffu, v, o);
+    __syncthreads();
+    acc += v;
+  }
+  atomicAdd(out, acc);
+}
+
+// Pointers stored in device memory, followed one hop per barrier step.
+__global__ void chase(Node **heads, int *sums, int steps) {
+  __shared__ int hops[128];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  Node *p = heads[t];
+  int sum = 0;
+  for (int i = 0; i < steps; ++i) {
+    sum += p->value;
+    p = p->next;
+    hops[threadIdx.x] = sum & 0xff;
+    __syncthreads();
+    sum += hops[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  sums[t] = sum;
+  atomicAdd(&sums[gridDim.x * blockDim.x], sum);
+}
+
+// Dynamic shared memory (integers: bit-identical on every device).
+__global__ void stencil(int *data, int iters) {
+  extern __shared__ int buf[];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  for (int i = 0; i < iters; ++i) {
+    buf[t] = data[g];
+    __syncthreads();
+    int l = buf[(t + blockDim.x - 1) % blockDim.x];
+    int r = buf[(t + 1) % blockDim.x];
+    __syncthreads();
+    data[g] = (l + r + 2 * data[g] + i) & 0xffffff;
+  }
+}
+
+int main() {
+  const int B = 32, R = 100;
+  unsigned *in;
+  unsigned long long *out;
+  cudaMallocManaged(&in, B * 128 * sizeof(unsigned));
+  cudaMallocManaged(&out, sizeof(unsigned long long));
+  for (int i = 0; i < B * 128; ++i)
+    in[i] = (i * 2654435761u) >> 20;
+  *out = 0;
+  reduce<<<B, 128>>>(in, out, R);
+  cudaDeviceSynchronize();
+  printf("reduce %llu\n", *out);
+
+  const int NB = 8, NT = 128, N = NB * NT, L = 64, S = 200;
+  Node *nodes;
+  Node **heads;
+  int *sums;
+  cudaMallocManaged(&nodes, N * L * sizeof(Node));
+  cudaMallocManaged(&heads, N * sizeof(Node *));
+  cudaMallocManaged(&sums, (N + 1) * sizeof(int));
+  for (int i = 0; i < N; ++i) {
+    for (int k = 0; k < L; ++k) {
+      nodes[i * L + k].value = (i * 31 + k * 7) % 101;
+      nodes[i * L + k].next = &nodes[i * L + (k * 5 + 3) % L];
+    }
+    heads[i] = &nodes[i * L];
+  }
+  sums[N] = 0;
+  chase<<<NB, NT>>>(heads, sums, S);
+  cudaDeviceSynchronize();
+  long total = 0;
+  for (int i = 0; i < N; ++i)
+    total += sums[i];
+  printf("chase %s %d\n", total == sums[N] ? "ok" : "FAIL", sums[N]);
+
+  int *data;
+  cudaMallocManaged(&data, 16 * 64 * sizeof(int));
+  for (int i = 0; i < 16 * 64; ++i)
+    data[i] = i % 17;
+  stencil<<<16, 64, 64 * sizeof(int)>>>(data, 300);
+  cudaError_t e = cudaDeviceSynchronize();
+  long long cs = 0;
+  for (int i = 0; i < 16 * 64; ++i)
+    cs += (long long)data[i] * (i % 5 + 1);
+  printf("stencil %s %lld\n", e == cudaSuccess ? "ok" : cudaGetErrorString(e), cs);
+  return 0;
+}
