@@ -65,3 +65,9 @@ for _d in os.environ.get("HETGPU_TEST_DEVICES", "").split(",")[:1]:
     if _d and _d != "cpu":
         config.substitutions.insert(0, ("HETGPU_DEVICE=cpu", "HETGPU_DEVICE=" + _d))
         config.available_features.add("test-device-" + _d)
+# %test_device: the device those tests run on, for FileCheck prefixes of
+# device-specific lines (`--check-prefixes=CHECK,NAME-%test_device
+# --allow-unused-prefixes`, `NAME-cpu:`, `NAME-tt-sim:`).
+config.substitutions.append(
+    ("%test_device",
+     os.environ.get("HETGPU_TEST_DEVICES", "").split(",")[0] or "cpu"))

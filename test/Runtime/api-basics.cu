@@ -2,8 +2,11 @@
 // hetgpu-cc, run on the CPU device and checked against the host.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
-// RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
-// CHECK: device: Host CPU
+// RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s --allow-unused-prefixes \
+// RUN:   --check-prefixes=CHECK,NAME-%test_device
+// The device's name (HETGPU_TEST_DEVICES reruns this on another device):
+// NAME-cpu: device: Host CPU
+// NAME-tt-sim: device: tt-sim RISC-V many-core ({{[0-9]+}} rv64imafd cores, qemu-riscv64)
 // CHECK: warpSize 32 maxThreadsPerBlock 1024
 // CHECK: PASS
 #include "Inputs/check.h"
