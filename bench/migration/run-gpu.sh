@@ -31,7 +31,10 @@ stage() { # BUILD_DIR DIR
   mkdir -p "$2"
   "$CC" -O2 "$HERE/xdev.cu" -o "$2/mig-xdev" &&
     "$CC" -O2 "$HERE/downtime.cu" -o "$2/mig-downtime" &&
-    { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; }
+    { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&
+    # The CPU device links its translations with ld.lld, which the GPU
+    # machine lacks: carry LLVM's (a multi-call binary, named ld.lld).
+    { [ ! -x /usr/lib/llvm-22/bin/lld ] || gzip -9 -c /usr/lib/llvm-22/bin/lld > "$2/ld.lld.gz"; }
 }
 case "$1" in
 --stage) stage "$2" "$3"; exit $? ;;
@@ -42,6 +45,15 @@ case "$1" in
   ;;
 esac
 T=$(mktemp -d)
+if [ -z "${HETGPU_LLD:-}" ] && ! command -v ld.lld > /dev/null; then
+  if [ -f "$P/ld.lld.gz" ]; then
+    gzip -dc "$P/ld.lld.gz" > "$T/ld.lld" && chmod +x "$T/ld.lld"
+  fi
+  for l in "$T/ld.lld" /usr/lib/llvm-*/bin/ld.lld; do
+    [ -x "$l" ] && { export HETGPU_LLD=$l; break; }
+  done
+  echo "ld.lld for the CPU device: ${HETGPU_LLD:-none}"
+fi
 # Every run is bounded (a hang is a failure, not a stuck machine).
 TO=""
 command -v timeout > /dev/null && TO="timeout ${MIG_TIMEOUT:-120}"
