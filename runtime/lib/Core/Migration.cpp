@@ -216,11 +216,16 @@ hetgpu::rt::instrumentedModuleInfo(const container::ModuleInfo &MI) {
 }
 
 std::vector<char> hetgpu::rt::serializeCheckpoint(const Checkpoint &C) {
+  // One buffer: the header's size and checksum are filled in at the end.
   Writer P;
-  size_t Total = C.State.size() + C.Args.size() + C.Kernel.size() + 128;
+  size_t Total = C.State.size() + C.Args.size() + C.Kernel.size() + 160;
   for (const CheckpointAlloc &A : C.Allocs)
     Total += A.Bytes.size() + 16;
   P.B.reserve(Total);
+  P.u32(CheckpointMagic);
+  P.u32(CheckpointVersion);
+  P.u64(0);
+  P.u64(0);
   P.str(C.Kernel);
   P.u32(C.CudaDevice);
   P.str(C.TakenOn);
@@ -236,14 +241,10 @@ std::vector<char> hetgpu::rt::serializeCheckpoint(const Checkpoint &C) {
     P.u64(A.Base);
     P.bytes(A.Bytes);
   }
-  Writer W;
-  W.B.reserve(P.B.size() + 24);
-  W.u32(CheckpointMagic);
-  W.u32(CheckpointVersion);
-  W.u64(P.B.size());
-  W.u64(checksum(P.B.data(), P.B.size()));
-  W.raw(P.B.data(), P.B.size());
-  return W.B;
+  uint64_t Size = P.B.size() - 24, Sum = checksum(P.B.data() + 24, Size);
+  memcpy(P.B.data() + 8, &Size, 8);
+  memcpy(P.B.data() + 16, &Sum, 8);
+  return std::move(P.B);
 }
 
 Status hetgpu::rt::parseCheckpoint(const std::vector<char> &Bytes,
@@ -808,60 +809,16 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       return Finish(Status::ok());
     ++Suspensions;
 
-    // Checkpoint: the state buffer and every allocation of the device.
-    auto T0 = std::chrono::steady_clock::now();
-    Checkpoint C;
-    C.Kernel = Name;
-    C.CudaDevice = uint32_t(Ctx.Index);
-    C.TakenOn = Ctx.Backend;
-    memcpy(C.Grid, P.Grid, sizeof(C.Grid));
-    memcpy(C.Block, P.Block, sizeof(C.Block));
-    C.DynShared = P.DynamicShared;
-    C.Args = Packed;
-    C.State = Host;
-    if (Status St2 = captureAllocations(Ctx, *S.Q, C))
-      return Finish(St2);
-    double CopyMs = msSince(T0);
-    std::vector<char> Image = serializeCheckpoint(C);
-    double SerMs = msSince(T0) - CopyMs;
-    std::vector<char> Loaded = Image;
-    if (!Cfg.File.empty()) {
-      // Test-only fault injection (docs/Migration.md): damage the file.
-      std::vector<char> Out = Image;
-      if (Cfg.Fault == "truncate")
-        Out.resize(Out.size() / 2);
-      else if (Cfg.Fault == "flip")
-        Out[Out.size() - 1] ^= 0x40;
-      else if (Cfg.Fault == "version")
-        Out[4] = 99;
-      if (Status St2 = writeFile(Cfg.File, Out))
-        return Finish(St2);
-      readFile(Cfg.File, Loaded);
-    }
-    // Requests of the public API.
+    // Where to resume: an API request, else the next device of to=.
     int MoveTo = -1;
+    bool ApiImage = false;
     {
       std::lock_guard<std::mutex> L(RunM);
-      if (!Me.Served && !Me.CheckpointTo.empty())
-        Me.Result = writeFile(Me.CheckpointTo, Image);
-      if (!Me.Served && Me.CheckpointBuf)
-        *Me.CheckpointBuf = Image;
-      MoveTo = Me.Served ? -1 : Me.MoveTo;
+      if (!Me.Served) {
+        MoveTo = Me.MoveTo;
+        ApiImage = !Me.CheckpointTo.empty() || Me.CheckpointBuf;
+      }
     }
-    double CkptMs = msSince(T0);
-
-    // Restore: parse (validates) before anything is written back. A file
-    // that is refused leaves the device untouched; the launch then resumes
-    // from the in-memory image, which is what the file should have held.
-    auto T1 = std::chrono::steady_clock::now();
-    Checkpoint R;
-    if (Status St2 = parseCheckpoint(Loaded, R)) {
-      log(LogLevel::Error, Cfg.File + ": " + St2.Message +
-                               "; resuming from the in-memory checkpoint");
-      if (Status St3 = parseCheckpoint(Image, R))
-        return Finish(St3);
-    }
-    // Where to resume: an API request, else the next device of to=.
     if (MoveTo < 0 && !Cfg.To.empty()) {
       uint64_t N;
       {
@@ -875,6 +832,71 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
                              "HETGPU_MIGRATE to=" + T +
                                  ": no such device (names: a backend "
                                  "HETGPU_DEVICE accepts, or an index)"));
+    }
+    bool Moves = MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev;
+    // Between devices that share the arena's host memory the allocations
+    // stay where they are: only the state buffer moves, unless a file or
+    // the API wants the whole checkpoint.
+    bool InPlace = !Moves || (Ctx.Dev->sharesArena() &&
+                              RT.context(MoveTo)->Home->sharesArena());
+    bool Full = !Cfg.File.empty() || ApiImage || !InPlace;
+
+    // Checkpoint: the state buffer and every allocation of the device.
+    auto T0 = std::chrono::steady_clock::now();
+    Checkpoint C;
+    C.Kernel = Name;
+    C.CudaDevice = uint32_t(Ctx.Index);
+    C.TakenOn = Ctx.Backend;
+    memcpy(C.Grid, P.Grid, sizeof(C.Grid));
+    memcpy(C.Block, P.Block, sizeof(C.Block));
+    C.DynShared = P.DynamicShared;
+    C.Args = Packed;
+    C.State = Host;
+    if (Full)
+      if (Status St2 = captureAllocations(Ctx, *S.Q, C))
+        return Finish(St2);
+    double CopyMs = msSince(T0);
+    std::vector<char> Image;
+    if (!Cfg.File.empty() || ApiImage)
+      Image = serializeCheckpoint(C);
+    double SerMs = msSince(T0) - CopyMs;
+    std::vector<char> Loaded;
+    if (!Cfg.File.empty()) {
+      // Test-only fault injection (docs/Migration.md): damage the file.
+      std::vector<char> Out = Image;
+      if (Cfg.Fault == "truncate")
+        Out.resize(Out.size() / 2);
+      else if (Cfg.Fault == "flip")
+        Out[Out.size() - 1] ^= 0x40;
+      else if (Cfg.Fault == "version")
+        Out[4] = 99;
+      if (Status St2 = writeFile(Cfg.File, Out))
+        return Finish(St2);
+      readFile(Cfg.File, Loaded);
+    }
+    if (ApiImage) {
+      std::lock_guard<std::mutex> L(RunM);
+      if (!Me.CheckpointTo.empty())
+        Me.Result = writeFile(Me.CheckpointTo, Image);
+      if (Me.CheckpointBuf)
+        *Me.CheckpointBuf = Image;
+    }
+    double CkptMs = msSince(T0);
+
+    // Restore: a file is parsed (validated) before anything is written
+    // back. A file that is refused leaves the device untouched; the launch
+    // then resumes from the in-memory checkpoint, which is what the file
+    // should have held.
+    auto T1 = std::chrono::steady_clock::now();
+    Checkpoint R;
+    if (!Cfg.File.empty()) {
+      if (Status St2 = parseCheckpoint(Loaded, R)) {
+        log(LogLevel::Error, Cfg.File + ": " + St2.Message +
+                                 "; resuming from the in-memory checkpoint");
+        R = std::move(C);
+      }
+    } else {
+      R = std::move(C);
     }
     std::string Moved;
     double MoveMs = 0;
