@@ -480,15 +480,15 @@ public:
       ContextScope S(D, Ctx);
       D.CtxSynchronize(); // reports the sticky error; nothing to do with it
     }
+    // Our retain is dropped first, so the reset tears the context down and
+    // the retain below initialises a fresh one.
+    D.DevicePrimaryCtxRelease(Dev);
     if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset"))
       return St;
-    // A reset keeps our retain; retaining again yields the (re-created)
-    // context's handle, and the release keeps the count at one.
     CUcontext NewCtx = nullptr;
     if (Status St = check(D, D.DevicePrimaryCtxRetain(&NewCtx, Dev),
                           "cuDevicePrimaryCtxRetain"))
       return St;
-    D.DevicePrimaryCtxRelease(Dev);
     Ctx = NewCtx;
     return Status::ok();
   }
@@ -723,7 +723,7 @@ private:
   bool useArena() {
     std::call_once(ArenaOnce, [this] {
       if (!arenaWanted()) {
-        ArenaWhy = "the process is not migratable (HETGPU_MIGRATE unset)";
+        ArenaWhy = "no unified address space: HETGPU_MIGRATE unset or HETGPU_ARENA=0";
         return;
       }
       Vmm = loadVmm(ArenaWhy);
