@@ -11,13 +11,22 @@ B=${1:-build-mig}
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 "$B/bin/hetgpu-cc" "$HERE/downtime.cu" -o "$T/downtime"
-echo "== downtime (CPU -> CPU, checkpoint through a file) =="
+echo "== downtime (one suspension of downtime.cu) =="
+# CPU -> CPU through a checkpoint file; CPU -> OpenCL (PoCL) and CPU ->
+# tt-sim in memory: those devices share the arena's host memory, so only
+# the state buffer moves; CPU -> CPU through a file with to=opencl shows
+# the cost of a full checkpoint on the same move.
 for mb in 1 16 64; do
-  HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=1:file=$T/ckpt:verbose \
-    "$T/downtime" $mb > "$T/out" 2> "$T/err" || true
-  copy=$(grep COPY "$T/out")
-  grep 'hetgpu-migrate' "$T/err" | head -1 | sed -e "s/^/alloc ${mb}MB: /"
-  echo "   $copy"
+  for run in "cpu::file=$T/ckpt" "opencl:to=opencl:" "tt-sim:to=tt-sim:" "opencl-file:to=opencl:file=$T/ckpt"; do
+    name=${run%%:*} rest=${run#*:}
+    to=${rest%%:*} file=${rest#*:}
+    spec="random:seed=1${to:+:$to}${file:+:$file}:verbose"
+    HETGPU_DEVICE=cpu HETGPU_MIGRATE=$spec "$T/downtime" $mb > "$T/out" 2> "$T/err" || true
+    grep 'suspended' "$T/err" | head -1 |
+      sed -e 's/.*), \([0-9]*\) bytes, checkpoint \([0-9.]*\) ms.*restore \([0-9.]*\) ms (move \([0-9.]*\)).*/bytes=\1 checkpoint_ms=\2 restore_ms=\3 move_ms=\4/' \
+        -e "s/^/DOWNTIME cpu->${name} alloc=${mb}MB /"
+  done
+  grep COPY "$T/out" | sed -e "s/^/   cpu /"
 done
 echo "== instrumentation overhead (CPU device) =="
 "$B/bin/hetgpu-cc" "$HERE/overhead.cu" -o "$T/bench"
