@@ -34,7 +34,10 @@ stage() { # BUILD_DIR DIR
     { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&
     # The CPU device links its translations with ld.lld, which the GPU
     # machine lacks: carry LLVM's (a multi-call binary, named ld.lld).
-    { [ ! -x /usr/lib/llvm-22/bin/lld ] || gzip -9 -c /usr/lib/llvm-22/bin/lld > "$2/ld.lld.gz"; }
+    { [ ! -x /usr/lib/llvm-22/bin/lld ] || gzip -9 -c /usr/lib/llvm-22/bin/lld > "$2/ld.lld.gz"; } &&
+    # ... and the host math library next to the carried translator
+    # (prepare-carry.sh stages .carry/lib with the nvptx one only).
+    { [ ! -d "$2/../lib" ] || cp "$1"/lib/hetgpu-math-x86_64-*.bc "$2/../lib/"; }
 }
 case "$1" in
 --stage) stage "$2" "$3"; exit $? ;;
