@@ -863,7 +863,7 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
                               Statuses, Log);
     Lock.unlock();
   } else {
-    ttsim::CoreGroup Once(Cfg.Qemu, Mem.fd(), K.ImageFd);
+    ttsim::CoreGroup Once(Cfg.Qemu, Mem.fd(), K.ImageFd, "one launch");
     Start = Once.run(Block.Addr, DramSize, N, Cfg.TimeoutS, Statuses, Log);
   }
 

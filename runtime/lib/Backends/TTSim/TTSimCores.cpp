@@ -14,6 +14,7 @@
 #include "TTSimCores.h"
 
 #include "../../../device/RVManycore/rvmc_abi.h"
+#include "../../Core/Log.h"
 
 #include <cerrno>
 #include <chrono>
@@ -112,8 +113,10 @@ bool sendWord(int Fd, uint64_t V) {
 
 } // namespace
 
-CoreGroup::CoreGroup(std::string Qemu, int DramFd, int ImageFd)
-    : Qemu(std::move(Qemu)), DramFd(DramFd), ImageFd(ImageFd) {
+CoreGroup::CoreGroup(std::string Qemu, int DramFd, int ImageFd,
+                     std::string Purpose)
+    : Qemu(std::move(Qemu)), DramFd(DramFd), ImageFd(ImageFd),
+      Purpose(std::move(Purpose)) {
   char Path[] = "/tmp/hetgpu-ttsim-log-XXXXXX";
   LogFd = highFd(mkostemp(Path, O_CLOEXEC));
   unlink(Path);
@@ -208,6 +211,9 @@ Status CoreGroup::spawn(unsigned Index, uint64_t Desc, uint64_t DramSize) {
   Cores[Index].Pid = Pid;
   Cores[Index].Ctl = HostEnd;
   ++Started;
+  if (logEnabled(LogLevel::Info))
+    log(LogLevel::Info, "tt-sim: started core " + CoreS + " (pid " +
+                            std::to_string(Pid) + ") for " + Purpose);
   return Status::ok();
 }
 

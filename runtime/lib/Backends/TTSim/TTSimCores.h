@@ -32,8 +32,10 @@ namespace ttsim {
 class CoreGroup {
 public:
   /// Cores run \p Qemu on the image in \p ImageFd with the DRAM file
-  /// \p DramFd; neither descriptor is owned.
-  CoreGroup(std::string Qemu, int DramFd, int ImageFd);
+  /// \p DramFd; neither descriptor is owned. \p Purpose names the group in
+  /// the HETGPU_LOG=info line of each core started.
+  CoreGroup(std::string Qemu, int DramFd, int ImageFd,
+            std::string Purpose = "the module");
   /// Ends every core: closes the control sockets and reaps the processes.
   ~CoreGroup();
   CoreGroup(const CoreGroup &) = delete;
@@ -64,6 +66,7 @@ private:
 
   std::string Qemu;
   int DramFd, ImageFd;
+  std::string Purpose;
   int LogFd = -1; ///< the cores' stderr (an unlinked temporary file)
   std::vector<Core> Cores;
   unsigned Started = 0;
