@@ -16,8 +16,9 @@
 // RUN: env HETGPU_DEVICE=cpu CKPT=%t.ck2 not %t 2>&1 | FileCheck --check-prefix=OFF %s
 // CHECK: start on cpu, sum 8982
 // CHECK: migrate 0, now on opencl, same pointer 1
+// CHECK: stream/events after the move: no error no error no error no error
 // CHECK: sum on opencl 18064
-// CHECK: counter 2
+// CHECK: counter 3
 // CHECK: idle checkpoint 0 valid 0
 // CHECK: restore 0 ({{.*}}), now on cpu, data restored 1
 // CHECK: running checkpoint 0, suspended launch finished: 1, suspensions 1
@@ -97,6 +98,15 @@ int main() {
   cudaDeviceSynchronize();
   printf("start on %s, sum %ld\n", backend(), total());
 
+  // A stream and events made before the move keep working after it.
+  cudaStream_t St;
+  cudaEvent_t E0, E1, E2;
+  cudaStreamCreate(&St);
+  cudaEventCreate(&E0);
+  cudaEventCreate(&E1);
+  cudaEventCreate(&E2);
+  cudaEventRecord(E0, St);
+  walk<<<NB, NT, 0, St>>>(heads, sums, 5); // queued work finishes first
   int rc = hetgpuMigrateDevice(0, "opencl");
   if (rc)
     printf("migrate failed: %s\n", hetgpuMigrationLastError());
@@ -104,8 +114,15 @@ int main() {
   cudaMemcpy(&check, heads, sizeof check, cudaMemcpyDeviceToHost);
   printf("migrate %d, now on %s, same pointer %d\n", rc, backend(),
          check == &nodes[0]);
-  walk<<<NB, NT>>>(heads, sums, 20);
-  cudaDeviceSynchronize();
+  cudaEventRecord(E1, St);
+  walk<<<NB, NT, 0, St>>>(heads, sums, 20);
+  cudaEventRecord(E2, St);
+  cudaError_t Es = cudaEventSynchronize(E2);
+  float Ms = -1;
+  cudaError_t Et = cudaEventElapsedTime(&Ms, E1, E2);
+  printf("stream/events after the move: %s %s %s %s\n", cudaGetErrorString(Es),
+         cudaGetErrorString(cudaEventQuery(E0)), cudaGetErrorString(Et),
+         cudaGetErrorString(cudaStreamSynchronize(St)));
   printf("sum on %s %ld\n", backend(), total());
   int c = 0;
   cudaMemcpyFromSymbol(&c, counter, sizeof c);
