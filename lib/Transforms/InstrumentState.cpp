@@ -38,6 +38,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -99,11 +100,28 @@ private:
   Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
   BasicBlock *RetBB = nullptr;
   SmallVector<ReturnInst *, 4> OrigReturns;
-  /// Restored value of a live SSA value, per restore block.
+  /// Restored value of a live SSA value, per landing block.
   SmallVector<std::pair<BasicBlock *, SmallVector<std::pair<Instruction *, Value *>, 16>>, 8>
       Restores;
+  /// Resume path of one safe point: the block that ends the shared-memory
+  /// restore (entered from the entry dispatch), the landing block that
+  /// reloads the live values, and the safe point's block.
+  struct ResumePath {
+    BasicBlock *RestoreEnd;
+    BasicBlock *Land;
+    BasicBlock *SP;
+    unsigned Id;
+  };
+  SmallVector<ResumePath, 8> ResumePaths;
+  /// Safe point id being resumed (0: none); promoted to SSA with the rest.
+  AllocaInst *ResumeId = nullptr;
+  /// The yield value each safe point's barrier_or reduces (0 but on thread 0).
+  SmallVector<PHINode *, 8> YieldPhis;
+
+  bool UsesDynShared = false;
 
   bool collectPlans();
+  void emitAddressing(IRBuilder<> &B);
   void cloneWithHiddenParams();
   void buildEntry();
   void instrumentSafePoint(SafePointPlan &P, BasicBlock *RestoreBB);
@@ -114,6 +132,7 @@ private:
   void emitStridedCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *N);
   SmallVector<SharedRegion, 4> sharedRegions(IRBuilder<> &B, unsigned AS);
   void markFinishedAtReturns();
+  void wireResumes();
   void repairSSA();
   void stripBundles();
   void markInstrumented();
@@ -127,8 +146,12 @@ private:
   Value *byteGEP(IRBuilder<> &B, Value *P, uint64_t Off, const Twine &N = "") {
     return B.CreateGEP(I8, P, B.getInt64(Off), N);
   }
+  /// A word of the control block, addressed as global memory: the CPU
+  /// device's SIMT -> MIMD lowering regroups warps at volatile accesses
+  /// that may touch shared memory, which a generic pointer could.
   Value *ctrlField(IRBuilder<> &B, unsigned Index) {
-    return byteGEP(B, Ctrl, Index * 4);
+    Value *G = castTo(B, Ctrl, AS_Global);
+    return Index ? B.CreateGEP(I8, G, B.getInt64(Index * 4)) : G;
   }
   Value *castTo(IRBuilder<> &B, Value *P, unsigned AS) {
     if (P->getType()->getPointerAddressSpace() == AS)
@@ -206,18 +229,12 @@ void KernelInstrumenter::cloneWithHiddenParams() {
   K = NF;
 }
 
-void KernelInstrumenter::buildEntry() {
-  BasicBlock *Body = &NF->getEntryBlock();
-  Body->setName("hetgpu.body");
-  BasicBlock *Entry = BasicBlock::Create(*C, "hetgpu.entry", NF, Body);
-  for (Instruction &I : make_early_inc_range(*Body))
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->isStaticAlloca() || isa<Constant>(AI->getArraySize()))
-        AI->moveBefore(*Entry, Entry->end());
-  for (ReturnInst *R : OrigReturns)
-    (void)R;
-
-  IRBuilder<> B(Entry);
+/// Emits the block's addresses in the state buffer at \p B's position and
+/// makes them current (TLin, NThreads, DynShared, Header, SharedSave,
+/// Record, DynBase). Every save, restore and "finished" site recomputes
+/// them from the index builtins, so no value of the entry block is live
+/// across a barrier (on the CPU device such values cost a per-thread spill).
+void KernelInstrumenter::emitAddressing(IRBuilder<> &B) {
   auto Z = [&](BuiltinID ID) { return B.CreateZExt(builtin(B, ID), I64); };
   Value *Tx = Z(BuiltinID::tid_x), *Ty = Z(BuiltinID::tid_y),
         *Tz = Z(BuiltinID::tid_z);
@@ -247,9 +264,23 @@ void KernelInstrumenter::buildEntry() {
       B, SharedSave,
       B.CreateAdd(SharedBytes, B.CreateMul(TLin, B.getInt64(RecordSize))),
       "hetgpu.record");
+  if (UsesDynShared)
+    DynBase = builtin(B, BuiltinID::dynamic_shared);
+}
+
+void KernelInstrumenter::buildEntry() {
+  BasicBlock *Body = &NF->getEntryBlock();
+  Body->setName("hetgpu.body");
+  BasicBlock *Entry = BasicBlock::Create(*C, "hetgpu.entry", NF, Body);
+  for (Instruction &I : make_early_inc_range(*Body))
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->isStaticAlloca() || isa<Constant>(AI->getArraySize()))
+        AI->moveBefore(*Entry, Entry->end());
   if (Function *DS = M->getFunction(getBuiltinInfo(BuiltinID::dynamic_shared).Name))
-    if (!DS->use_empty())
-      DynBase = builtin(B, BuiltinID::dynamic_shared);
+    UsesDynShared = !DS->use_empty();
+
+  IRBuilder<> B(Entry);
+  emitAddressing(B);
   Value *Status = B.CreateLoad(I32, Header, "hetgpu.status");
 
   RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
@@ -268,7 +299,8 @@ void KernelInstrumenter::buildEntry() {
   if (Plans.empty()) {
     B.CreateBr(Body);
   } else {
-    LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
+    LoadInst *Y =
+        B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true, "hetgpu.yield");
     Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
     B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
   }
@@ -433,29 +465,48 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   BasicBlock *Pre = CB->getParent();
   BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
 
-  // Visit counting for random safe-point triggers (thread 0 of each block).
+  // Only thread 0 of the block touches the control block: it counts the
+  // visit for the random trigger (when one is armed) and reads the yield
+  // flag; every other thread passes 0 to the barrier_or that makes the
+  // decision block-uniform. The thread test uses the index builtins, so no
+  // value of the entry block stays live across the barrier.
   IRBuilder<> B(Pre->getTerminator());
-  LoadInst *After = B.CreateLoad(I32, ctrlField(B, 3), /*isVolatile=*/true);
-  Value *Count = B.CreateAnd(B.CreateICmpNE(After, B.getInt32(0)),
-                             B.CreateICmpEQ(TLin, B.getInt64(0)));
+  Value *T0 = B.CreateICmpEQ(
+      B.CreateOr(builtin(B, BuiltinID::tid_x),
+                 B.CreateOr(builtin(B, BuiltinID::tid_y),
+                            builtin(B, BuiltinID::tid_z))),
+      B.getInt32(0), "hetgpu.t0");
+  BasicBlock *TestBB = BasicBlock::Create(*C, "hetgpu.count.test", NF, SP);
   BasicBlock *CountBB = BasicBlock::Create(*C, "hetgpu.count", NF, SP);
+  BasicBlock *SetBB = BasicBlock::Create(*C, "hetgpu.count.set", NF, SP);
+  BasicBlock *ReadBB = BasicBlock::Create(*C, "hetgpu.read", NF, SP);
   Pre->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Pre);
-  B.CreateCondBr(Count, CountBB, SP);
+  B.CreateCondBr(T0, TestBB, SP);
+  B.SetInsertPoint(TestBB);
+  LoadInst *After = B.CreateLoad(I32, ctrlField(B, 3), /*isVolatile=*/true);
+  B.CreateCondBr(B.CreateICmpNE(After, B.getInt32(0)), CountBB, ReadBB);
   B.SetInsertPoint(CountBB);
   Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, 2),
                                  B.getInt32(1), MaybeAlign(4),
                                  AtomicOrdering::Monotonic);
-  BasicBlock *SetBB = BasicBlock::Create(*C, "hetgpu.count.set", NF, SP);
   B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), SetBB,
-                 SP);
+                 ReadBB);
   B.SetInsertPoint(SetBB);
-  B.CreateStore(B.getInt32(1), Ctrl, /*isVolatile=*/true);
+  B.CreateStore(B.getInt32(1), ctrlField(B, 0), /*isVolatile=*/true);
+  B.CreateBr(ReadBB);
+  B.SetInsertPoint(ReadBB);
+  LoadInst *Y0 = B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true,
+                              "hetgpu.yield");
   B.CreateBr(SP);
 
   // The yield test is the barrier itself (or precedes barrier_count/and/or).
+  B.SetInsertPoint(SP, SP->begin());
+  PHINode *Y = B.CreatePHI(I32, 3, "hetgpu.y");
+  Y->addIncoming(B.getInt32(0), Pre);
+  Y->addIncoming(Y0, ReadBB);
+  YieldPhis.push_back(Y);
   B.SetInsertPoint(CB);
-  LoadInst *Y = B.CreateLoad(I32, Ctrl, /*isVolatile=*/true, "hetgpu.yield");
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
   auto BI = getCalledBuiltin(*CB);
   if (BI->ID == BuiltinID::barrier) {
@@ -471,28 +522,101 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), Save, Cont);
 
   B.SetInsertPoint(Save);
+  emitAddressing(B);
   emitSave(B, P);
   emitSharedCopy(B, /*ToBuffer=*/true);
   B.CreateStore(B.getInt32(Id), byteGEP(B, Header, 4));
   B.CreateStore(B.getInt32(MS_Suspended), Header);
   B.CreateRetVoid();
 
+  // Resume: the shared memory is copied back here; the live values are
+  // reloaded in a landing block right before the safe point, which the
+  // resume path reaches through the headers of the loops around the safe
+  // point (wireResumes), so the CFG stays reducible.
   B.SetInsertPoint(RestoreBB);
+  emitAddressing(B);
   emitSharedCopy(B, /*ToBuffer=*/false);
+  BasicBlock *RestoreEnd = B.GetInsertBlock();
+  new UnreachableInst(*C, RestoreEnd); // replaced by wireResumes
+  BasicBlock *Land =
+      BasicBlock::Create(*C, "hetgpu.land." + Twine(Id), NF, SP);
+  B.SetInsertPoint(Land);
+  emitAddressing(B);
   Restores.emplace_back();
   emitRestore(B, P, Restores.back().second);
   Restores.back().first = B.GetInsertBlock();
   B.CreateBr(SP);
+  Y->addIncoming(B.getInt32(0), Restores.back().first);
+  ResumePaths.push_back({RestoreEnd, Land, SP, Id});
   ++NumInstrumentedSafePoints;
 }
 
 void KernelInstrumenter::markFinishedAtReturns() {
   for (ReturnInst *R : OrigReturns) {
     IRBuilder<> B(R);
-    Value *IsT0 = B.CreateICmpEQ(TLin, B.getInt64(0));
+    Value *IsT0 = B.CreateICmpEQ(
+        B.CreateOr(builtin(B, BuiltinID::tid_x),
+                   B.CreateOr(builtin(B, BuiltinID::tid_y),
+                              builtin(B, BuiltinID::tid_z))),
+        B.getInt32(0));
     Instruction *Then = SplitBlockAndInsertIfThen(IsT0, R->getIterator(), false);
     B.SetInsertPoint(Then);
+    emitAddressing(B);
     B.CreateStore(B.getInt32(MS_Finished), Header);
+  }
+}
+
+/// Connects each resume path to its safe point through the headers of the
+/// loops around it, outermost first: a jump from the entry straight into a
+/// loop body would make the loop irreducible, which OpenCL compilers that
+/// form work-item loops between barriers (PoCL) reject. Each such header
+/// gets a dispatch on the resumed safe point id (0 on every normal path:
+/// one phi and one switch per loop header, no memory access); the safe
+/// point resets the id so later iterations run normally.
+void KernelInstrumenter::wireResumes() {
+  if (ResumePaths.empty())
+    return;
+  BasicBlock &Entry = NF->getEntryBlock();
+  ResumeId = new AllocaInst(I32, 0, "hetgpu.resumeid", Entry.begin());
+  new StoreInst(ConstantInt::get(I32, 0), ResumeId,
+                Entry.getTerminator()->getIterator());
+  DominatorTree DT(*NF);
+  LoopInfo LI(DT);
+  DenseMap<BasicBlock *, SwitchInst *> Dispatch;
+  auto DispatchOf = [&](BasicBlock *H) {
+    SwitchInst *&SW = Dispatch[H];
+    if (!SW) {
+      BasicBlock *Run =
+          H->splitBasicBlock(H->getFirstNonPHIIt(), H->getName() + ".run");
+      H->getTerminator()->eraseFromParent();
+      IRBuilder<> B(H);
+      SW = B.CreateSwitch(B.CreateLoad(I32, ResumeId, "hetgpu.rid"), Run);
+    }
+    return SW;
+  };
+  // A new edge into a block with phis: the phis' values on it are never
+  // used (the landing block reloads every value live at the safe point).
+  auto AddEdge = [](BasicBlock *From, BasicBlock *To) {
+    for (PHINode &Phi : To->phis())
+      Phi.addIncoming(PoisonValue::get(Phi.getType()), From);
+  };
+  for (ResumePath &RP : ResumePaths) {
+    SmallVector<BasicBlock *, 4> Headers;
+    for (Loop *L = LI.getLoopFor(RP.SP); L; L = L->getParentLoop())
+      Headers.push_back(L->getHeader());
+    std::reverse(Headers.begin(), Headers.end());
+    RP.RestoreEnd->getTerminator()->eraseFromParent();
+    IRBuilder<> B(RP.RestoreEnd);
+    B.CreateStore(B.getInt32(RP.Id), ResumeId);
+    BasicBlock *First = Headers.empty() ? RP.Land : Headers.front();
+    B.CreateBr(First);
+    AddEdge(RP.RestoreEnd, First);
+    for (unsigned I = 0; I < Headers.size(); ++I) {
+      BasicBlock *Next = I + 1 < Headers.size() ? Headers[I + 1] : RP.Land;
+      DispatchOf(Headers[I])->addCase(B.getInt32(RP.Id), Next);
+      AddEdge(Headers[I], Next);
+    }
+    new StoreInst(B.getInt32(0), ResumeId, RP.SP->getFirstInsertionPt());
   }
 }
 
@@ -512,6 +636,8 @@ void KernelInstrumenter::repairSSA() {
   for (auto &[BB, Pairs] : Restores)
     for (auto &[V, R] : Pairs)
       new StoreInst(R, Slots[V], BB->getTerminator()->getIterator());
+  if (ResumeId)
+    Allocas.push_back(ResumeId);
   DominatorTree DT(*NF);
   PromoteMemToReg(Allocas, DT);
 }
@@ -586,6 +712,7 @@ bool KernelInstrumenter::run() {
           return false;
         }
   markFinishedAtReturns();
+  wireResumes();
   repairSSA();
   stripBundles();
   markInstrumented();

@@ -17,7 +17,6 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define void @k(ptr %in, ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl)
 ; CHECK: hetgpu.entry:
 ; Block bytes: header 16 + shared (256 static, + dynamic, rounded to 16) + threads x 24.
-; CHECK: %[[DYN:.*]] = load i32, ptr %{{.*}}
 ; CHECK: add i64 %hetgpu.dynshared, 271
 ; CHECK: mul i64 %hetgpu.nthreads, 24
 ; CHECK: %hetgpu.header = getelementptr i8, ptr %hetgpu.state,
@@ -25,8 +24,11 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: switch i32 %hetgpu.status, label %hetgpu.start [
 ; CHECK-NEXT: i32 1, label %hetgpu.resume
 ; CHECK-NEXT: i32 2, label %hetgpu.return
+; The control block is addressed as global memory (volatile accesses
+; through it are no warp regrouping points on the CPU device).
 ; CHECK: hetgpu.start:
-; CHECK-NEXT: %hetgpu.yield = load volatile i32, ptr %hetgpu.ctrl
+; CHECK-NEXT: %[[CG:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; CHECK-NEXT: %hetgpu.yield = load volatile i32, ptr addrspace(1) %[[CG]]
 ; CHECK-NEXT: %[[A:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.yield)
 ; CHECK-NEXT: %[[AC:.*]] = icmp ne i32 %[[A]], 0
 ; CHECK-NEXT: br i1 %[[AC]], label %hetgpu.return, label %hetgpu.body
@@ -34,19 +36,45 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: switch i32 %hetgpu.spid, label %hetgpu.return [
 ; CHECK-NEXT: i32 1, label %hetgpu.restore.1
 ; CHECK-NEXT: i32 2, label %hetgpu.restore.2
+; Restore blocks copy the shared memory back (strided over the threads).
+; CHECK: hetgpu.restore.1:
+; CHECK: br label %hetgpu.copy
 
-; First barrier: replaced by the yield test (no plain barrier remains).
+; Before each barrier only thread 0 reads the control block: the trigger
+; word (offset 12), then the yield flag.
+; CHECK: hetgpu.body:
+; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
+; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count.test, label %hetgpu.sp.1
+; CHECK: hetgpu.count.test:
+; CHECK: getelementptr i8, ptr addrspace(1) %{{.*}}, i64 12
+; CHECK-NEXT: %[[AFTER:.*]] = load volatile i32
+; CHECK: hetgpu.count:
+; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 1 monotonic
+; CHECK: hetgpu.count.set:
+; CHECK: store volatile i32 1, ptr addrspace(1)
+; CHECK: hetgpu.read:
+; CHECK: %hetgpu.yield1 = load volatile i32, ptr addrspace(1)
+; CHECK-NEXT: br label %hetgpu.sp.1
+; The landing block reloads the slots (offsets 0, 8, 16 of the record).
+; CHECK: hetgpu.land.1:
+; CHECK: %[[L0:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
+; CHECK-NEXT: load i64, ptr %[[L0]]
+; CHECK-NEXT: %[[L8:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 8
+; CHECK-NEXT: load float, ptr %[[L8]]
+; CHECK: br label %hetgpu.sp.1
+; First barrier: replaced by the yield test (no plain barrier remains); the
+; other threads contribute 0.
 ; CHECK: hetgpu.sp.1:
-; CHECK: %hetgpu.yield1 = load volatile i32, ptr %hetgpu.ctrl
-; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.yield1)
+; CHECK: %hetgpu.y = phi i32 [ 0, %hetgpu.body ], [ %hetgpu.yield1, %hetgpu.read ], [ 0, %hetgpu.land.1 ]
+; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NOT: hetgpu.live
 ; CHECK: br i1 %{{.*}}, label %hetgpu.save.1, label %hetgpu.cont.1
 ; CHECK: hetgpu.save.1:
-; CHECK-NEXT: %[[R0:.*]] = getelementptr i8, ptr %hetgpu.record, i64 0
+; CHECK: %[[R0:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
 ; CHECK-NEXT: store i64 %{{.*}}, ptr %[[R0]]
-; CHECK-NEXT: %[[R8:.*]] = getelementptr i8, ptr %hetgpu.record, i64 8
+; CHECK-NEXT: %[[R8:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 8
 ; CHECK-NEXT: store float %{{.*}}, ptr %[[R8]]
-; CHECK-NEXT: %[[R16:.*]] = getelementptr i8, ptr %hetgpu.record, i64 16
+; CHECK-NEXT: %[[R16:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 16
 ; The shared pointer is saved as its offset in the shared layout.
 ; CHECK: sub i64 %{{.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
 ; CHECK: store i64 %{{.*}}, ptr %[[R16]]
@@ -58,19 +86,21 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: hetgpu.cont.2:
 ; CHECK-NEXT: %c = call i32 @__hetgpu_barrier_count(i32 1){{$}}
 ; Thread 0 marks the block finished at the kernel's return.
-; CHECK: icmp eq i64 %hetgpu.tlin, 0
-; CHECK: store i32 2, ptr %hetgpu.header
-; Save ends with {suspended, id}; restore copies shared memory back, reloads
-; the slots and jumps to the safe point.
-; CHECK: store i32 1, ptr %{{.*}}
-; CHECK-NEXT: store i32 1, ptr %hetgpu.header
+; CHECK: store i32 2, ptr %hetgpu.header{{[0-9]+}}
+; Save ends with {suspended, id} after the shared-memory copy.
+; CHECK: hetgpu.copy.end:
+; CHECK-NEXT: getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 4
+; CHECK-NEXT: store i32 1, ptr %{{.*}}
+; CHECK-NEXT: store i32 1, ptr %hetgpu.header{{[0-9]+}}
 ; CHECK-NEXT: ret void
-; CHECK: load i64, ptr %{{.*}}
-; CHECK: load float, ptr %{{.*}}
-; CHECK: br label %hetgpu.sp.1
-; CHECK: store i32 2, ptr %{{.*}}
-; CHECK-NEXT: store i32 1, ptr %hetgpu.header
-; CHECK: br label %hetgpu.sp.2
+; CHECK: hetgpu.copy.end{{[0-9]+}}:
+; CHECK-NEXT: br label %hetgpu.land.1
+; CHECK: getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 4
+; CHECK-NEXT: store i32 2, ptr %{{.*}}
+; CHECK-NEXT: store i32 1, ptr %hetgpu.header{{[0-9]+}}
+; CHECK-NEXT: ret void
+; CHECK: hetgpu.copy.end{{[0-9]+}}:
+; CHECK-NEXT: br label %hetgpu.land.2
 define void @k(ptr %in, ptr %out) #0 {
 entry:
   %t = call i32 @__hetgpu_tid_x()

@@ -10,27 +10,34 @@ target triple = "unknown-hetgpu-unknown"
 @s = internal addrspace(3) global [3 x i32] undef, align 4
 
 ; CHECK-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl)
-; The alloca moves to the new entry block, which dominates the restore path.
+; The alloca moves to the new entry block, which dominates the resume path.
 ; CHECK: hetgpu.entry:
 ; CHECK-NEXT: %arr = alloca [4 x i32]
-; CHECK: %[[DS:.*]] = call ptr addrspace(3) @__hetgpu_dynamic_shared()
-; CHECK: hetgpu.save.1:
-; CHECK-NEXT: %[[M:.*]] = getelementptr i8, ptr %hetgpu.record, i64 0
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %[[M]], ptr align 4 %arr, i64 16, i1 false)
-; CHECK-NEXT: getelementptr i8, ptr %hetgpu.record, i64 16
-; CHECK-NEXT: ptrtoint ptr %arr to i64
-; CHECK: and i64 %{{.*}}, 4294967295
-; CHECK-NEXT: or i64 %{{.*}}, 0
-; CHECK: getelementptr i8, ptr %hetgpu.record, i64 24
-; CHECK: %[[DSI:.*]] = ptrtoint ptr addrspace(3) %[[DS]] to i64
-; CHECK: %[[REL:.*]] = sub i64 %{{.*}}, %[[DSI]]
-; CHECK-NEXT: add i64 %[[REL]], 16
-; Restore: memcpy back into %arr, pointer rebuilt from %arr.
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %arr, ptr align 1 %{{.*}}, i64 16, i1 false)
+; CHECK: call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; Landing block: memcpy back into %arr, pointer rebuilt from %arr, the
+; dynamic shared pointer rebuilt from its layout offset.
+; CHECK: hetgpu.land.1:
+; CHECK: %[[LDS:.*]] = call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; CHECK-NEXT: %[[LM:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %arr, ptr align 1 %[[LM]], i64 16, i1 false)
 ; CHECK: %[[ENC:.*]] = load i64
 ; CHECK-NEXT: %[[OFF:.*]] = and i64 %[[ENC]], 4294967295
 ; CHECK-NEXT: getelementptr i8, ptr %arr, i64 %[[OFF]]
+; CHECK: icmp uge i64 %{{.*}}, 16
+; CHECK: getelementptr i8, ptr addrspace(3) %[[LDS]]
 ; CHECK: br label %hetgpu.sp.1
+; CHECK: hetgpu.save.1:
+; CHECK: %[[DS:.*]] = call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; CHECK-NEXT: %[[M:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %[[M]], ptr align 4 %arr, i64 16, i1 false)
+; CHECK-NEXT: getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 16
+; CHECK-NEXT: ptrtoint ptr %arr to i64
+; CHECK: and i64 %{{.*}}, 4294967295
+; CHECK-NEXT: or i64 %{{.*}}, 0
+; CHECK: getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 24
+; CHECK: %[[DSI:.*]] = ptrtoint ptr addrspace(3) %[[DS]] to i64
+; CHECK: %[[REL:.*]] = sub i64 %{{.*}}, %[[DSI]]
+; CHECK-NEXT: add i64 %[[REL]], 16
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
