@@ -460,7 +460,8 @@ Status checkAllocationsMatch(const Checkpoint &C, int Index) {
 //===--- Moving a context between devices ---------------------------------===//
 
 Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
-                               bool CopyData, std::string *Summary) {
+                               bool CopyData, std::string *Summary,
+                               uint64_t *BytesCopied) {
   Runtime &RT = Runtime::get();
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   std::shared_ptr<Device> Src = Ctx.Dev, Dst = To.Home;
@@ -550,9 +551,14 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
     }
     Mods.push_back(std::move(SM));
   }
+  // Between host memory and a device with its own memory the bytes go
+  // straight between the device and the arena file, through a second host
+  // mapping of it (Arena::alias): one copy at link speed. Otherwise (two
+  // devices with memory of their own) through host buffers.
+  bool Direct = Copy && CopyData && SrcShares != DstShares;
   std::vector<std::vector<char>> Data;
   uint64_t Bytes = 0;
-  if (Copy && CopyData)
+  if (Copy && CopyData && !Direct)
     for (const Allocation &A : Allocs) {
       Data.emplace_back(A.Size);
       if (Status S = copyOut(*SQ, Data.back().data(),
@@ -560,7 +566,9 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
         return S;
       Bytes += A.Size;
     }
-  SQ.reset();
+  std::unique_ptr<Queue> DQ;
+  if (Status S = Dst->createQueue(DQ))
+    return S;
 
   // From here on the context changes device.
   Ctx.Modules.clear();
@@ -576,13 +584,37 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
   if (Copy)
     for (const Allocation &A : Allocs) {
       void *P = reinterpret_cast<void *>(A.Base);
-      if (!SrcShares)
-        if (Status S = Src->detachArenaRange(P, A.Size))
-          return S;
-      if (!DstShares)
-        if (Status S = Dst->attachArenaRange(P, A.Size))
-          return S;
+      void *MapBase = nullptr;
+      size_t MapLen = 0;
+      void *Alias = nullptr;
+      if (Direct) {
+        Alias = AR.alias(A.Base, A.Size, MapBase, MapLen);
+        if (!Alias)
+          return Status(ErrorCode::OutOfMemory,
+                        "migration: cannot map the arena bytes of " +
+                            hexAddr(A.Base));
+      }
+      Status S;
+      if (!SrcShares) {
+        if (Direct) // device -> file bytes, then the host maps them there
+          S = copyOut(*SQ, Alias, P, A.Size);
+        if (S.isOk())
+          S = Src->detachArenaRange(P, A.Size);
+      }
+      if (S.isOk() && !DstShares) {
+        S = Dst->attachArenaRange(P, A.Size);
+        if (S.isOk() && Direct) { // file bytes -> device, then drop them
+          S = copyIn(*DQ, P, Alias, A.Size);
+          AR.discard(A.Base, A.Size);
+        }
+      }
+      Arena::unalias(MapBase, MapLen);
+      if (S)
+        return S;
+      if (Direct)
+        Bytes += A.Size;
     }
+  SQ.reset();
   Ctx.Dev = Dst;
   Ctx.Backend = To.HomeBackend;
   std::vector<StreamObj *> Streams(Ctx.Streams.begin(), Ctx.Streams.end());
@@ -596,9 +628,6 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
     if (Status St = Dst->createEvent(S->Marker))
       return St;
   }
-  std::unique_ptr<Queue> DQ;
-  if (Status S = Dst->createQueue(DQ))
-    return S;
   {
     std::lock_guard<std::mutex> L(RT.HandleM);
     for (EventObj *E : RT.LiveEvents) {
@@ -636,6 +665,8 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
   }
   if (Status S = DQ->synchronize())
     return S;
+  if (BytesCopied)
+    *BytesCopied = Bytes;
   if (Summary)
     *Summary = "device " + std::to_string(Ctx.Index) + " moved from " +
                SrcName + " to " + DstName + " (" + To.HomeBackend + "), " +
@@ -839,7 +870,11 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     // the API wants the whole checkpoint.
     bool InPlace = !Moves || (Ctx.Dev->sharesArena() &&
                               RT.context(MoveTo)->Home->sharesArena());
-    bool Full = !Cfg.File.empty() || ApiImage || !InPlace;
+    // A move copies device memory itself (straight between device and
+    // arena) unless a file or the API takes the whole checkpoint, which is
+    // then what is written back.
+    bool Full = !Cfg.File.empty() || ApiImage;
+    (void)InPlace;
 
     // Checkpoint: the state buffer and every allocation of the device.
     auto T0 = std::chrono::steady_clock::now();
@@ -900,6 +935,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     }
     std::string Moved;
     double MoveMs = 0;
+    uint64_t MoveBytes = 0;
     if (MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev) {
       auto TM = std::chrono::steady_clock::now();
       std::shared_ptr<Device> Before = Ctx.Dev;
@@ -915,7 +951,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
                         " cannot be loaded there (see the error above)");
       if (MS.isOk()) {
         Free();
-        MS = moveContext(Ctx, TC, /*CopyData=*/false, &Moved);
+        MS = moveContext(Ctx, TC, /*CopyData=*/!Full, &Moved, &MoveBytes);
       }
       if (MS && Ctx.Dev == Before) {
         // Refused before anything changed: carry on where the launch was.
@@ -948,7 +984,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
         Me.Served = true;
       RunCV.notify_all();
     }
-    uint64_t MovedBytes = R.State.size();
+    uint64_t MovedBytes = R.State.size() + MoveBytes;
     for (const CheckpointAlloc &A : R.Allocs) {
       if (Status St2 = S.Q->memcpy(reinterpret_cast<void *>(A.Base),
                                    A.Bytes.data(), A.Bytes.size(),

@@ -123,7 +123,8 @@ Status migratableLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
 /// restore). Everything is checked before anything changes: memory that is
 /// not in the unified address space is refused by name.
 Status moveContext(DeviceContext &Ctx, DeviceContext &To, bool CopyData,
-                   std::string *Summary = nullptr);
+                   std::string *Summary = nullptr,
+                   uint64_t *BytesCopied = nullptr);
 
 } // namespace rt
 } // namespace hetgpu

@@ -264,9 +264,6 @@ Status Arena::lend(uint64_t ChunkAddr) {
     return Status(ErrorCode::DriverFailure,
                   "device memory arena: cannot unmap " + hexStr(ChunkAddr) +
                       ": " + strerror(errno));
-  // The host file's bytes of the chunk are stale from now on.
-  fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(Off),
-            off_t(ChunkBytes));
   C.Lent = true;
   return Status::ok();
 }
@@ -302,4 +299,31 @@ bool Arena::isLent(uint64_t ChunkAddr) {
 uint64_t Arena::highWater() {
   std::lock_guard<std::mutex> L(M);
   return Used.empty() ? 0 : Used.rbegin()->first + Used.rbegin()->second;
+}
+
+void Arena::discard(uint64_t Addr, uint64_t Bytes) {
+  uint64_t PS = 4096, A = (Addr - Base + PS - 1) & ~(PS - 1),
+           E = (Addr - Base + Bytes) & ~(PS - 1);
+  if (E > A)
+    fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(A),
+              off_t(E - A));
+}
+
+void *Arena::alias(uint64_t Addr, uint64_t Bytes, void *&MapBase,
+                   size_t &MapLen) {
+  uint64_t Off = Addr - Base, PS = 4096, A = Off & ~(PS - 1),
+           E = (Off + Bytes + PS - 1) & ~(PS - 1);
+  MapLen = size_t(E - A);
+  MapBase = mmap(nullptr, MapLen, PROT_READ | PROT_WRITE, MAP_SHARED, Fd,
+                 off_t(A));
+  if (MapBase == MAP_FAILED) {
+    MapBase = nullptr;
+    return nullptr;
+  }
+  return static_cast<char *>(MapBase) + (Off - A);
+}
+
+void Arena::unalias(void *MapBase, size_t MapLen) {
+  if (MapBase)
+    munmap(MapBase, MapLen);
 }

@@ -88,11 +88,20 @@ public:
   void retag(uint64_t Addr, uint64_t Bytes, unsigned Tag);
 
   /// Removes the host mapping of the chunk at \p ChunkAddr (a device maps
-  /// its own memory there) / maps the host file there again (its bytes are
-  /// whatever the file held: callers copy the data back).
+  /// its own memory there) / maps the host file there again. The file keeps
+  /// its bytes while a chunk is lent (a move copies them to the device
+  /// through alias(), then discards them).
   Status lend(uint64_t ChunkAddr);
   Status reclaim(uint64_t ChunkAddr);
   bool isLent(uint64_t ChunkAddr);
+  /// Drops the file's bytes under [Addr, Addr + Bytes) (whole pages).
+  void discard(uint64_t Addr, uint64_t Bytes);
+  /// A second host mapping of the file bytes under [Addr, Addr + Bytes),
+  /// valid also while the range is lent: a move copies between it and the
+  /// device memory at Addr. Returns the pointer for Addr (null on failure);
+  /// unalias() takes \p MapBase and \p MapLen.
+  void *alias(uint64_t Addr, uint64_t Bytes, void *&MapBase, size_t &MapLen);
+  static void unalias(void *MapBase, size_t MapLen);
 
   /// Bytes from the base to the end of the highest allocation.
   uint64_t highWater();
