@@ -9,6 +9,17 @@
 #   run-gpu.sh --stage BUILD_DIR DIR   only build them into DIR (LLVM machine)
 #   run-gpu.sh --prebuilt DIR     run with the programs in DIR (GPU machine;
 #                                 bench/nvidia/device-run.sh passes .carry/bin)
+#   run-gpu.sh --carry BUILD_DIR DIR   stage programs, libhetgpu-rt, the
+#                                 translator, math libraries and libLLVM
+#                                 (gzip) into DIR (LLVM machine, ~58 MB)
+#   run-gpu.sh --device DIR       unpack DIR's libraries and run with its
+#                                 programs (GPU machine, DIR carried there)
+#
+# The `device` tool, in two steps (build-x is git-ignored, so it travels
+# when named in carry):
+#   here:  sh bench/migration/run-gpu.sh --carry build-x build-x/migcarry
+#   run:   sh bench/migration/run-gpu.sh --device build-x/migcarry | tee $OUT/mig.txt
+#          (carry ["build-x/migcarry"])
 #
 # Programs: mig-xdev (bench/migration/xdev.cu: barriers, shared memory,
 # warp shuffles, atomics, device pointers stored in device memory; integer
@@ -41,6 +52,31 @@ stage() { # BUILD_DIR DIR
 }
 case "$1" in
 --stage) stage "$2" "$3"; exit $? ;;
+--carry)
+  rm -rf "$3" && mkdir -p "$3/bin" "$3/lib" "$3/libx" &&
+    stage "$2" "$3/bin" &&
+    cp "$2"/bin/hetgpu-info "$2"/lib/libhetgpu-rt.so "$2"/lib/libhetgpu-translate.so \
+      "$2"/lib/hetgpu-math-nvptx64-*.bc "$2"/lib/hetgpu-math-x86_64-*.bc "$3/lib/" &&
+    gzip -6 -c /usr/lib/x86_64-linux-gnu/libLLVM.so.22.1 > "$3/lib/libLLVM.so.22.1.gz" || exit 1
+  # Libraries libLLVM needs that the GPU machine's image may lack.
+  for l in libz3.so.4 libedit.so.2 libbsd.so.0 libmd.so.0 libffi.so.8; do
+    gzip -9 -c "/lib/x86_64-linux-gnu/$l" > "$3/libx/$l.gz"
+  done
+  du -sh "$3"
+  exit 0 ;;
+--device)
+  D=$2 H=/tmp/hg-mig
+  mkdir -p "$H/lib" "$H/libx"
+  unz() { python3 -c 'import gzip,sys; open(sys.argv[2],"wb").write(gzip.open(sys.argv[1]).read())' "$1" "$2"; }
+  unz "$D/lib/libLLVM.so.22.1.gz" "$H/lib/libLLVM.so.22.1"
+  for f in "$D"/libx/*.gz; do
+    l=$(basename "$f" .gz)
+    ldconfig -p | grep -q "$l " || unz "$f" "$H/libx/$l"
+  done
+  cp "$D"/lib/*.so "$D"/lib/*.bc "$H/lib/"
+  export LD_LIBRARY_PATH=$H/lib:$H/libx HETGPU_TRANSLATOR=$H/lib/libhetgpu-translate.so
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+  exec sh "$0" --prebuilt "$D/bin" ;;
 --prebuilt) P=$2 ;;
 *)
   P=$(mktemp -d)
