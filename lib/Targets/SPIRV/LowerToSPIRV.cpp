@@ -32,12 +32,20 @@
 #include "SPIRVKernelABI.h"
 
 #include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Transforms/SIMTToMIMD.h"
+#include "hetgpu/Transforms/SIMTToMIMDABI.h"
+// The block context the SIMT->MIMD thread functions read (plain C).
+#include "../../../runtime/include/hetgpu/host_abi.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -50,6 +58,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +69,7 @@
 #include "llvm/Transforms/Utils/LowerAtomic.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <cstddef>
 #include <map>
 
 #define DEBUG_TYPE "hetgpu-lower-spirv"
@@ -77,6 +87,17 @@ static cl::opt<bool> ClDeferUnsupported(
     cl::desc("hetgpu-lower-spirv: leave out kernels whose warp operations "
              "cannot be emulated instead of failing"));
 
+static cl::opt<SPIRVLoweringOptions::WarpLoopMode> ClWarpLoop(
+    "hetgpu-spirv-warp-loop", cl::Hidden,
+    cl::init(SPIRVLoweringOptions::WarpLoopMode::Off),
+    cl::desc("hetgpu-lower-spirv: kernels that run one warp per work-item"),
+    cl::values(clEnumValN(SPIRVLoweringOptions::WarpLoopMode::Off, "off",
+                          "none"),
+               clEnumValN(SPIRVLoweringOptions::WarpLoopMode::Auto, "auto",
+                          "those that need exact warp semantics"),
+               clEnumValN(SPIRVLoweringOptions::WarpLoopMode::All, "all",
+                          "every kernel")));
+
 static cl::opt<bool> ClSubGroups(
     "hetgpu-spirv-subgroups", cl::Hidden, cl::init(false),
     cl::desc("hetgpu-lower-spirv: map warp operations to 32-wide sub-groups"));
@@ -93,6 +114,16 @@ enum SPIRVAS : unsigned {
 };
 
 constexpr StringLiteral KernelAttr = "hetgpu-kernel";
+/// Marks the kernels that run one warp per work-item, and their thread
+/// functions.
+constexpr StringLiteral WarpLoopAttr = "hetgpu-spirv-warp-loop";
+constexpr StringLiteral WarpThreadAttr = "hetgpu-spirv-warp-thread";
+constexpr StringLiteral WarpExecName = "__hetgpu_spirv_warp_exec";
+
+/// WarpExecutor.c as bitcode (built by CMakeLists.txt).
+const unsigned char WarpExecutorBitcode[] = {
+#include "SPIRVWarpExecutor.inc"
+};
 
 Error failure(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
@@ -205,11 +236,15 @@ public:
 private:
   Error checkInput();
   void inlineCalls();
+  bool needsWarpLoop(Function &K);
+  Error lowerWarpLoopKernels();
+  Error linkWarpExecutor();
   Error cloneWithSPIRVTypes();
   Error placeBlockVars();
   Error lowerBuiltins();
   Error lowerWarpOps();
   Error expandAtomics();
+  void expandIntrinsics();
   void lowerFences();
   Value *emitNextAfter(IRBuilder<> &B, Value *X, Value *Y);
   void addHelperKernels();
@@ -243,6 +278,10 @@ private:
   uint64_t BlockSize = spirv_abi::HeaderSize;
   uint64_t BlockAlign = 16;
   SmallPtrSet<Function *, 8> WarpEmulated;
+  /// Warp-loop kernels by name -> (bytes of static shared memory, bytes of
+  /// thread states and frames per warp): the runtime's dynamic local buffer
+  /// holds the warps' states, then static, then dynamic shared memory.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> WarpLoopShared;
 
   struct PrintfFormat {
     std::string Text;
@@ -256,6 +295,12 @@ private:
   std::vector<std::pair<std::string, std::string>> Unsupported;
   SmallPtrSet<Function *, 4> Dropped;
 };
+
+bool isWarpBuiltin(const CallInst &CI) {
+  if (std::optional<BuiltinInfo> BI = getCalledBuiltin(CI))
+    return BI->Group == "warp";
+  return false;
+}
 
 //===----------------------------------------------------------------------===//
 // Step 0: input checks
@@ -327,6 +372,321 @@ void SPIRVLowering::inlineCalls() {
       }
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1b: warp-loop kernels (one work-item runs one warp)
+//===----------------------------------------------------------------------===//
+
+/// Whether a volatile access through \p Ptr (hetIR address spaces) may
+/// touch shared memory: a shared pointer, or a generic one whose object is
+/// not provably a global of another space or a private allocation.
+bool volatileMayBeShared(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == AS_Shared)
+    return true;
+  if (AS != 0)
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs);
+  for (const Value *O : Objs) {
+    O = O->stripPointerCasts();
+    if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+      if (GV->getAddressSpace() == AS_Shared)
+        return true;
+      continue;
+    }
+    if (isa<AllocaInst>(O))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+/// Kernels whose CUDA semantics a work-item per thread cannot give without
+/// 32-wide sub-groups: warp operations that not every thread of the block
+/// reaches the same number of times (the barrier emulation of lowerWarpOps
+/// would deadlock or pair the wrong lanes), and warp-synchronous exchanges
+/// through volatile shared memory (pre-CUDA 9 scans and reductions assume
+/// the lanes of a warp execute each access in lock-step).
+bool SPIRVLowering::needsWarpLoop(Function &K) {
+  if (Opts.WarpLoop == SPIRVLoweringOptions::WarpLoopMode::All)
+    return true;
+  std::optional<DominatorTree> DT;
+  std::optional<PostDominatorTree> PDT;
+  std::optional<LoopInfo> LI;
+  for (Instruction &I : instructions(K)) {
+    if (auto *LD = dyn_cast<LoadInst>(&I);
+        LD && LD->isVolatile() && volatileMayBeShared(LD->getPointerOperand()))
+      return true;
+    if (auto *ST = dyn_cast<StoreInst>(&I);
+        ST && ST->isVolatile() && volatileMayBeShared(ST->getPointerOperand()))
+      return true;
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI || !isWarpBuiltin(*CI))
+      continue;
+    if (!DT) {
+      DT.emplace(K);
+      PDT.emplace(K);
+      LI.emplace(*DT);
+    }
+    BasicBlock *BB = CI->getParent();
+    if (!PDT->dominates(BB, &K.getEntryBlock()) || LI->getLoopFor(BB))
+      return true;
+  }
+  return false;
+}
+
+/// The warp-loop form of the selected kernels, on hetIR (before the SPIR-V
+/// types). The SIMT->MIMD lowering of the host target (SIMTToMIMD.h) turns
+/// each into a resumable thread function and a block function that calls
+/// `__hetgpu_exec_block`; here the block function is replaced by a kernel
+/// with the original parameters and three more (the block size, SPIRVKernel
+/// ABI.h) that builds the block context in private memory and calls the
+/// warp executor (WarpExecutor.c) for its warp. The other kernels are
+/// detached from the module meanwhile, and the builtins the SIMT->MIMD
+/// lowering would turn into host services (printf, assert, trap, malloc,
+/// free, clocks) or CPU fences keep their hetIR names, hidden from it, so
+/// that lowerBuiltins gives them their SPIR-V form in the thread function.
+Error SPIRVLowering::lowerWarpLoopKernels() {
+  if (Opts.SubGroups32 || Opts.WarpLoop == SPIRVLoweringOptions::WarpLoopMode::Off)
+    return Error::success();
+  struct Selected {
+    std::string Name;
+    FunctionType *FT;
+    AttributeList Attrs;
+    GlobalValue::LinkageTypes Linkage;
+    uint64_t Shared;
+  };
+  std::vector<Selected> Sel;
+  SmallVector<Function *, 8> Others;
+  for (Function &F : M) {
+    if (!F.hasFnAttribute(KernelAttr) || F.isDeclaration())
+      continue;
+    if (!needsWarpLoop(F)) {
+      Others.push_back(&F);
+      continue;
+    }
+    SharedLayout SL = computeSharedLayout(F);
+    Sel.push_back({F.getName().str(), F.getFunctionType(), F.getAttributes(),
+                   F.getLinkage(), SL.Vars.empty() ? 0 : SL.dynamicOffset()});
+    // A kernel without sync points would become a loop over the whole
+    // block; a no-op warp operation makes it a thread function too.
+    bool HasSync = false;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto BI = getCalledBuiltin(*CB))
+          HasSync |= BI->Group == "warp" || BI->Group == "barrier";
+    if (!HasSync)
+      CallInst::Create(getOrDeclareBuiltin(M, BuiltinID::activemask), {}, "",
+                       F.getEntryBlock().getTerminator()->getIterator());
+  }
+  if (Sel.empty())
+    return Error::success();
+
+  // Detach the other kernels' bodies; hide the service builtins.
+  SmallVector<std::pair<Function *, Function *>, 8> Detached;
+  for (Function *F : Others) {
+    Function *Holder = Function::Create(F->getFunctionType(),
+                                        GlobalValue::InternalLinkage, "");
+    Holder->splice(Holder->end(), F);
+    Detached.push_back({F, Holder});
+  }
+  SmallVector<std::pair<Function *, std::string>, 8> Hidden;
+  for (Function &F : M) {
+    std::optional<BuiltinInfo> BI = lookupBuiltin(F);
+    if (!BI || !F.isDeclaration())
+      continue;
+    switch (BI->ID) {
+    case BuiltinID::printf:
+    case BuiltinID::assert_fail:
+    case BuiltinID::trap:
+    case BuiltinID::malloc:
+    case BuiltinID::free:
+    case BuiltinID::clock:
+    case BuiltinID::clock64:
+    case BuiltinID::globaltimer:
+    case BuiltinID::fence_block:
+    case BuiltinID::fence_device:
+    case BuiltinID::fence_system:
+      Hidden.push_back({&F, F.getName().str()});
+      break;
+    default:
+      break;
+    }
+  }
+  for (auto &[F, Name] : Hidden)
+    F->setName("hetgpu.spirv.hidden." + Name);
+
+  Error Err = lowerSIMTToMIMD(M);
+
+  for (auto &[F, Name] : Hidden)
+    F->setName(Name);
+  for (auto &[F, Holder] : Detached) {
+    F->splice(F->end(), Holder);
+    delete Holder;
+  }
+  if (Err)
+    return joinErrors(failure("the warp-loop form (one work-item per warp, "
+                              "for exact warp semantics on a " +
+                              Opts.DeviceDesc + ") failed"),
+                      std::move(Err));
+
+  // The kernels.
+  auto *Ptr = PointerType::get(Ctx, 0);
+  FunctionCallee Exec = M.getOrInsertFunction(
+      WarpExecName, FunctionType::get(Type::getVoidTy(Ctx),
+                                      {Ptr, Ptr, Ptr, Ptr, I32}, false));
+  for (Selected &S : Sel) {
+    Function *BF = M.getFunction((BlockFunctionPrefix + S.Name).str());
+    CallInst *Call = nullptr;
+    if (BF)
+      for (Instruction &I : instructions(*BF))
+        if (auto *CI = dyn_cast<CallInst>(&I))
+          if (CI->getCalledFunction() &&
+              CI->getCalledFunction()->getName() == ExecBlockName)
+            Call = CI;
+    if (!Call)
+      return failure("kernel '" + S.Name +
+                     "': the SIMT->MIMD lowering produced no resumable "
+                     "thread function");
+    auto *Thread = dyn_cast<Function>(Call->getArgOperand(2));
+    auto *FS = dyn_cast<ConstantInt>(Call->getArgOperand(3));
+    if (!Thread || !FS)
+      return failure("kernel '" + S.Name +
+                     "': unexpected block function from SIMT->MIMD");
+    Thread->addFnAttr(WarpThreadAttr);
+    uint64_t FrameSize = FS->getZExtValue();
+    Constant *KName = dyn_cast<Constant>(Call->getArgOperand(4));
+    BF->eraseFromParent();
+    if (auto *G = dyn_cast_or_null<GlobalVariable>(
+            KName ? KName->stripPointerCasts() : nullptr))
+      if (G->use_empty())
+        G->eraseFromParent();
+
+    SmallVector<Type *, 8> Params(S.FT->params());
+    Params.append({I32, I32, I32});
+    Function *K = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), Params, false), S.Linkage,
+        S.Name, M);
+    AttributeList AL = S.Attrs;
+    K->setAttributes(AttributeList::get(Ctx, AL.getFnAttrs(),
+                                        AL.getRetAttrs(), [&] {
+                                          SmallVector<AttributeSet, 8> PA;
+                                          for (unsigned I = 0;
+                                               I < S.FT->getNumParams(); ++I)
+                                            PA.push_back(AL.getParamAttrs(I));
+                                          return PA;
+                                        }()));
+    K->addFnAttr(WarpLoopAttr);
+    K->removeFnAttr(Attribute::Memory);
+    unsigned NP = S.FT->getNumParams();
+    K->getArg(NP)->setName("hetgpu.ntid.x");
+    K->getArg(NP + 1)->setName("hetgpu.ntid.y");
+    K->getArg(NP + 2)->setName("hetgpu.ntid.z");
+    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", K));
+    // args[i] points to parameter i's bytes, as cudaLaunchKernel's array.
+    AllocaInst *Args = B.CreateAlloca(ArrayType::get(Ptr, std::max(NP, 1u)),
+                                      nullptr, "args");
+    for (unsigned I = 0; I < NP; ++I) {
+      Argument *A = K->getArg(I);
+      Value *Slot = A;
+      if (!A->hasByValAttr()) {
+        AllocaInst *Copy = B.CreateAlloca(A->getType(), nullptr,
+                                          A->getName() + ".slot");
+        B.CreateStore(A, Copy);
+        Slot = Copy;
+      }
+      B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Args->getAllocatedType(),
+                                                        Args, 0, I));
+    }
+    // The block context (host_abi.h).
+    auto *CtxTy = ArrayType::get(I8, sizeof(hetgpu_block_ctx));
+    AllocaInst *BCtx = B.CreateAlloca(CtxTy, nullptr, "ctx");
+    BCtx->setAlignment(Align(16));
+    B.CreateMemSet(BCtx, B.getInt8(0), sizeof(hetgpu_block_ctx), Align(16));
+    auto Store = [&](size_t Off, Value *V) {
+      B.CreateStore(V, B.CreateConstInBoundsGEP1_64(I8, BCtx, Off));
+    };
+    auto Builtin = [&](BuiltinID ID) {
+      return B.CreateCall(getOrDeclareBuiltin(M, ID));
+    };
+    const BuiltinID Grid[3] = {BuiltinID::nctaid_x, BuiltinID::nctaid_y,
+                               BuiltinID::nctaid_z};
+    const BuiltinID Idx[3] = {BuiltinID::ctaid_x, BuiltinID::ctaid_y,
+                              BuiltinID::ctaid_z};
+    for (unsigned D = 0; D < 3; ++D) {
+      Store(offsetof(hetgpu_block_ctx, grid_dim) + 4 * D, Builtin(Grid[D]));
+      Store(offsetof(hetgpu_block_ctx, block_dim) + 4 * D, K->getArg(NP + D));
+      Store(offsetof(hetgpu_block_ctx, block_idx) + 4 * D, Builtin(Idx[D]));
+    }
+    // The dynamic local buffer: the warps' lane tables, thread states and
+    // frames (WarpBytes per warp), then static and dynamic shared memory.
+    uint64_t Frame = alignTo(std::max<uint64_t>(FrameSize, 16), 16);
+    uint64_t WarpBytes =
+        32 * sizeof(void *) + 32 * sizeof(hetgpu_thread_state) + 32 * Frame;
+    Value *Area =
+        B.CreateAddrSpaceCast(Builtin(BuiltinID::dynamic_shared), Ptr, "area");
+    Value *Threads = B.CreateMul(
+        K->getArg(NP), B.CreateMul(K->getArg(NP + 1), K->getArg(NP + 2)));
+    Value *Warps = B.CreateLShr(B.CreateAdd(Threads, B.getInt32(31)), 5);
+    Value *SharedBase = B.CreateInBoundsGEP(
+        I8, Area,
+        B.CreateMul(B.CreateZExt(Warps, I64), B.getInt64(WarpBytes)),
+        "shared");
+    Store(offsetof(hetgpu_block_ctx, shared), SharedBase);
+    Store(offsetof(hetgpu_block_ctx, dynamic_shared_offset),
+          B.getInt64(S.Shared));
+    B.CreateCall(Exec, {Args, BCtx, Thread, Area, B.getInt32(Frame)});
+    B.CreateRetVoid();
+    WarpLoopShared[S.Name] = {S.Shared, WarpBytes};
+  }
+  return linkWarpExecutor();
+}
+
+/// Links WarpExecutor.c's bitcode and inlines it into the warp-loop kernels
+/// (so the thread function, its argument there, is called directly).
+Error SPIRVLowering::linkWarpExecutor() {
+  MemoryBufferRef Buf(
+      StringRef(reinterpret_cast<const char *>(WarpExecutorBitcode),
+                sizeof(WarpExecutorBitcode)),
+      "SPIRVWarpExecutor.bc");
+  Expected<std::unique_ptr<Module>> Exec = parseBitcodeFile(Buf, Ctx);
+  if (!Exec)
+    return failure("embedded warp-loop executor: " +
+                   toString(Exec.takeError()));
+  (*Exec)->setTargetTriple(M.getTargetTriple());
+  (*Exec)->setDataLayout(M.getDataLayout());
+  for (Function &F : **Exec) {
+    // Host CPU attributes mean nothing here.
+    AttributeMask Drop;
+    for (Attribute A : F.getAttributes().getFnAttrs())
+      if (A.isStringAttribute())
+        Drop.addAttribute(A.getKindAsString());
+    F.removeFnAttrs(Drop);
+    F.setCallingConv(CallingConv::C);
+    for (User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        CB->setCallingConv(CallingConv::C);
+    // Lifetime markers inside the round loop make the work-group compiler
+    // of PoCL drop the lane table between work-group barriers.
+    for (Instruction &I : make_early_inc_range(instructions(F)))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (II->isLifetimeStartOrEnd())
+          II->eraseFromParent();
+  }
+  if (Linker::linkModules(M, std::move(*Exec), Linker::Flags::LinkOnlyNeeded))
+    return failure("cannot link the warp-loop executor");
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasFnAttribute(KernelAttr) &&
+        !F.hasFnAttribute(WarpThreadAttr))
+      F.setLinkage(GlobalValue::InternalLinkage);
+  // Inlines the executor (and the thread functions) into the kernels; what
+  // is no longer called goes.
+  inlineCalls();
+  if (Function *F = M.getFunction(WarpExecName); F && !F->isDeclaration())
+    return failure("the warp-loop executor could not be inlined");
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,7 +904,9 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
       }
       // Calls to defined functions pass the hidden parameters on.
       if (auto *CB = dyn_cast<CallBase>(&I)) {
-        Function *Callee = CB->getCalledFunction();
+        // The call still has the callee's hetIR type (the clone has the
+        // hidden parameters more): not getCalledFunction().
+        auto *Callee = dyn_cast<Function>(CB->getCalledOperand());
         if (!Callee) {
           if (!isa<InlineAsm>(CB->getCalledOperand()))
             return failure("function " + kernelOf(*F) +
@@ -1064,6 +1426,9 @@ Error SPIRVLowering::lowerBuiltins() {
       IRBuilder<> RB(BB);
       if (F.getReturnType()->isVoidTy())
         RB.CreateRetVoid();
+      else if (F.hasFnAttribute(WarpThreadAttr))
+        RB.CreateRet(ConstantInt::get(F.getReturnType(),
+                                      HETGPU_SYNC_EXIT)); // the lane exits
       else
         RB.CreateRet(PoisonValue::get(F.getReturnType()));
       CI->eraseFromParent();
@@ -1174,11 +1539,6 @@ Error SPIRVLowering::lowerBuiltins() {
 // Warp operations
 //===----------------------------------------------------------------------===//
 
-bool isWarpBuiltin(const CallInst &CI) {
-  if (std::optional<BuiltinInfo> BI = getCalledBuiltin(CI))
-    return BI->Group == "warp";
-  return false;
-}
 
 Error SPIRVLowering::lowerWarpOps() {
   std::map<Function *, SmallVector<CallInst *, 8>> PerFn;
@@ -1472,6 +1832,39 @@ Error SPIRVLowering::expandAtomics() {
   return Error::success();
 }
 
+/// Intrinsics LLVM's SPIR-V backend cannot legalise: `llvm.lrint` /
+/// `llvm.llrint` / `llvm.lround` / `llvm.llround` to an integer of another
+/// width than the operand (CUDA's lrintf, llrintf, lroundf: float to 64
+/// bits). They become rint/round (OpenCL.std) and a conversion; out-of-range
+/// inputs are undefined in C as in CUDA.
+void SPIRVLowering::expandIntrinsics() {
+  SmallVector<IntrinsicInst *, 8> Work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::lrint:
+        case Intrinsic::llrint:
+        case Intrinsic::lround:
+        case Intrinsic::llround:
+          Work.push_back(II);
+          break;
+        default:
+          break;
+        }
+  for (IntrinsicInst *II : Work) {
+    IRBuilder<> B(II);
+    Value *X = II->getArgOperand(0);
+    bool Round = II->getIntrinsicID() == Intrinsic::lround ||
+                 II->getIntrinsicID() == Intrinsic::llround;
+    Intrinsic::ID ID = Round ? Intrinsic::round : Intrinsic::rint;
+    Value *R = B.CreateUnaryIntrinsic(ID, X);
+    Value *N = B.CreateFPToSI(R, II->getType(), II->getName());
+    II->replaceAllUsesWith(N);
+    II->eraseFromParent();
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Step 6: helper kernels, address space inference
 //===----------------------------------------------------------------------===//
@@ -1486,9 +1879,15 @@ void SPIRVLowering::addHelperKernels() {
   OS << "block " << alignTo(BlockSize, 16) << " " << BlockAlign << "\n";
   for (const BlockVar &BV : BlockVars)
     OS << "global " << BV.Name << " " << BV.Offset << " " << BV.Size << "\n";
-  for (Function *K : Kernels)
-    OS << "kernel " << K->getName() << " " << (WarpEmulated.count(K) ? 1 : 0)
-       << "\n";
+  for (Function *K : Kernels) {
+    auto WL = WarpLoopShared.find(K->getName().str());
+    if (WL != WarpLoopShared.end())
+      OS << "kernel " << K->getName() << " 2 " << WL->second.first << " "
+         << WL->second.second << "\n";
+    else
+      OS << "kernel " << K->getName() << " "
+         << (WarpEmulated.count(K) ? 1 : 0) << "\n";
+  }
   if (UsesHeap)
     OS << "heap 1\n";
   for (const auto &[Name, Why] : Unsupported)
@@ -1509,32 +1908,47 @@ void SPIRVLowering::addHelperKernels() {
     Function *F = Function::Create(FT, GlobalValue::ExternalLinkage,
                                    spirv_abi::InfoKernel, &M);
     F->setCallingConv(CallingConv::SPIR_KERNEL);
-    Constant *Data = ConstantDataArray::getString(Ctx, Table, false);
-    auto *G = new GlobalVariable(M, Data->getType(), true,
-                                 GlobalValue::InternalLinkage, Data,
-                                 "__hetgpu_spirv_table", nullptr,
-                                 GlobalValue::NotThreadLocal, ASConstant);
+    // The text lives in byte arrays of at most ChunkBytes elements each: a
+    // SPIR-V constant composite has at most 65535 operands without
+    // SPV_INTEL_long_composites (modules with hundreds of kernels have
+    // tables of that size). It is copied byte by byte, truncated to cap - 8.
+    constexpr uint64_t ChunkBytes = 60000;
+    uint64_t Len = Table.size();
     BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
-    BasicBlock *Copy = BasicBlock::Create(Ctx, "copy", F);
-    BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
     IRBuilder<> B(Entry);
     Value *Out = F->getArg(0), *Cap = F->getArg(1);
-    uint64_t Len = Table.size();
     B.CreateStore(B.getInt64(Len), Out);
     Value *Room = B.CreateSub(Cap, B.getInt64(8));
     Value *N = B.CreateSelect(B.CreateICmpULT(Room, B.getInt64(Len)), Room,
-                              B.getInt64(Len));
-    B.CreateCondBr(B.CreateICmpEQ(N, B.getInt64(0)), Done, Copy);
-    B.SetInsertPoint(Copy);
-    PHINode *I = B.CreatePHI(I64, 2);
-    I->addIncoming(B.getInt64(0), Entry);
-    Value *C = B.CreateLoad(I8, B.CreateInBoundsGEP(I8, G, I));
-    B.CreateStore(C, B.CreateInBoundsGEP(
-                         I8, Out, B.CreateAdd(I, B.getInt64(8))));
-    Value *Next = B.CreateAdd(I, B.getInt64(1));
-    I->addIncoming(Next, Copy);
-    B.CreateCondBr(B.CreateICmpULT(Next, N), Copy, Done);
-    B.SetInsertPoint(Done);
+                              B.getInt64(Len), "n");
+    for (uint64_t First = 0; First < Len; First += ChunkBytes) {
+      uint64_t Count = std::min<uint64_t>(ChunkBytes, Len - First);
+      Constant *Data = ConstantDataArray::getString(
+          Ctx, StringRef(Table).substr(First, Count), false);
+      auto *G = new GlobalVariable(
+          M, Data->getType(), true, GlobalValue::InternalLinkage, Data,
+          First ? "__hetgpu_spirv_table." + Twine(First / ChunkBytes)
+                : Twine("__hetgpu_spirv_table"),
+          nullptr, GlobalValue::NotThreadLocal, ASConstant);
+      BasicBlock *Copy = BasicBlock::Create(Ctx, "copy", F);
+      BasicBlock *Next = BasicBlock::Create(Ctx, "next", F);
+      Value *Begin = B.getInt64(First);
+      BasicBlock *From = B.GetInsertBlock();
+      B.CreateCondBr(B.CreateICmpULT(Begin, N), Copy, Next);
+      B.SetInsertPoint(Copy);
+      PHINode *I = B.CreatePHI(I64, 2);
+      I->addIncoming(B.getInt64(0), From);
+      Value *C = B.CreateLoad(I8, B.CreateInBoundsGEP(I8, G, I));
+      Value *At = B.CreateAdd(I, Begin);
+      B.CreateStore(C, B.CreateInBoundsGEP(I8, Out,
+                                           B.CreateAdd(At, B.getInt64(8))));
+      Value *INext = B.CreateAdd(I, B.getInt64(1));
+      I->addIncoming(INext, Copy);
+      Value *More = B.CreateAnd(B.CreateICmpULT(INext, B.getInt64(Count)),
+                                B.CreateICmpULT(B.CreateAdd(INext, Begin), N));
+      B.CreateCondBr(More, Copy, Next);
+      B.SetInsertPoint(Next);
+    }
     B.CreateRetVoid();
   }
   {
@@ -1581,6 +1995,8 @@ Error SPIRVLowering::run() {
     return E;
   StripDebugInfo(M);
   inlineCalls();
+  if (Error E = lowerWarpLoopKernels())
+    return E;
   if (Error E = cloneWithSPIRVTypes())
     return E;
   if (Error E = placeBlockVars())
@@ -1591,6 +2007,7 @@ Error SPIRVLowering::run() {
     return E;
   if (Error E = expandAtomics())
     return E;
+  expandIntrinsics();
   lowerFences();
   // Builtin declarations are gone now.
   for (Function &F : make_early_inc_range(M))
@@ -1644,6 +2061,7 @@ Error lowerModuleToSPIRV(Module &M, const SPIRVLoweringOptions &Opts) {
 
 LowerToSPIRVPass::LowerToSPIRVPass() {
   Opts.SubGroups32 = ClSubGroups;
+  Opts.WarpLoop = ClWarpLoop;
   Opts.FenceAsAtomic = ClFenceAsAtomic;
   Opts.DeferUnsupported = ClDeferUnsupported;
   if (Opts.SubGroups32)

@@ -10,7 +10,8 @@
 /// the SPIR-V backend cannot take expanded to compare-exchange loops.
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-lower-spirv -S in.ll
-///        (-hetgpu-spirv-subgroups selects native 32-wide sub-groups)
+///        (-hetgpu-spirv-subgroups selects native 32-wide sub-groups,
+///         -hetgpu-spirv-warp-loop=auto|all warp-loop kernels)
 ///
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,16 @@ struct SPIRVLoweringOptions {
   /// reports it when that kernel is launched) instead of failing the whole
   /// module: feature "+defer-unsupported".
   bool DeferUnsupported = false;
+  /// Warp-loop kernels (one work-item runs one warp of 32 CUDA threads
+  /// through the SIMT->MIMD lowering; the runtime launches ceil(blockDim /
+  /// 32) work-items per work-group and passes the block size, see
+  /// SPIRVKernelABI.h). Off: never (warp operations that cannot be emulated
+  /// are errors); Auto: for the kernels that need exact warp semantics
+  /// (warp operations in warp-divergent code, volatile shared-memory
+  /// accesses); All: every kernel. Ignored with SubGroups32. Features
+  /// "+warp-loop" (Auto) and "+warp-loop-all" (All).
+  enum class WarpLoopMode { Off, Auto, All };
+  WarpLoopMode WarpLoop = WarpLoopMode::Off;
   /// Words naming the device class in error messages.
   std::string DeviceDesc = "SPIR-V device without 32-wide sub-groups";
 };

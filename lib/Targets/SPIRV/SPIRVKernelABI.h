@@ -16,6 +16,17 @@
 ///                           clSetKernelArg(k, n, max(bytes, 1), NULL);
 ///   * `global char *mod`  - the module's *globals block*.
 ///
+/// A *warp-loop* kernel (module table mode 2; only with the lowering's
+/// "+warp-loop" features, which the OpenCL backend asks for on devices
+/// without 32-wide sub-groups) runs one CUDA warp per work-item, for exact
+/// warp semantics: it takes three more `uint` parameters between the hetIR
+/// ones and the hidden ones, the block size (x, y, z); it is launched with
+/// a local size of (ceil(x*y*z / 32), 1, 1) and a global size of (grid.x *
+/// that, grid.y, grid.z); its `dyn` buffer holds, in this order, the
+/// warps' thread states and frames (ceil(x*y*z / 32) times the per-warp
+/// bytes of the table), the kernel's static shared variables (the table
+/// gives their size, a multiple of 16) and the dynamic shared memory.
+///
 /// OpenCL has no portable way for the host to find or write program-scope
 /// variables (and PoCL keeps one copy of them per kernel), so every
 /// `__device__` / `__constant__` variable lives in a per-module globals block
@@ -30,7 +41,9 @@
 ///       `hetgpu-spirv <abi version>`
 ///       `block <size> <align>`
 ///       `global <name> <offset> <size>`
-///       `kernel <name> <warp-emulated 0|1>`
+///       `kernel <name> <mode>`: 0 plain, 1 warp operations emulated
+///        with work-group barriers; `kernel <name> 2 <static shared bytes>
+///        <state bytes per warp>`: a warp-loop kernel (below)
 ///       `stderr <id>` (printf format <id> is an assert message: stderr)
 ///       `heap 1` (some kernel calls malloc)
 ///       `unsupported <kernel> <reason as hex bytes>` (left out)
@@ -55,6 +68,8 @@ constexpr const char *InfoKernel = "__hetgpu_spirv_info";
 constexpr const char *InitKernel = "__hetgpu_spirv_init";
 /// Number of hidden trailing kernel parameters.
 constexpr unsigned NumHiddenParams = 2;
+/// Block-size parameters of a warp-loop kernel (before the hidden ones).
+constexpr unsigned NumWarpLoopParams = 3;
 
 /// Header of the globals block.
 constexpr uint64_t StatusOffset = 0; ///< u32: 0 ok, else a Status code

@@ -40,6 +40,9 @@ struct ModuleTable {
   std::map<std::string, std::pair<uint64_t, uint64_t>> Globals;
   /// kernel -> warp operations emulated with work-group barriers
   std::map<std::string, bool> Kernels;
+  /// Warp-loop kernels (one work-item per warp, SPIRVKernelABI.h) ->
+  /// (bytes of static shared memory, bytes of thread state per warp).
+  std::map<std::string, std::pair<uint64_t, uint64_t>> WarpLoop;
   std::vector<PrintfFormat> Formats;
   /// Some kernel calls malloc(): the runtime provides a heap.
   bool UsesHeap = false;
@@ -75,9 +78,14 @@ inline bool parseModuleTable(const std::string &Text, ModuleTable &Out,
       Out.Globals[Name] = {Off, Size};
     } else if (Kind == "kernel") {
       std::string Name;
-      int Emulated = 0;
-      LS >> Name >> Emulated;
-      Out.Kernels[Name] = Emulated != 0;
+      int Mode = 0;
+      LS >> Name >> Mode;
+      Out.Kernels[Name] = Mode == 1;
+      if (Mode == 2) {
+        uint64_t Shared = 0, PerWarp = 0;
+        LS >> Shared >> PerWarp;
+        Out.WarpLoop[Name] = {Shared, PerWarp};
+      }
     } else if (Kind == "stderr") {
       size_t Id = 0;
       LS >> Id;

@@ -13,7 +13,9 @@
 /// SPIR-V 1.3 at least); without it warp operations are emulated.
 /// "+fence-as-atomic": fences as atomics (consumers without mem_fence).
 /// "+defer-unsupported": kernels that cannot be expressed are left out and
-/// reported at launch instead of failing the module.
+/// reported at launch instead of failing the module. "+warp-loop": kernels
+/// that need exact warp semantics run one warp per work-item (WarpExecutor.c);
+/// "+warp-loop-all": every kernel does.
 ///
 /// USAGE: hetgpu-translate --target=spirv [--arch=spirv1.2] in.bc -o out.spv
 ///
@@ -24,11 +26,15 @@
 #include "hetgpu/Targets/LoweringTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -77,12 +83,72 @@ SPIRVLoweringOptions loweringOptions(const TargetOptions &Opts) {
   L.SubGroups32 = hasFeature(Opts.Features, "subgroups32");
   L.FenceAsAtomic = hasFeature(Opts.Features, "fence-as-atomic");
   L.DeferUnsupported = hasFeature(Opts.Features, "defer-unsupported");
+  if (hasFeature(Opts.Features, "warp-loop-all"))
+    L.WarpLoop = SPIRVLoweringOptions::WarpLoopMode::All;
+  else if (hasFeature(Opts.Features, "warp-loop"))
+    L.WarpLoop = SPIRVLoweringOptions::WarpLoopMode::Auto;
   L.DeviceDesc =
       (L.SubGroups32 ? "SPIR-V device with 32-wide sub-groups"
                      : "SPIR-V device without 32-wide sub-groups") +
       std::string(" (arch '") + (Opts.Arch.empty() ? DefaultArch.str() : Opts.Arch) +
       "')";
   return L;
+}
+
+bool isSPIRVIntWidth(unsigned Bits) {
+  return Bits == 1 || Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64;
+}
+
+/// The optimiser narrows integers to widths SPIR-V lacks without
+/// SPV_INTEL_arbitrary_precision_integers (`zext (trunc i64 %x to i28) to
+/// i32` for a masked value), which LLVM 22's SPIR-V backend then drops,
+/// producing an invalid module. Such truncate/extend pairs become a
+/// conversion to the extended width and a mask (zext) or shift pair (sext).
+void legalizeIntegerWidths(Module &M) {
+  SmallVector<TruncInst *, 16> Work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *T = dyn_cast<TruncInst>(&I))
+        if (auto *IT = dyn_cast<IntegerType>(T->getType()))
+          if (!isSPIRVIntWidth(IT->getBitWidth()))
+            Work.push_back(T);
+  for (TruncInst *T : Work) {
+    unsigned N = T->getType()->getIntegerBitWidth();
+    Value *Src = T->getOperand(0);
+    for (User *U : make_early_inc_range(T->users())) {
+      auto *Ext = dyn_cast<CastInst>(U);
+      if (!Ext || !isa<ZExtInst, SExtInst>(Ext))
+        continue;
+      IRBuilder<> B(Ext);
+      Type *DT = Ext->getType();
+      unsigned W = DT->getIntegerBitWidth();
+      Value *V = B.CreateZExtOrTrunc(Src, DT);
+      Value *R;
+      if (isa<ZExtInst>(Ext))
+        R = B.CreateAnd(V, ConstantInt::get(DT, APInt::getLowBitsSet(W, N)));
+      else
+        R = B.CreateAShr(B.CreateShl(V, W - N), W - N);
+      R->takeName(Ext);
+      Ext->replaceAllUsesWith(R);
+      Ext->eraseFromParent();
+    }
+    if (T->use_empty())
+      T->eraseFromParent();
+  }
+}
+
+/// The first integer of a width SPIR-V lacks, if any is left.
+std::optional<std::string> oddIntegerUse(Module &M) {
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *IT = dyn_cast<IntegerType>(I.getType()))
+        if (!isSPIRVIntWidth(IT->getBitWidth())) {
+          std::string S;
+          raw_string_ostream OS(S);
+          I.print(OS);
+          return "function '" + F.getName().str() + "': " + S;
+        }
+  return std::nullopt;
 }
 
 class SPIRVTarget final : public LoweringTarget {
@@ -171,6 +237,13 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
     ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OL);
     MPM.run(M, MAM);
   }
+  legalizeIntegerWidths(M);
+  if (std::optional<std::string> Odd = oddIntegerUse(M))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "spirv: an integer width that SPIR-V lacks is left after "
+        "optimisation (no SPV_INTEL_arbitrary_precision_integers): %s",
+        Odd->c_str());
   std::string VErr;
   raw_string_ostream VOS(VErr);
   if (verifyModule(M, &VOS))
@@ -181,9 +254,31 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
   SmallVector<char, 0> Buf;
   raw_svector_ostream OS(Buf);
   legacy::PassManager PM;
-  if (TMach->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
-    return createStringError(inconvertibleErrorCode(),
-                             "spirv: the SPIR-V backend cannot emit a binary");
+  {
+    // The code generator's Loop Strength Reduction introduces integer widths
+    // SPIR-V lacks (an i28 induction variable, zero-extended), which LLVM
+    // 22's SPIR-V backend drops silently: the module fails spirv-val. It is
+    // a global option, read while the pipeline is built: off for that
+    // moment only (other targets in the process keep it).
+    static std::mutex LSRMutex;
+    std::lock_guard<std::mutex> Lock(LSRMutex);
+    auto &Options = cl::getRegisteredOptions();
+    auto It = Options.find("disable-lsr");
+    auto *DisableLSR = It == Options.end()
+                           ? nullptr
+                           : static_cast<cl::opt<bool> *>(It->second);
+    bool Old = DisableLSR && *DisableLSR;
+    if (DisableLSR)
+      *DisableLSR = true;
+    bool Failed = TMach->addPassesToEmitFile(PM, OS, nullptr,
+                                             CodeGenFileType::ObjectFile);
+    if (DisableLSR)
+      *DisableLSR = Old;
+    if (Failed)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "spirv: the SPIR-V backend cannot emit a binary");
+  }
   PM.run(M);
   if (Buf.size() < 20 || Buf.size() % 4)
     return createStringError(inconvertibleErrorCode(),

@@ -1,11 +1,14 @@
-// Failures are errors, not crashes: a warp operation in divergent code
-// cannot be emulated on PoCL (no sub-groups): that kernel is left out of the
+// Failures are errors, not crashes: with the warp-loop form off
+// (HETGPU_OPENCL_WARP_LOOP=off), a warp operation in divergent code cannot
+// be emulated on PoCL (no sub-groups): that kernel is left out of the
 // module (the others still run) and launching it reports
 // cudaErrorInvalidDeviceFunction with a message naming kernel, device and
-// reason;
+// reason; by default the kernel runs one warp per work-item and gives
+// CUDA's result;
 // a missing SPIR-V translator names the tool and the variable to set.
 // RUN: hetgpu-cc %s -o %t
-// RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache1 %t 2>&1 | FileCheck %s
+// RUN: env HETGPU_DEVICE=opencl HETGPU_OPENCL_WARP_LOOP=off HETGPU_CACHE_DIR=%t.cache1 %t 2>&1 | FileCheck %s
+// RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache3 %t 2>&1 | FileCheck --check-prefix=LOOP %s
 // RUN: hetgpu-cc -DCONVERGENT %s -o %t.conv
 // RUN: env HETGPU_DEVICE=opencl HETGPU_CACHE_DIR=%t.cache2 HETGPU_LLVM_SPIRV=/nonexistent/llvm-spirv %t.conv 2>&1 | FileCheck --check-prefix=TOOL %s
 // REQUIRES: pocl, llvm-spirv
@@ -32,5 +35,15 @@ int main() {
   // TOOL: HETGPU_LLVM_SPIRV=/nonexistent/llvm-spirv is not executable
   // TOOL: launch: no kernel image is available for execution on the device
   printf("launch: %s\n", cudaGetErrorString(e));
+  // Lanes 0..30 read their neighbour, lane 31 its own value; the second
+  // warp does not take part and keeps threadIdx.x.
+  // LOOP: launch: no error
+  // LOOP-NEXT: 1 2 3 30 31 31 32 33 63
+  int h[64];
+  if (e == cudaSuccess) {
+    cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);
+    printf("%d %d %d %d %d %d %d %d %d\n", h[0], h[1], h[2], h[29], h[30],
+           h[31], h[32], h[33], h[63]);
+  }
   return 0;
 }

@@ -100,8 +100,10 @@ class CLDevice;
 class CLKernel final : public Kernel {
 public:
   CLKernel(const API &A, cl_kernel K, const container::KernelInfo &Info,
-           void *Globals)
-      : A(A), K(K), Info(Info), Globals(Globals) {}
+           void *Globals, bool WarpLoop, uint64_t StaticShared,
+           uint64_t WarpBytes)
+      : A(A), K(K), Info(Info), Globals(Globals), WarpLoop(WarpLoop),
+        StaticShared(StaticShared), WarpBytes(WarpBytes) {}
   ~CLKernel() override { A.clReleaseKernel(K); }
   const container::KernelInfo &info() const override { return Info; }
 
@@ -109,6 +111,10 @@ public:
   cl_kernel K;
   container::KernelInfo Info;
   void *Globals;
+  /// One work-item per warp (SPIRVKernelABI.h): block size arguments,
+  /// warp states and static shared memory in the dynamic buffer.
+  bool WarpLoop;
+  uint64_t StaticShared, WarpBytes;
   /// clSetKernelArg + enqueue must not interleave between threads.
   std::mutex M;
 };
@@ -416,11 +422,18 @@ public:
                                std::to_string(N) + ")");
       ++N;
     }
-    if (cl_int R = A.clSetKernelArg(K.K, N, std::max<uint64_t>(P.DynamicShared, 1),
-                                    nullptr))
+    if (K.WarpLoop)
+      for (int D = 0; D < 3; ++D, ++N)
+        if (cl_int R = A.clSetKernelArg(K.K, N, sizeof(cl_uint), &P.Block[D]))
+          return clStatus(R, "clSetKernelArg(" + I.Name + ", block size)");
+    uint64_t Warps =
+        (uint64_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
+    uint64_t Dyn = P.DynamicShared +
+                   (K.WarpLoop ? K.StaticShared + Warps * K.WarpBytes : 0);
+    if (cl_int R = A.clSetKernelArg(K.K, N, std::max<uint64_t>(Dyn, 1), nullptr))
       return clStatus(R, "clSetKernelArg(" + I.Name +
                              ", dynamic shared memory of " +
-                             std::to_string(P.DynamicShared) + " bytes)");
+                             std::to_string(Dyn) + " bytes)");
     if (cl_int R = A.clSetKernelArgSVMPointer(K.K, N + 1, K.Globals))
       return clStatus(R, "clSetKernelArgSVMPointer(" + I.Name + ", globals)");
     size_t Local[3], Global[3];
@@ -430,6 +443,13 @@ public:
                       "opencl: empty grid or block");
       Local[D] = P.Block[D];
       Global[D] = size_t(P.Grid[D]) * P.Block[D];
+    }
+    if (K.WarpLoop) {
+      // One work-item per warp of 32 threads.
+      Local[0] = (size_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
+      Local[1] = Local[2] = 1;
+      for (int D = 0; D < 3; ++D)
+        Global[D] = size_t(P.Grid[D]) * Local[D];
     }
     cl_event Ev = nullptr;
     Status S = clStatus(A.clEnqueueNDRangeKernel(Q, K.K, 3, nullptr, Global,
@@ -542,6 +562,17 @@ Status CLDevice::init() {
       for (size_t I = 0; I < Got / sizeof(size_t); ++I)
         if (Sizes[I] == 32 && UseIL && Minor >= 3)
           Props.Features += ",+subgroups32";
+  }
+  // Without 32-wide sub-groups, kernels that need exact warp semantics run
+  // one warp per work-item (SPIRVKernelABI.h); HETGPU_OPENCL_WARP_LOOP=all
+  // makes every kernel do so, =off none.
+  if (Props.Features.find("+subgroups32") == std::string::npos) {
+    const char *WL = getenv("HETGPU_OPENCL_WARP_LOOP");
+    std::string Mode = WL ? WL : "auto";
+    if (Mode == "all")
+      Props.Features += ",+warp-loop-all";
+    else if (Mode != "off")
+      Props.Features += ",+warp-loop";
   }
   Props.TotalMemory = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
   Props.MultiProcessorCount =
@@ -1021,15 +1052,21 @@ Status CLModule::getKernel(const std::string &Name, Kernel *&Out) {
     return clStatus(E, "clCreateKernel(" + Name + ")");
   cl_uint NArgs = 0;
   Dev.A.clGetKernelInfo(K, CL_KERNEL_NUM_ARGS, sizeof NArgs, &NArgs, nullptr);
-  if (NArgs != KI->Params.size() + spirv_abi::NumHiddenParams) {
+  auto WL = Table.WarpLoop.find(Name);
+  bool WarpLoop = WL != Table.WarpLoop.end();
+  unsigned Extra = spirv_abi::NumHiddenParams +
+                   (WarpLoop ? spirv_abi::NumWarpLoopParams : 0);
+  if (NArgs != KI->Params.size() + Extra) {
     Dev.A.clReleaseKernel(K);
     return Status(ErrorCode::NoBinaryForGpu,
                   "opencl: kernel " + Name + " takes " + std::to_string(NArgs) +
                       " arguments, the container lists " +
                       std::to_string(KI->Params.size()) + " (+" +
-                      std::to_string(spirv_abi::NumHiddenParams) + " hidden)");
+                      std::to_string(Extra) + " hidden)");
   }
-  auto CK = std::make_unique<CLKernel>(Dev.A, K, *KI, Block);
+  auto CK = std::make_unique<CLKernel>(Dev.A, K, *KI, Block, WarpLoop,
+                                       WarpLoop ? WL->second.first : 0,
+                                       WarpLoop ? WL->second.second : 0);
   Out = CK.get();
   Kernels[Name] = std::move(CK);
   return Status::ok();
