@@ -280,6 +280,15 @@ void KernelInstrumenter::buildEntry() {
     UsesDynShared = !DS->use_empty();
 
   IRBuilder<> B(Entry);
+  // Without a safe point a block cannot be suspended, and a launch whose
+  // blocks all run to their end is never resumed: no entry test at all.
+  // (Reading the status here would also race with thread 0 marking the
+  // block finished: without a barrier, thread 0 may finish before another
+  // thread of its block starts, which then skipped its work.)
+  if (Plans.empty()) {
+    B.CreateBr(Body);
+    return;
+  }
   emitAddressing(B);
   Value *Status = B.CreateLoad(I32, Header, "hetgpu.status");
 
@@ -292,18 +301,13 @@ void KernelInstrumenter::buildEntry() {
   SW->addCase(B.getInt32(MS_Finished), RetBB);
 
   // A block that has not started yet stays so when the yield flag is set;
-  // the barrier makes the decision block-uniform. Kernels without barriers
-  // skip the test: an entry barrier would cost them far more than it gains
-  // (their blocks are short and cannot be suspended once running anyway).
+  // the barrier makes the decision block-uniform, and it also orders every
+  // thread's status read before thread 0 can mark the block finished.
   B.SetInsertPoint(Start);
-  if (Plans.empty()) {
-    B.CreateBr(Body);
-  } else {
-    LoadInst *Y =
-        B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true, "hetgpu.yield");
-    Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
-    B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
-  }
+  LoadInst *Y =
+      B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true, "hetgpu.yield");
+  Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
+  B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
 
   B.SetInsertPoint(Resume);
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
