@@ -245,6 +245,7 @@ private:
   Error lowerWarpOps();
   Error expandAtomics();
   void expandIntrinsics();
+  Value *emitFrexp(IRBuilder<> &B, Value *X, Type *ResTy);
   void lowerFences();
   Value *emitNextAfter(IRBuilder<> &B, Value *X, Value *Y);
   void addHelperKernels();
@@ -1832,6 +1833,45 @@ Error SPIRVLowering::expandAtomics() {
   return Error::success();
 }
 
+/// `llvm.frexp` in integer arithmetic (exact; LLVM 22's SPIR-V backend
+/// crashes selecting it with a constant operand): { mantissa in [0.5, 1)
+/// with x's sign, exponent }; zero, infinities and NaN give (x, 0).
+Value *SPIRVLowering::emitFrexp(IRBuilder<> &B, Value *X, Type *ResTy) {
+  Type *FT = X->getType();
+  Type *ET = cast<StructType>(ResTy)->getElementType(1);
+  bool IsDouble = FT->isDoubleTy();
+  unsigned Bits = IsDouble ? 64 : 32, Mant = IsDouble ? 52 : 23;
+  uint64_t Bias = IsDouble ? 1022 : 126, ExpMask = IsDouble ? 0x7ff : 0xff;
+  auto *IT = IntegerType::get(Ctx, Bits);
+  // Subnormals are scaled into the normal range first.
+  Value *Abs = B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
+  Value *Tiny = B.CreateFCmpOLT(
+      Abs, ConstantFP::get(FT, IsDouble ? 0x1p-1022 : 0x1p-126));
+  Value *Scaled = B.CreateSelect(
+      Tiny, B.CreateFMul(X, ConstantFP::get(FT, IsDouble ? 0x1p54 : 0x1p25)),
+      X);
+  Value *Adjust =
+      B.CreateSelect(Tiny, B.getInt32(IsDouble ? 54 : 25), B.getInt32(0));
+  Value *I = B.CreateBitCast(Scaled, IT);
+  Value *E = B.CreateTrunc(
+      B.CreateAnd(B.CreateLShr(I, Mant), ConstantInt::get(IT, ExpMask)), I32);
+  Value *Exp = B.CreateSub(B.CreateSub(E, B.getInt32(Bias)), Adjust);
+  Value *MBits = B.CreateOr(
+      B.CreateAnd(I, ConstantInt::get(IT, ~(ExpMask << Mant))),
+      ConstantInt::get(IT, Bias << Mant));
+  Value *M = B.CreateBitCast(MBits, FT);
+  // Zero, infinity, NaN: x itself and exponent 0.
+  Value *Special = B.CreateOr(
+      B.CreateFCmpOEQ(X, ConstantFP::get(FT, 0.0)),
+      B.CreateFCmpUEQ(Abs, ConstantFP::getInfinity(FT)));
+  Special = B.CreateOr(Special, B.CreateFCmpUNO(X, X));
+  M = B.CreateSelect(Special, X, M);
+  Exp = B.CreateSelect(Special, B.getInt32(0), Exp);
+  Value *R = PoisonValue::get(ResTy);
+  R = B.CreateInsertValue(R, M, 0);
+  return B.CreateInsertValue(R, B.CreateSExtOrTrunc(Exp, ET), 1);
+}
+
 /// Intrinsics LLVM's SPIR-V backend cannot legalise: `llvm.lrint` /
 /// `llvm.llrint` / `llvm.lround` / `llvm.llround` to an integer of another
 /// width than the operand (CUDA's lrintf, llrintf, lroundf: float to 64
@@ -1847,6 +1887,7 @@ void SPIRVLowering::expandIntrinsics() {
         case Intrinsic::llrint:
         case Intrinsic::lround:
         case Intrinsic::llround:
+        case Intrinsic::frexp:
           Work.push_back(II);
           break;
         default:
@@ -1855,6 +1896,13 @@ void SPIRVLowering::expandIntrinsics() {
   for (IntrinsicInst *II : Work) {
     IRBuilder<> B(II);
     Value *X = II->getArgOperand(0);
+    if (II->getIntrinsicID() == Intrinsic::frexp) {
+      Value *R = emitFrexp(B, X, II->getType());
+      R->takeName(II);
+      II->replaceAllUsesWith(R);
+      II->eraseFromParent();
+      continue;
+    }
     bool Round = II->getIntrinsicID() == Intrinsic::lround ||
                  II->getIntrinsicID() == Intrinsic::llround;
     Intrinsic::ID ID = Round ? Intrinsic::round : Intrinsic::rint;
