@@ -322,7 +322,8 @@ static int readWord(uint64_t *Out) {
 /// The core's life: run the launch it booted with, report, wait for the next
 /// descriptor on the control socket; exit on 0 or end of file. \p DramMapped
 /// is how much of DRAM boot mapped; a later launch may need more (the host
-/// allocated since), which is mapped from the same file before it runs.
+/// allocated since), which is mapped from the same file before the core
+/// reads its descriptor.
 void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped)
     __attribute__((visibility("hidden")));
 void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped) {
@@ -330,33 +331,29 @@ void rvmc_core_main(rvmc_launch *L, uint64_t Core, uint64_t DramMapped) {
     uint64_t Done = runLaunch(L, Core);
     if (rvmc_write(RVMC_CTRL_FD, (const char *)&Done, 8) != 8)
       rvmc_exit(RVMC_EXIT_OK); // the host is gone
-    uint64_t Next = 0;
-    if (!readWord(&Next) || Next == 0)
+    uint64_t Next = 0, DramSize = 0;
+    if (!readWord(&Next) || Next == 0 || !readWord(&DramSize))
       rvmc_exit(RVMC_EXIT_OK);
-    if (Next < RVMC_DRAM_BASE ||
-        Next + sizeof(rvmc_launch) > RVMC_DRAM_BASE + RVMC_DRAM_MAX) {
-      rvmc_puts(2, "tt-sim core: launch descriptor out of range\n");
-      rvmc_exit(RVMC_EXIT_BOOT);
-    }
-    if (Next + sizeof(rvmc_launch) > RVMC_DRAM_BASE + DramMapped) {
-      rvmc_puts(2, "tt-sim core: launch descriptor beyond mapped DRAM\n");
-      rvmc_exit(RVMC_EXIT_BOOT);
-    }
-    L = (rvmc_launch *)Next;
-    if (L->abi_version != RVMC_ABI_VERSION) {
-      rvmc_puts(2, "tt-sim core: launch descriptor of another ABI version\n");
-      rvmc_exit(RVMC_EXIT_ABI);
-    }
-    if (L->dram_size > DramMapped) {
-      if (L->dram_size > RVMC_DRAM_MAX ||
-          rvmc_mmap_at(RVMC_DRAM_BASE + DramMapped, L->dram_size - DramMapped,
+    if (DramSize > DramMapped) {
+      if (DramSize > RVMC_DRAM_MAX ||
+          rvmc_mmap_at(RVMC_DRAM_BASE + DramMapped, DramSize - DramMapped,
                        RVMC_PROT_READ | RVMC_PROT_WRITE | RVMC_PROT_EXEC,
                        RVMC_MAP_SHARED | RVMC_MAP_FIXED, RVMC_DRAM_FD,
                        DramMapped) != (void *)(RVMC_DRAM_BASE + DramMapped)) {
         rvmc_puts(2, "tt-sim core: cannot extend the DRAM mapping\n");
         rvmc_exit(RVMC_EXIT_BOOT);
       }
-      DramMapped = L->dram_size;
+      DramMapped = DramSize;
+    }
+    if (Next < RVMC_DRAM_BASE ||
+        Next + sizeof(rvmc_launch) > RVMC_DRAM_BASE + DramMapped) {
+      rvmc_puts(2, "tt-sim core: launch descriptor outside mapped DRAM\n");
+      rvmc_exit(RVMC_EXIT_BOOT);
+    }
+    L = (rvmc_launch *)Next;
+    if (L->abi_version != RVMC_ABI_VERSION) {
+      rvmc_puts(2, "tt-sim core: launch descriptor of another ABI version\n");
+      rvmc_exit(RVMC_EXIT_ABI);
     }
   }
 }

@@ -19,9 +19,12 @@
  * <DRAM size, hex>`. The core runs that first launch, then stays: cores are
  * persistent across launches. After each launch it writes one 8-byte word
  * (the blocks it ran) to its control socket (fd RVMC_CTRL_FD) and blocks
- * reading the next 8-byte word from it: the DRAM address of the next launch
- * descriptor, or 0 (or end of file: the host closed the socket or died) to
- * exit. A launch that aborts (assert, trap) ends the core process.
+ * reading the next two 8-byte words from it: the DRAM address of the next
+ * launch descriptor (0, or end of file when the host closed the socket or
+ * died: exit) and the bytes of DRAM from RVMC_DRAM_BASE that launch may
+ * touch (the core maps what it has not mapped yet before reading the
+ * descriptor, which may itself lie in newly allocated DRAM). A launch that
+ * aborts (assert, trap) ends the core process.
  *
  * This header is plain C, shared by the freestanding device runtime and the
  * host backend: it must stay free of host and LLVM headers.
@@ -135,9 +138,6 @@ typedef struct rvmc_launch {
   uint64_t tls_filesz;
   uint64_t tls_memsz;
   uint64_t tls_align;
-  /* Bytes of DRAM (from RVMC_DRAM_BASE) the launch may touch: a persistent
-   * core extends its DRAM mapping to this before running it. */
-  uint64_t dram_size;
   /* Per-core spill area in DRAM for the block executor's thread states and
    * frames when they do not fit in SRAM after the shared memory: core c uses
    * [spill + c * spill_stride, + spill_stride). 0 when they fit in SRAM. */

@@ -850,7 +850,6 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   L->spill = Spill.Addr;
   L->spill_stride = Spill.Addr ? SpillStride : 0;
   uint64_t DramSize = Mem.highWater();
-  L->dram_size = DramSize;
 
   // The module's cores run it; when another stream's launch holds them (or
   // HETGPU_TTSIM_PERSISTENT=0), cores started for this launch alone.

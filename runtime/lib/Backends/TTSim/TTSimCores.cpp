@@ -97,11 +97,14 @@ int highFd(int Fd) {
   return H;
 }
 
-bool sendWord(int Fd, uint64_t V) {
-  const char *P = reinterpret_cast<const char *>(&V);
+/// Sends the next launch to a core: its descriptor address and the DRAM
+/// size it needs mapped (rvmc_abi.h).
+bool sendLaunch(int Fd, uint64_t Desc, uint64_t DramSize) {
+  uint64_t Words[2] = {Desc, DramSize};
+  const char *P = reinterpret_cast<const char *>(Words);
   size_t Done = 0;
-  while (Done < 8) {
-    ssize_t W = send(Fd, P + Done, 8 - Done, MSG_NOSIGNAL);
+  while (Done < sizeof(Words)) {
+    ssize_t W = send(Fd, P + Done, sizeof(Words) - Done, MSG_NOSIGNAL);
     if (W < 0 && errno == EINTR)
       continue;
     if (W <= 0)
@@ -232,7 +235,7 @@ Status CoreGroup::run(uint64_t Desc, uint64_t DramSize, unsigned N,
     Core &C = Cores[I];
     // A running core takes the descriptor; one that ended since (or whose
     // socket is gone) is replaced by a new one booting with it.
-    if (C.Pid > 0 && sendWord(C.Ctl, Desc)) {
+    if (C.Pid > 0 && sendLaunch(C.Ctl, Desc, DramSize)) {
       Running[I] = true;
       continue;
     }
