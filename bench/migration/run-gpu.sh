@@ -42,6 +42,7 @@ stage() { # BUILD_DIR DIR
   mkdir -p "$2"
   "$CC" -O2 "$HERE/xdev.cu" -o "$2/mig-xdev" &&
     "$CC" -O2 "$HERE/downtime.cu" -o "$2/mig-downtime" &&
+    { [ -x "$2/mig-overhead" ] || "$CC" -O3 "$HERE/overhead.cu" -o "$2/mig-overhead"; } &&
     { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&
     # The CPU device links its translations with ld.lld, which the GPU
     # machine lacks: carry LLVM's (a multi-call binary, named ld.lld).
@@ -173,5 +174,10 @@ for mb in 16 64 256; do
          "$(grep '^COPYH2D' "$T/dn" | sed 's/.* \([0-9.]*\) MB\/s/H2D \1 MB\/s/')"
   done
 done
+# Steady-state cost of instrumentation (run.sh's table, when it offers
+# --overhead: the compile-side work owns it).
+if [ -x "$P/mig-overhead" ] && grep -q -- "--overhead" "$HERE/run.sh"; then
+  sh "$HERE/run.sh" --overhead "$P/mig-overhead" nvidia cpu || rc=1
+fi
 rm -rf "$T"
 exit $rc
