@@ -98,6 +98,11 @@ static cl::opt<SPIRVLoweringOptions::WarpLoopMode> ClWarpLoop(
                clEnumValN(SPIRVLoweringOptions::WarpLoopMode::All, "all",
                           "every kernel")));
 
+static cl::opt<bool> ClFlatAtomics(
+    "hetgpu-spirv-flat-atomics", cl::Hidden, cl::init(false),
+    cl::desc("hetgpu-lower-spirv: atomics on generic pointers use global "
+             "pointers (flat-memory devices)"));
+
 static cl::opt<bool> ClSubGroups(
     "hetgpu-spirv-subgroups", cl::Hidden, cl::init(false),
     cl::desc("hetgpu-lower-spirv: map warp operations to 32-wide sub-groups"));
@@ -119,6 +124,9 @@ constexpr StringLiteral KernelAttr = "hetgpu-kernel";
 constexpr StringLiteral WarpLoopAttr = "hetgpu-spirv-warp-loop";
 constexpr StringLiteral WarpThreadAttr = "hetgpu-spirv-warp-thread";
 constexpr StringLiteral WarpExecName = "__hetgpu_spirv_warp_exec";
+constexpr StringLiteral WarpRunName = "__hetgpu_spirv_run_warp";
+/// On printf calls: the type of the argument buffer (a poison constant).
+constexpr StringLiteral PrintfArgsMD = "hetgpu.spirv.printf.args";
 
 /// WarpExecutor.c as bitcode (built by CMakeLists.txt).
 const unsigned char WarpExecutorBitcode[] = {
@@ -485,6 +493,20 @@ Error SPIRVLowering::lowerWarpLoopKernels() {
   if (Sel.empty())
     return Error::success();
 
+  // printf argument buffers may move into the thread frames: their types
+  // go along on the calls.
+  for (Function &F : M)
+    if (F.hasFnAttribute(KernelAttr) && !F.isDeclaration())
+      for (Instruction &I : instructions(F))
+        if (auto *CI = dyn_cast<CallInst>(&I))
+          if (auto BI = getCalledBuiltin(*CI); BI && BI->ID == BuiltinID::printf)
+            if (auto *AI = dyn_cast<AllocaInst>(
+                    CI->getArgOperand(1)->stripPointerCasts()))
+              CI->setMetadata(PrintfArgsMD,
+                              MDNode::get(Ctx, ConstantAsMetadata::get(
+                                                   PoisonValue::get(
+                                                       AI->getAllocatedType()))));
+
   // Detach the other kernels' bodies; hide the service builtins.
   SmallVector<std::pair<Function *, Function *>, 8> Detached;
   for (Function *F : Others) {
@@ -678,15 +700,54 @@ Error SPIRVLowering::linkWarpExecutor() {
   }
   if (Linker::linkModules(M, std::move(*Exec), Linker::Flags::LinkOnlyNeeded))
     return failure("cannot link the warp-loop executor");
-  for (Function &F : M)
+  Function *ExecF = M.getFunction(WarpExecName);
+  Function *RunWarp = M.getFunction(WarpRunName);
+  if (!ExecF || ExecF->isDeclaration() || !RunWarp || RunWarp->isDeclaration())
+    return failure("the embedded warp-loop executor lacks its entry points");
+  // The executor goes into each kernel; the warp scheduler stays a
+  // function, one copy per kernel calling its thread function directly
+  // (the function pointer parameter dropped), and so does the thread
+  // function: the kernel keeps a small CFG around its barriers.
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : ExecF->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*CI, IFI).isSuccess())
+      return failure("the warp-loop executor could not be inlined");
+  }
+  ExecF->eraseFromParent();
+  SmallVector<CallInst *, 8> RunCalls;
+  for (User *U : RunWarp->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      RunCalls.push_back(CI);
+  for (CallInst *CI : RunCalls) {
+    auto *Thread = dyn_cast<Function>(CI->getArgOperand(2));
+    if (!Thread)
+      return failure("warp-loop kernel '" + CI->getFunction()->getName() +
+                     "': no thread function");
+    ValueToValueMapTy VMap;
+    VMap[RunWarp->getArg(2)] = Thread;
+    Function *Copy = CloneFunction(RunWarp, VMap);
+    Copy->setName(CI->getFunction()->getName() + ".hetgpu.run_warp");
+    Copy->setLinkage(GlobalValue::InternalLinkage);
+    SmallVector<Value *, 4> Args;
+    for (unsigned I = 0; I < CI->arg_size(); ++I)
+      if (I != 2)
+        Args.push_back(CI->getArgOperand(I));
+    IRBuilder<> B(CI);
+    B.CreateCall(Copy, Args);
+    CI->eraseFromParent();
+    Thread->addFnAttr(Attribute::NoInline);
+  }
+  for (Function &F : make_early_inc_range(M))
     if (!F.isDeclaration() && !F.hasFnAttribute(KernelAttr) &&
-        !F.hasFnAttribute(WarpThreadAttr))
+        !F.hasFnAttribute(WarpThreadAttr) && F.use_empty())
+      F.eraseFromParent();
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasFnAttribute(KernelAttr))
       F.setLinkage(GlobalValue::InternalLinkage);
-  // Inlines the executor (and the thread functions) into the kernels; what
-  // is no longer called goes.
-  inlineCalls();
-  if (Function *F = M.getFunction(WarpExecName); F && !F->isDeclaration())
-    return failure("the warp-loop executor could not be inlined");
   return Error::success();
 }
 
@@ -795,7 +856,11 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
       Ps.push_back(T);
     }
     if (!F->isDeclaration()) {
-      Ps.push_back(PointerType::get(Ctx, ASLocal));
+      // Device functions take the dynamic shared memory as a generic
+      // pointer: OpenCL compilers inline every function with a local
+      // pointer parameter into the kernel (PoCL does), which the warp-loop
+      // form's thread functions must not be.
+      Ps.push_back(PointerType::get(Ctx, IsKernel ? ASLocal : ASGeneric));
       Ps.push_back(PointerType::get(Ctx, ASGlobal));
     }
     auto *NFT = FunctionType::get(TM.remapType(OFT->getReturnType()), Ps,
@@ -922,7 +987,9 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
           return failure("function " + kernelOf(*F) +
                          " uses invoke: exceptions are not supported");
         SmallVector<Value *, 8> Args(CB->args());
-        Args.push_back(hiddenDynShared(*NF));
+        IRBuilder<> HB(CB);
+        Args.push_back(HB.CreateAddrSpaceCast(hiddenDynShared(*NF),
+                                              PointerType::get(Ctx, ASGeneric)));
         Args.push_back(hiddenGlobals(*NF));
         IRBuilder<> B(CB);
         CallInst *NC = B.CreateCall(Callee, Args);
@@ -1380,6 +1447,8 @@ Error SPIRVLowering::lowerBuiltins() {
       break;
     case BuiltinID::dynamic_shared:
       R = hiddenDynShared(F);
+      if (R->getType() != CI->getType())
+        R = B.CreateAddrSpaceCast(R, CI->getType());
       break;
     case BuiltinID::assert_fail:
     case BuiltinID::trap: {
@@ -1484,10 +1553,17 @@ Error SPIRVLowering::lowerBuiltins() {
       Type *ArgsTy = nullptr;
       if (!isa<ConstantPointerNull>(Args)) {
         auto *AI = dyn_cast<AllocaInst>(Args->stripPointerCasts());
-        if (!AI)
+        if (AI) {
+          ArgsTy = AI->getAllocatedType();
+        } else if (MDNode *MD = CI->getMetadata(PrintfArgsMD)) {
+          // A warp-loop thread function keeps the buffer in its frame.
+          ArgsTy = cast<ConstantAsMetadata>(MD->getOperand(0))
+                       ->getValue()
+                       ->getType();
+        } else {
           return Unsupported("printf whose argument buffer is not a local "
                              "variable");
-        ArgsTy = AI->getAllocatedType();
+        }
       }
       Expected<Value *> P =
           emitPrintf(CI, F, Data->getAsCString(), Args, ArgsTy);
@@ -2036,6 +2112,30 @@ void SPIRVLowering::inferAddressSpaces() {
   for (Function &F : M)
     if (!F.isDeclaration())
       FPM.run(F, FAM);
+  if (!Opts.FlatAtomics)
+    return;
+  // Generic atomics left (shared memory reached through the block context
+  // of warp-loop kernels, say) as global ones: the same address on a flat
+  // memory device.
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      unsigned Op;
+      if (isa<AtomicRMWInst>(I))
+        Op = AtomicRMWInst::getPointerOperandIndex();
+      else if (isa<AtomicCmpXchgInst>(I))
+        Op = AtomicCmpXchgInst::getPointerOperandIndex();
+      else if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isAtomic())
+        Op = LoadInst::getPointerOperandIndex();
+      else if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isAtomic())
+        Op = StoreInst::getPointerOperandIndex();
+      else
+        continue;
+      Value *P = I.getOperand(Op);
+      if (P->getType()->getPointerAddressSpace() != ASGeneric)
+        continue;
+      IRBuilder<> B(&I);
+      I.setOperand(Op, B.CreateAddrSpaceCast(P, PointerType::get(Ctx, ASGlobal)));
+    }
 }
 
 Error SPIRVLowering::run() {
@@ -2109,6 +2209,7 @@ Error lowerModuleToSPIRV(Module &M, const SPIRVLoweringOptions &Opts) {
 
 LowerToSPIRVPass::LowerToSPIRVPass() {
   Opts.SubGroups32 = ClSubGroups;
+  Opts.FlatAtomics = ClFlatAtomics;
   Opts.WarpLoop = ClWarpLoop;
   Opts.FenceAsAtomic = ClFenceAsAtomic;
   Opts.DeferUnsupported = ClDeferUnsupported;

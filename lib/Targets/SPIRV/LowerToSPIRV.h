@@ -50,6 +50,11 @@ struct SPIRVLoweringOptions {
   /// "+warp-loop" (Auto) and "+warp-loop-all" (All).
   enum class WarpLoopMode { Off, Auto, All };
   WarpLoopMode WarpLoop = WarpLoopMode::Off;
+  /// Atomics left on generic pointers after address-space inference use
+  /// global pointers: for devices whose memory is flat (CPU OpenCL devices
+  /// such as PoCL, whose SPIR 1.2 library has no generic atomics); feature
+  /// "+flat-atomics".
+  bool FlatAtomics = false;
   /// Words naming the device class in error messages.
   std::string DeviceDesc = "SPIR-V device without 32-wide sub-groups";
 };

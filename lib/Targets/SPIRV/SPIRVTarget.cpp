@@ -15,7 +15,9 @@
 /// "+defer-unsupported": kernels that cannot be expressed are left out and
 /// reported at launch instead of failing the module. "+warp-loop": kernels
 /// that need exact warp semantics run one warp per work-item (WarpExecutor.c);
-/// "+warp-loop-all": every kernel does.
+/// "+warp-loop-all": every kernel does. "+flat-atomics": atomics on generic
+/// pointers become global ones (flat-memory devices without generic
+/// atomics, e.g. PoCL's SPIR 1.2 library).
 ///
 /// USAGE: hetgpu-translate --target=spirv [--arch=spirv1.2] in.bc -o out.spv
 ///
@@ -83,6 +85,7 @@ SPIRVLoweringOptions loweringOptions(const TargetOptions &Opts) {
   L.SubGroups32 = hasFeature(Opts.Features, "subgroups32");
   L.FenceAsAtomic = hasFeature(Opts.Features, "fence-as-atomic");
   L.DeferUnsupported = hasFeature(Opts.Features, "defer-unsupported");
+  L.FlatAtomics = hasFeature(Opts.Features, "flat-atomics");
   if (hasFeature(Opts.Features, "warp-loop-all"))
     L.WarpLoop = SPIRVLoweringOptions::WarpLoopMode::All;
   else if (hasFeature(Opts.Features, "warp-loop"))

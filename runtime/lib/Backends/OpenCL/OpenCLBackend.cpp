@@ -553,6 +553,10 @@ Status CLDevice::init() {
   Props.Features = "+defer-unsupported";
   if (!UseIL)
     Props.Features += ",+fence-as-atomic";
+  // CPU devices have flat memory; PoCL's SPIR 1.2 library lacks generic
+  // atomics (used by warp-loop kernels on shared memory).
+  if (deviceValue<cl_ulong>(A, Dev, CL_DEVICE_TYPE, 0) & CL_DEVICE_TYPE_CPU)
+    Props.Features += ",+flat-atomics";
   std::string Ext = deviceString(A, Dev, CL_DEVICE_EXTENSIONS);
   if (Ext.find("cl_intel_required_subgroup_size") != std::string::npos) {
     size_t Sizes[16] = {};
