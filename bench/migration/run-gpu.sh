@@ -21,7 +21,7 @@
 #   run:   sh bench/migration/run-gpu.sh --device build-x/migcarry | tee $OUT/mig.txt
 #          (carry ["build-x/migcarry"])
 #
-# Programs: mig-xdev (bench/migration/xdev.cu: barriers, shared memory,
+# Programs: mig-xdev (test/Migration/Inputs/xdev.cu: barriers, shared memory,
 # warp shuffles, atomics, device pointers stored in device memory; integer
 # output, identical on every device), mig-downtime (downtime.cu), and
 # `migrate` (test/Migration/migrate-cpu.cu, staged by prepare-carry.sh).
@@ -40,7 +40,7 @@ ROOT=$HERE/../..
 stage() { # BUILD_DIR DIR
   CC="$1/bin/hetgpu-cc"
   mkdir -p "$2"
-  "$CC" -O2 "$HERE/xdev.cu" -o "$2/mig-xdev" &&
+  "$CC" -O2 "$ROOT/test/Migration/Inputs/xdev.cu" -o "$2/mig-xdev" &&
     "$CC" -O2 "$HERE/downtime.cu" -o "$2/mig-downtime" &&
     { [ -x "$2/mig-overhead" ] || "$CC" -O3 "$HERE/overhead.cu" -o "$2/mig-overhead"; } &&
     { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&

@@ -49,6 +49,7 @@
 // BAD: stencil ok
 #include <cstdio>
 #include <cstdlib>
+#include "Inputs/lists.cuh"
 #include <hetgpu/hetgpu.h>
 
 __global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) {
@@ -73,11 +74,6 @@ __global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) 
   if (t == 0)
     atomicAdd(out, acc);
 }
-
-struct Node {
-  Node *next;
-  int value;
-};
 
 // Pointers in device memory: each thread walks a list whose links are
 // device addresses, one hop per barrier-separated step.
@@ -138,26 +134,11 @@ int main() {
   printf("reduce value %llu\n", *out);
 
   const int NB = 8, NT = 128, N = NB * NT, L = 64, S = 300;
-  Node *nodes;
-  Node **heads;
   int *sums;
-  cudaMallocManaged(&nodes, N * L * sizeof(Node));
-  cudaMallocManaged(&heads, N * sizeof(Node *));
-  cudaMallocManaged(&sums, (N + 1) * sizeof(int));
-  for (int i = 0; i < N; ++i) {
-    for (int k = 0; k < L; ++k) {
-      nodes[i * L + k].value = (i * 31 + k * 7) % 101;
-      nodes[i * L + k].next = &nodes[i * L + (k * 5 + 3) % L];
-    }
-    heads[i] = &nodes[i * L];
-  }
-  sums[N] = 0;
+  Node **heads = makeLists(N, L, &sums);
   chase<<<NB, NT>>>(heads, sums, S);
   cudaDeviceSynchronize();
-  long total = 0;
-  for (int i = 0; i < N; ++i)
-    total += sums[i];
-  printf("chase %s %d\n", total == sums[N] ? "ok" : "FAIL", sums[N]);
+  reportChase(sums, N);
 
   const int SB = 16, ST = 64;
   float *data;

@@ -38,12 +38,8 @@
 // FLIP: checkpoint refused: checksum mismatch (corrupted file)
 // FLIP: resumed on device 0: {{.*}} (opencl)
 // TIME: suspended {{.*}} resumed on device 0: {{.*}} (opencl)
+#include "Inputs/lists.cuh"
 #include <cstdio>
-
-struct Node {
-  Node *next;
-  int value;
-};
 
 // Pointers stored in device memory, followed one hop per barrier step;
 // shared memory (double-buffered: one barrier per step); atomics.
@@ -82,26 +78,11 @@ __global__ void tiles(const unsigned *in, unsigned long long *out, int n) {
 
 int main() {
   const int NB = 8, NT = 128, N = NB * NT, L = 64, S = 400;
-  Node *nodes;
-  Node **heads;
   int *sums;
-  cudaMallocManaged(&nodes, N * L * sizeof(Node));
-  cudaMallocManaged(&heads, N * sizeof(Node *));
-  cudaMallocManaged(&sums, (N + 1) * sizeof(int));
-  for (int i = 0; i < N; ++i) {
-    for (int k = 0; k < L; ++k) {
-      nodes[i * L + k].value = (i * 31 + k * 7) % 101;
-      nodes[i * L + k].next = &nodes[i * L + (k * 5 + 3) % L];
-    }
-    heads[i] = &nodes[i * L];
-  }
-  sums[N] = 0;
+  Node **heads = makeLists(N, L, &sums);
   chase<<<NB, NT>>>(heads, sums, S);
   cudaDeviceSynchronize();
-  long total = 0;
-  for (int i = 0; i < N; ++i)
-    total += sums[i];
-  printf("chase %s %d\n", total == sums[N] ? "ok" : "FAIL", sums[N]);
+  reportChase(sums, N);
 
   const int B = 16, T = 64;
   unsigned *in;

@@ -1,15 +1,11 @@
-// bench/migration/xdev.cu - the cross-device migration program of
-// run-gpu.sh: barriers in loops, static and dynamic shared memory, warp
-// shuffles, atomics and linked lists of device pointers, all in integers so
-// the output is bit-identical on every device (the same kernels as
-// test/Migration/migrate-ttsim.cu, whose stencil uses floats).
+// test/Migration/Inputs/xdev.cu - the cross-device migration program
+// (test/Migration/migrate-ttsim.test, bench/migration/run-gpu.sh): barriers
+// in loops, static and dynamic shared memory, warp shuffles, atomics and
+// linked lists of device pointers, all in integers so the output is
+// bit-identical on every device.
 // SPDX-License-Identifier: Apache-2.0
+#include "lists.cuh"
 #include <cstdio>
-
-struct Node {
-  Node *next;
-  int value;
-};
 
 // Barriers in a loop, shared memory, warp shuffles, atomics.
 __global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) {
@@ -74,26 +70,11 @@ int main() {
   printf("reduce %llu\n", *out);
 
   const int NB = 8, NT = 128, N = NB * NT, L = 64, S = 200;
-  Node *nodes;
-  Node **heads;
   int *sums;
-  cudaMallocManaged(&nodes, N * L * sizeof(Node));
-  cudaMallocManaged(&heads, N * sizeof(Node *));
-  cudaMallocManaged(&sums, (N + 1) * sizeof(int));
-  for (int i = 0; i < N; ++i) {
-    for (int k = 0; k < L; ++k) {
-      nodes[i * L + k].value = (i * 31 + k * 7) % 101;
-      nodes[i * L + k].next = &nodes[i * L + (k * 5 + 3) % L];
-    }
-    heads[i] = &nodes[i * L];
-  }
-  sums[N] = 0;
+  Node **heads = makeLists(N, L, &sums);
   chase<<<NB, NT>>>(heads, sums, S);
   cudaDeviceSynchronize();
-  long total = 0;
-  for (int i = 0; i < N; ++i)
-    total += sums[i];
-  printf("chase %s %d\n", total == sums[N] ? "ok" : "FAIL", sums[N]);
+  reportChase(sums, N);
 
   int *data;
   cudaMallocManaged(&data, 16 * 64 * sizeof(int));
