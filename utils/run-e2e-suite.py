@@ -31,22 +31,6 @@ import tempfile
 # Programs that cannot pass on a device, with the reason (docs/ per target).
 EXPECTED = {
     "opencl": {
-        "Execution/warp.cu": "warp operations in warp-divergent code need "
-                             "32-wide sub-groups; PoCL has none",
-        "Corpus/volatile-warp-scan.cu": "warp-synchronous exchange through "
-                                        "volatile shared memory without "
-                                        "__syncwarp needs lock-step warps; "
-                                        "PoCL's work-items are not",
-        "Headers/run-on-cpu.cu": "warp operations in warp-divergent code "
-                                 "(as Execution/warp.cu)",
-        "Headers/wmma.cu": "half-precision WMMA result off (max error 36); "
-                           "not yet investigated",
-    },
-    "tt-sim": {
-        "Runtime/funcattr-occupancy.cu": "expects the CPU device's occupancy "
-                                         "(8 blocks of 256 threads per SM); "
-                                         "a tt-sim core runs one block at a "
-                                         "time, so it reports 1",
     },
 }
 

@@ -718,6 +718,7 @@ Error SPIRVLowering::linkWarpExecutor() {
       return failure("the warp-loop executor could not be inlined");
   }
   ExecF->eraseFromParent();
+  DenseMap<Function *, Function *> RunCopies;
   SmallVector<CallInst *, 8> RunCalls;
   for (User *U : RunWarp->users())
     if (auto *CI = dyn_cast<CallInst>(U))
@@ -727,11 +728,14 @@ Error SPIRVLowering::linkWarpExecutor() {
     if (!Thread)
       return failure("warp-loop kernel '" + CI->getFunction()->getName() +
                      "': no thread function");
-    ValueToValueMapTy VMap;
-    VMap[RunWarp->getArg(2)] = Thread;
-    Function *Copy = CloneFunction(RunWarp, VMap);
-    Copy->setName(CI->getFunction()->getName() + ".hetgpu.run_warp");
-    Copy->setLinkage(GlobalValue::InternalLinkage);
+    Function *&Copy = RunCopies[Thread];
+    if (!Copy) {
+      ValueToValueMapTy VMap;
+      VMap[RunWarp->getArg(2)] = Thread;
+      Copy = CloneFunction(RunWarp, VMap);
+      Copy->setName(CI->getFunction()->getName() + ".hetgpu.run_warp");
+      Copy->setLinkage(GlobalValue::InternalLinkage);
+    }
     SmallVector<Value *, 4> Args;
     for (unsigned I = 0; I < CI->arg_size(); ++I)
       if (I != 2)

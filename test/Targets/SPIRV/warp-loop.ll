@@ -24,11 +24,14 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define spir_kernel void @plain(ptr addrspace(1) %out, ptr addrspace(3) %hetgpu.dynshared, ptr addrspace(1) %hetgpu.globals)
 ; CHECK-LABEL: define spir_kernel void @k(ptr addrspace(1) %0, i32 %1, i32 %hetgpu.ntid.x, i32 %hetgpu.ntid.y, i32 %hetgpu.ntid.z, ptr addrspace(3) %hetgpu.dynshared, ptr addrspace(1) %hetgpu.globals)
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
-; CHECK: @k.hetgpu.thread(
+; CHECK: call spir_func void @k.hetgpu.run_warp(
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-LABEL: define spir_kernel void @scan(
 ; CHECK-SAME: i32 %hetgpu.ntid.x
-; CHECK: @scan.hetgpu.thread(
+; CHECK: call spir_func void @scan.hetgpu.run_warp(
+; The warp scheduler, one per kernel, calls the thread function directly.
+; CHECK-LABEL: define internal spir_func void @k.hetgpu.run_warp(
+; CHECK: call spir_func i32 @k.hetgpu.thread(
 ; OFF: kernel 'k': warp operation '__hetgpu_shfl_down_i32' is in code that not every thread of the block reaches
 ; ALL: kernel plain 2 0
 ; SG-NOT: hetgpu.ntid
