@@ -30,10 +30,13 @@
 #include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
+#include "hetgpu/Transforms/SIMTToMIMDABI.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -50,7 +53,9 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <cstdlib>
 #include <mutex>
 
 extern "C" {
@@ -124,7 +129,7 @@ createHostMachine(const TargetOptions &Opts) {
 }
 
 Error linkExecutor(Module &M) {
-  if (!M.getFunction(ExecBlockName))
+  if (!M.getFunction(ExecBlockName) && !M.getFunction("__hetgpu_exec_block_lanes"))
     return Error::success();
   MemoryBufferRef Buf(StringRef(reinterpret_cast<const char *>(ExecutorBitcode),
                                 sizeof(ExecutorBitcode)),
@@ -141,6 +146,166 @@ Error linkExecutor(Module &M) {
     return createStringError(inconvertibleErrorCode(),
                              "host target: cannot link the block executor");
   return Error::success();
+}
+
+/// Name of the executor entry that also takes a lane-loop function.
+constexpr StringLiteral ExecBlockLanesName = "__hetgpu_exec_block_lanes";
+
+/// Above this many instructions (thread function size times the number of
+/// its resume points) no lane-loop function is built: every resume point
+/// gets its own inlined copy of the thread function before O3 prunes it.
+constexpr unsigned MaxLaneLoopInstructions = 40000;
+
+/// The sync ids the thread function \p T dispatches on (its entry block ends
+/// in `switch (ts->resume)`), 0 first; empty when \p T has another shape.
+SmallVector<uint32_t, 16> resumePoints(Function &T) {
+  SmallVector<uint32_t, 16> Ids;
+  if (T.isDeclaration() || T.arg_size() != 3)
+    return Ids;
+  for (BasicBlock &BB : T) {
+    auto *SW = dyn_cast<SwitchInst>(BB.getTerminator());
+    auto *L = SW ? dyn_cast<LoadInst>(SW->getCondition()) : nullptr;
+    if (!L || L->getPointerOperand()->stripPointerCasts() != T.getArg(2))
+      continue;
+    Ids.push_back(0);
+    for (auto &Case : SW->cases())
+      Ids.push_back(uint32_t(Case.getCaseValue()->getZExtValue()));
+    return Ids;
+  }
+  return Ids;
+}
+
+/// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
+/// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
+/// (SIMTToMIMDABI.h): a switch on the resume point around one loop per
+/// resume point over the 32 lanes of a warp, each calling \p T with
+/// ts[i].resume set to that point, and the calls inlined. O3 then folds T's
+/// dispatch per loop, hoists T's setup (parameters, block values) out of
+/// the loop and may vectorise the region. Unknown resume values run the
+/// plain loop. With `fuse`, a warp operation all lanes stopped at is done by
+/// __hetgpu_exec_fuse and the switch is entered again at its id. Returns
+/// null when \p T is not a thread function of the expected shape or too
+/// large.
+Function *buildLaneFunction(Module &M, Function &T) {
+  SmallVector<uint32_t, 16> Ids = resumePoints(T);
+  if (Ids.empty() ||
+      T.getInstructionCount() * Ids.size() > MaxLaneLoopInstructions)
+    return nullptr;
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I8 = Type::getInt8Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  FunctionType *FT = FunctionType::get(
+      Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, I32, Ptr, I32}, false);
+  FunctionCallee Fuse = M.getOrInsertFunction(
+      "__hetgpu_exec_fuse", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
+  Function *LF = Function::Create(FT, GlobalValue::InternalLinkage,
+                                  T.getName() + ".lanes", M);
+  LF->addFnAttr(Attribute::NoUnwind);
+  for (unsigned A : {0u, 1u, 2u, 5u})
+    LF->addParamAttr(A, Attribute::NoAlias);
+  Argument *Args = LF->getArg(0), *Ctx = LF->getArg(1), *TS = LF->getArg(2),
+           *Mask = LF->getArg(3), *Resume = LF->getArg(4),
+           *Out = LF->getArg(5), *FuseOn = LF->getArg(6);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", LF);
+  BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", LF);
+  BasicBlock *Done = BasicBlock::Create(C, "done", LF);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", LF);
+  ReturnInst::Create(C, Exit);
+  BranchInst::Create(Dispatch, Entry);
+  PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
+  At->addIncoming(Resume, Entry);
+  {
+    // After the lanes stopped: a warp operation they all stopped at is
+    // performed here and they go on from it.
+    BasicBlock *TryFuse = BasicBlock::Create(C, "fuse", LF, Exit);
+    IRBuilder<> B(Done);
+    B.CreateCondBr(B.CreateICmpNE(FuseOn, B.getInt32(0)), TryFuse, Exit);
+    B.SetInsertPoint(TryFuse);
+    Value *Next = B.CreateCall(Fuse, {TS, Mask, Out}, "next");
+    B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(0)), Dispatch, Exit);
+    At->addIncoming(Next, TryFuse);
+  }
+  SmallVector<CallInst *, 16> Calls;
+  // One loop per resume point (Point < 0: any resume value, not inlined).
+  auto makeLoop = [&](int64_t Point) {
+    BasicBlock *Head = BasicBlock::Create(C, "lanes", LF, Done);
+    BasicBlock *Body = BasicBlock::Create(C, "lane", LF, Done);
+    BasicBlock *Latch = BasicBlock::Create(C, "next", LF, Done);
+    IRBuilder<> B(Head);
+    PHINode *I = B.CreatePHI(I32, 2, "i");
+    Value *On = B.CreateTrunc(B.CreateLShr(Mask, I), B.getInt1Ty());
+    B.CreateCondBr(On, Body, Latch);
+    B.SetInsertPoint(Body);
+    Value *Lane = B.CreateGEP(
+        I8, TS, B.CreateMul(B.CreateZExt(I, B.getInt64Ty()),
+                            B.getInt64(sizeof(hetgpu_thread_state))));
+    if (Point >= 0)
+      B.CreateStore(B.getInt32(uint32_t(Point)), Lane);
+    CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
+    B.CreateStore(Call, B.CreateGEP(I32, Out, I));
+    B.CreateBr(Latch);
+    if (Point >= 0)
+      Calls.push_back(Call);
+    B.SetInsertPoint(Latch);
+    Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
+                           /*HasNSW=*/true);
+    B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head, Done);
+    I->addIncoming(B.getInt32(0), Dispatch);
+    I->addIncoming(N, Latch);
+    return Head;
+  };
+  BasicBlock *Generic = makeLoop(-1);
+  IRBuilder<> B(Dispatch);
+  SwitchInst *SW = B.CreateSwitch(At, Generic, Ids.size());
+  for (uint32_t Id : Ids)
+    SW->addCase(B.getInt32(Id), makeLoop(Id));
+  for (CallInst *Call : Calls) {
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*Call, IFI).isSuccess()) {
+      LF->eraseFromParent();
+      return nullptr;
+    }
+  }
+  return LF;
+}
+
+/// Block functions that call the executor with a thread function call the
+/// lane-loop entry instead, with T's lane-loop function.
+/// HETGPU_HOST_LANE_LOOPS=0 keeps the one-call-per-lane executor (for
+/// comparisons; translations are cached, so use a separate cache).
+void addLaneLoops(Module &M) {
+  Function *Exec = M.getFunction(ExecBlockName);
+  if (!Exec)
+    return;
+  if (const char *Env = std::getenv("HETGPU_HOST_LANE_LOOPS"))
+    if (StringRef(Env) == "0")
+      return;
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : Exec->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledFunction() == Exec && CI->arg_size() == 5)
+        Calls.push_back(CI);
+  if (Calls.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  PointerType *Ptr = PointerType::getUnqual(C);
+  Type *I32 = Type::getInt32Ty(C);
+  FunctionCallee Lanes = M.getOrInsertFunction(
+      ExecBlockLanesName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, Ptr, I32, Ptr},
+                        false));
+  for (CallInst *CI : Calls) {
+    auto *T = dyn_cast<Function>(CI->getArgOperand(2)->stripPointerCasts());
+    if (!T)
+      continue;
+    Function *LF = buildLaneFunction(M, *T);
+    if (!LF)
+      continue;
+    IRBuilder<> B(CI);
+    B.CreateCall(Lanes, {CI->getArgOperand(0), CI->getArgOperand(1), T, LF,
+                         CI->getArgOperand(3), CI->getArgOperand(4)});
+    CI->eraseFromParent();
+  }
 }
 
 Error lowerForHost(Module &M, const DataLayout &DL) {
@@ -162,6 +327,7 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
           return createStringError(inconvertibleErrorCode(),
                                    "host target: builtin '" + F.getName() +
                                        "' is still used after lowering");
+  addLaneLoops(M);
   if (Error E = linkExecutor(M))
     return E;
   if (!M.getGlobalVariable(AbiVersionSymbol)) {

@@ -66,15 +66,15 @@ static int hasMask(uint32_t Kind) {
   return Kind >= HETGPU_SYNC_SYNCWARP && Kind != HETGPU_SYNC_ACTIVEMASK;
 }
 
-/* Performs the warp operation of the lanes in Group (all stopped at the
- * same sync point) and makes them runnable again. Loops visit the set bits
- * of Group only. */
-static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
-  uint32_t Kind = Lanes[__builtin_ctz(Group)]->kind;
+/* Performs the warp operation of the lanes in Group (bit i: Lanes[i]; all
+ * stopped at the same sync point) and makes them runnable again. Loops
+ * visit the set bits of Group only. */
+static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
+  uint32_t Kind = Lanes[__builtin_ctz(Group)].kind;
   int32_t Val[32];
   for (uint32_t M = Group; M; M &= M - 1) {
     uint32_t L = (uint32_t)__builtin_ctz(M);
-    Val[L] = Lanes[L]->arg[1];
+    Val[L] = Lanes[L].arg[1];
   }
   switch (Kind) {
   case HETGPU_SYNC_SHFL_IDX:
@@ -86,7 +86,7 @@ static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
      * is undefined in CUDA: the own value too. */
     for (uint32_t M = Group; M; M &= M - 1) {
       uint32_t Lane = (uint32_t)__builtin_ctz(M);
-      hetgpu_thread_state *T = Lanes[Lane];
+      hetgpu_thread_state *T = &Lanes[Lane];
       uint32_t W = (uint32_t)T->arg[3];
       if (W == 0 || W > 32 || (W & (W - 1)))
         W = 32;
@@ -119,7 +119,7 @@ static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
         Preds |= 1u << L;
     }
     for (uint32_t M = Group; M; M &= M - 1) {
-      hetgpu_thread_state *T = Lanes[__builtin_ctz(M)];
+      hetgpu_thread_state *T = &Lanes[__builtin_ctz(M)];
       uint32_t Active = Group & (uint32_t)T->arg[0];
       uint32_t Ballot = Preds & Active;
       T->result = Kind == HETGPU_SYNC_VOTE_BALLOT ? (int32_t)Ballot
@@ -130,34 +130,60 @@ static void warpOp(hetgpu_thread_state **Lanes, uint32_t Group) {
   }
   case HETGPU_SYNC_ACTIVEMASK:
     for (uint32_t M = Group; M; M &= M - 1)
-      Lanes[__builtin_ctz(M)]->result = (int32_t)Group;
+      Lanes[__builtin_ctz(M)].result = (int32_t)Group;
     break;
   case HETGPU_SYNC_MATCH_ANY:
     for (uint32_t M = Group; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
-      uint32_t Active = Group & (uint32_t)Lanes[L]->arg[0], Match = 0;
+      uint32_t Active = Group & (uint32_t)Lanes[L].arg[0], Match = 0;
       for (uint32_t A = Active; A; A &= A - 1) {
         uint32_t J = (uint32_t)__builtin_ctz(A);
         if (Val[J] == Val[L])
           Match |= 1u << J;
       }
-      Lanes[L]->result = (int32_t)Match;
+      Lanes[L].result = (int32_t)Match;
     }
     break;
   default: /* syncwarp */
     break;
   }
   for (uint32_t M = Group; M; M &= M - 1)
-    Lanes[__builtin_ctz(M)]->status = ST_RUN;
+    Lanes[__builtin_ctz(M)].status = ST_RUN;
 }
 
-/* Runs one warp until every lane waits at a block barrier or has exited. */
+/* Called by lane-loop functions (hetgpu_lanes_fn) after the lanes of Mask
+ * (bit i: TS[i]) ran to their next sync points, Ids[i] their return values.
+ * When all of them stopped at the same warp operation, performs it (exactly
+ * what runWarp does for a group of all waiting lanes) and returns its sync
+ * id, at which the lanes continue; otherwise returns 0. */
+uint32_t __hetgpu_exec_fuse(hetgpu_thread_state *TS, uint32_t Mask,
+                            const uint32_t *Ids) {
+  if (!Mask)
+    return 0;
+  uint32_t First = (uint32_t)__builtin_ctz(Mask), Id = Ids[First];
+  if (!Id)
+    return 0;
+  uint32_t Same = 0;
+  for (uint32_t L = 0; L < 32; ++L)
+    Same |= (uint32_t)(Ids[L] == Id) << L;
+  if ((Same & Mask) != Mask || isBarrier(TS[First].kind))
+    return 0;
+  warpOp(TS, Mask);
+  return Id;
+}
+
+/* Runs one warp until every lane waits at a block barrier or has exited.
+ * With \p LanesFn, the runnable lanes (which always stand at one sync point:
+ * the kernel entry, the barrier that completed, or the warp operation just
+ * performed) run through one call of it instead of one call of \p Fn each.
+ * Lanes[0..NumLanes) are the warp's thread states. */
 static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
-                    hetgpu_thread_state **Lanes, uint32_t NumLanes) {
+                    hetgpu_lanes_fn LanesFn, hetgpu_thread_state *Lanes,
+                    uint32_t NumLanes) {
   uint32_t Gone = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
   uint32_t Run = 0, Waiting = 0;
   for (uint32_t L = 0; L < NumLanes; ++L) {
-    uint32_t St = Lanes[L]->status;
+    uint32_t St = Lanes[L].status;
     if (St == ST_RUN)
       Run |= 1u << L;
     else if (St == ST_EXIT)
@@ -169,10 +195,14 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     /* Whether the lanes now waiting may be at different operations. */
     int Mixed = Waiting != 0;
     uint32_t FirstId = 0;
+    uint32_t Ids[32];
+    if (LanesFn && Run)
+      LanesFn(Args, Ctx, Lanes, Run, Lanes[__builtin_ctz(Run)].resume,
+              Ids, /*Fuse=*/Waiting == 0);
     for (uint32_t M = Run; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
-      hetgpu_thread_state *T = Lanes[L];
-      uint32_t Id = Fn(Args, Ctx, T);
+      hetgpu_thread_state *T = &Lanes[L];
+      uint32_t Id = LanesFn ? Ids[L] : Fn(Args, Ctx, T);
       if (Id == 0) {
         T->status = ST_EXIT;
         Gone |= 1u << L;
@@ -204,18 +234,18 @@ static void runWarp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     uint32_t Left = Waiting;
     while (Left) {
       uint32_t First = (uint32_t)__builtin_ctz(Left);
-      uint32_t Id = Lanes[First]->resume;
+      uint32_t Id = Lanes[First].resume;
       uint32_t Group = 0, Need = 0;
       for (uint32_t M = Left; M; M &= M - 1) {
         uint32_t L = (uint32_t)__builtin_ctz(M);
-        if (Lanes[L]->resume == Id) {
+        if (Lanes[L].resume == Id) {
           Group |= 1u << L;
-          Need |= (uint32_t)Lanes[L]->arg[0];
+          Need |= (uint32_t)Lanes[L].arg[0];
         }
       }
       Left &= ~Group;
       uint32_t Class;
-      if (!hasMask(Lanes[First]->kind))
+      if (!hasMask(Lanes[First].kind))
         Class = 1;
       else
         Class = (Need & ~Group & ~Gone) ? 2 : 0;
@@ -253,9 +283,9 @@ static void divergentBarrier(hetgpu_block_ctx *Ctx, const char *Kernel,
   __builtin_trap();
 }
 
-void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
-                         hetgpu_thread_fn Fn, uint32_t FrameSize,
-                         const char *Kernel) {
+static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+                      hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
+                      const char *Kernel) {
   uint32_t BX = Ctx->block_dim[0], BY = Ctx->block_dim[1];
   uint32_t N = BX * BY * Ctx->block_dim[2];
   if (N == 0)
@@ -292,11 +322,8 @@ void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
   uint32_t NumWarps = (N + 31) / 32;
   for (;;) {
     for (uint32_t W = 0; W < NumWarps; ++W) {
-      hetgpu_thread_state *Lanes[32];
       uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
-      for (uint32_t L = 0; L < NumLanes; ++L)
-        Lanes[L] = &TS[W * 32 + L];
-      runWarp(Args, Ctx, Fn, Lanes, NumLanes);
+      runWarp(Args, Ctx, Fn, LanesFn, &TS[W * 32], NumLanes);
     }
     /* Every thread now waits at a block barrier or has exited. */
     uint32_t Id = 0, Waiting = 0, Count = 0;
@@ -331,4 +358,16 @@ void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
         TS[I].status = ST_RUN;
       }
   }
+}
+
+void __hetgpu_exec_block(void **Args, hetgpu_block_ctx *Ctx,
+                         hetgpu_thread_fn Fn, uint32_t FrameSize,
+                         const char *Kernel) {
+  execBlock(Args, Ctx, Fn, 0, FrameSize, Kernel);
+}
+
+void __hetgpu_exec_block_lanes(void **Args, hetgpu_block_ctx *Ctx,
+                               hetgpu_thread_fn Fn, hetgpu_lanes_fn LanesFn,
+                               uint32_t FrameSize, const char *Kernel) {
+  execBlock(Args, Ctx, Fn, LanesFn, FrameSize, Kernel);
 }

@@ -5,6 +5,14 @@
 ; __constant__ memory), and everything but the block functions and device
 ; variables internal.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s
+; Kernels with sync points get a lane-loop function (one loop over the lanes
+; of a warp per resume point, the thread function inlined with the resume
+; point stored first; warp operations fused through __hetgpu_exec_fuse);
+; kernels without sync points do not; HETGPU_HOST_LANE_LOOPS=0 keeps the
+; one-call-per-lane executor entry.
+; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s --check-prefix=LANES
+; RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-opt -passes=hetgpu-lower-host -S %s \
+; RUN:   | FileCheck %s --check-prefix=NOLANES
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
@@ -37,6 +45,35 @@ define void @m(ptr %out, float %x, double %y) #0 {
   ret void
 }
 
+; LANES-NOT: @m.hetgpu.thread.lanes
+; LANES-LABEL: define void @__hetgpu_block_s(
+; LANES: call void @__hetgpu_exec_block_lanes(ptr %args, ptr %ctx, ptr @s.hetgpu.thread, ptr @s.hetgpu.thread.lanes, i32 {{[0-9]+}}, ptr @s.name)
+; LANES-LABEL: define internal void @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
+; LANES: %at = phi i32 [ %4, %entry ], [ %next, %fuse ]
+; LANES-NEXT: switch i32 %at, label %[[GENERIC:.*]] [
+; LANES-NEXT: i32 0, label %[[AT0:.*]]
+; LANES-NEXT: i32 1, label %[[AT1:.*]]
+; The generic loop calls the thread function.
+; LANES: [[GENERIC]]:
+; LANES: call i32 @s.hetgpu.thread(ptr %0, ptr %1, ptr
+; Resume point 0: ts[i].resume = 0, then the inlined thread function.
+; LANES: [[AT0]]:
+; LANES: store i32 0, ptr %[[TS0:[0-9]+]]
+; LANES-NEXT: load ptr, ptr %0
+; LANES: %resume.i = load i32, ptr %[[TS0]]
+; LANES: [[AT1]]:
+; LANES: store i32 1, ptr %[[TS1:[0-9]+]]
+; LANES-NEXT: load ptr, ptr %0
+; LANES: %resume.i{{[0-9]+}} = load i32, ptr %[[TS1]]
+; LANES: fuse:
+; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
+; LANES-DAG: define internal void @__hetgpu_exec_block_lanes(
+; LANES-DAG: define internal i32 @__hetgpu_exec_fuse(
+; NOLANES-NOT: .lanes
+; NOLANES-NOT: @__hetgpu_exec_block_lanes
+; NOLANES: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @s.hetgpu.thread,
+; NOLANES-NOT: .lanes
+; NOLANES-NOT: @__hetgpu_exec_block_lanes
 define void @s(ptr %out) #0 {
   call void @__hetgpu_barrier()
   store i32 1, ptr %out
