@@ -596,23 +596,53 @@ HETGPU_API cudaError_t cudaDeviceGetStreamPriorityRange(int *Least,
   return cudaSuccess;
 }
 
+/// Two devices reach each other's memory directly when both keep it in the
+/// process-wide arena (Core/UnifiedMemory.h: the CPU device, tt-sim and
+/// OpenCL CPU devices of a process with HETGPU_MIGRATE or HETGPU_ARENA=1):
+/// one address space, one physical memory.
+static bool sharesMemory(DeviceContext *A, DeviceContext *B) {
+  return A && B && A != B && A->Dev->sharesArena() && B->Dev->sharesArena();
+}
+
 HETGPU_API cudaError_t cudaDeviceCanAccessPeer(int *Can, int Device, int Peer) {
   if (!Can)
     return ret(cudaErrorInvalidValue);
   if (cudaError_t E = RT().init())
     return ret(E);
-  if (!RT().context(Device) || !RT().context(Peer) || Device == Peer)
+  DeviceContext *D = RT().context(Device), *P = RT().context(Peer);
+  if (!D || !P || Device == Peer)
     return ret(cudaErrorInvalidDevice);
-  *Can = 0;
+  *Can = sharesMemory(D, P);
   return cudaSuccess;
 }
 
-HETGPU_API cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int) {
-  return ret(cudaErrorPeerAccessUnsupported);
+HETGPU_API cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned int Flags) {
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return ret(E);
+  if (Flags)
+    return ret(cudaErrorInvalidValue);
+  DeviceContext *P = RT().context(Peer);
+  if (!P || P == Ctx)
+    return ret(cudaErrorInvalidDevice);
+  if (!sharesMemory(Ctx, P))
+    return ret(cudaErrorPeerAccessUnsupported);
+  std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
+  if (!Ctx->Peers.insert(Peer).second)
+    return ret(cudaErrorPeerAccessAlreadyEnabled);
+  return cudaSuccess;
 }
 
-HETGPU_API cudaError_t cudaDeviceDisablePeerAccess(int) {
-  return ret(cudaErrorPeerAccessNotEnabled);
+HETGPU_API cudaError_t cudaDeviceDisablePeerAccess(int Peer) {
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return ret(E);
+  if (!RT().context(Peer))
+    return ret(cudaErrorInvalidDevice);
+  std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
+  if (!Ctx->Peers.erase(Peer))
+    return ret(cudaErrorPeerAccessNotEnabled);
+  return cudaSuccess;
 }
 
 //===----------------------------------------------------------------------===//
@@ -883,6 +913,21 @@ HETGPU_API cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice,
     return ret(cudaErrorInvalidDevice);
   if (N == 0)
     return cudaSuccess;
+  // Inside one allocation each, as CUDA requires of peer copies.
+  auto Within = [&R, N](const void *P) {
+    Allocation A;
+    return R.findAlloc(P, A) &&
+           reinterpret_cast<uintptr_t>(P) + N <= A.Base + A.Size;
+  };
+  if (sharesMemory(D, S) && Within(Src) && Within(Dst)) {
+    // One memory: wait for both devices' work, then copy directly.
+    if (Status St = S->Dev->synchronize())
+      return ret(toCudaError(St.Code));
+    if (Status St = D->Dev->synchronize())
+      return ret(toCudaError(St.Code));
+    std::memmove(Dst, Src, N);
+    return cudaSuccess;
+  }
   // Staged through host memory: device-to-host on the source, then
   // host-to-device on the destination.
   std::vector<char> Tmp(N);

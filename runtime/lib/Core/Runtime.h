@@ -112,6 +112,9 @@ struct DeviceContext {
   unsigned Flags = 0;
   int CacheConfig = 0;
   int SharedMemConfig = 0;
+  /// Devices whose memory kernels of this one may use
+  /// (cudaDeviceEnablePeerAccess).
+  std::set<int> Peers;
 };
 
 enum class AllocKind { Device, Host, Managed, Registered };
