@@ -29,6 +29,8 @@
 #include "Core/UnifiedMemory.h"
 #include "SPIRVModuleTable.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -1091,11 +1093,38 @@ Status CLModule::getGlobal(const std::string &Name, void *&Addr,
 // Backend
 //===----------------------------------------------------------------------===//
 
+/// CPU OpenCL drivers that run a work-group's work-items in loops (PoCL)
+/// keep one copy per work-item of every private variable live across a
+/// barrier on the worker thread's stack: CUDA kernels with large private
+/// arrays (a 32 KiB table per thread, 256 threads) overflow the default
+/// 8 MiB. Threads created from now on (the driver's workers are created
+/// after discovery starts) get HETGPU_OPENCL_THREAD_STACK_MB (default 256)
+/// MiB of stack: address space, committed only when touched.
+void enlargeThreadStacks() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    size_t MB = 256;
+    if (const char *E = getenv("HETGPU_OPENCL_THREAD_STACK_MB"); E && *E)
+      MB = strtoull(E, nullptr, 10);
+    if (MB == 0)
+      return;
+    pthread_attr_t Attr;
+    if (pthread_getattr_default_np(&Attr))
+      return;
+    size_t Cur = 0;
+    pthread_attr_getstacksize(&Attr, &Cur);
+    if (Cur < MB << 20 && !pthread_attr_setstacksize(&Attr, MB << 20))
+      pthread_setattr_default_np(&Attr);
+    pthread_attr_destroy(&Attr);
+  });
+}
+
 class OpenCLBackend final : public Backend {
 public:
   const char *name() const override { return "opencl"; }
   Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
     std::string Err;
+    enlargeThreadStacks();
     const API *A = loadAPI(Err);
     if (!A)
       return Status(ErrorCode::NotSupported, Err);
