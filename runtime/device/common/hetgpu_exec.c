@@ -67,15 +67,17 @@ static int hasMask(uint32_t Kind) {
 }
 
 /* Performs the warp operation of the lanes in Group (bit i: Lanes[i]; all
- * stopped at the same sync point) and makes them runnable again. Loops
- * visit the set bits of Group only. */
+ * stopped at the same sync point): writes their results. Loops visit the
+ * set bits of Group only. */
 static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
   uint32_t Kind = Lanes[__builtin_ctz(Group)].kind;
   int32_t Val[32];
-  for (uint32_t M = Group; M; M &= M - 1) {
-    uint32_t L = (uint32_t)__builtin_ctz(M);
-    Val[L] = Lanes[L].arg[1];
-  }
+  if ((Kind >= HETGPU_SYNC_SHFL_IDX && Kind <= HETGPU_SYNC_SHFL_XOR) ||
+      Kind == HETGPU_SYNC_MATCH_ANY)
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
+      Val[L] = Lanes[L].arg[1];
+    }
   switch (Kind) {
   case HETGPU_SYNC_SHFL_IDX:
   case HETGPU_SYNC_SHFL_UP:
@@ -115,8 +117,7 @@ static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
     uint32_t Preds = 0;
     for (uint32_t M = Group; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
-      if (Val[L])
-        Preds |= 1u << L;
+      Preds |= (uint32_t)(Lanes[L].arg[1] != 0) << L;
     }
     for (uint32_t M = Group; M; M &= M - 1) {
       hetgpu_thread_state *T = &Lanes[__builtin_ctz(M)];
@@ -147,8 +148,8 @@ static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
   default: /* syncwarp */
     break;
   }
-  for (uint32_t M = Group; M; M &= M - 1)
-    Lanes[__builtin_ctz(M)].status = ST_RUN;
+  /* The lanes' status stays ST_WARP: runWarp runs them next and overwrites
+   * it when they stop again. */
 }
 
 /* Called by lane-loop functions (hetgpu_lanes_fn) after the lanes of Mask
