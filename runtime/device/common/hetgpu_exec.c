@@ -66,6 +66,28 @@ static int hasMask(uint32_t Kind) {
   return Kind >= HETGPU_SYNC_SYNCWARP && Kind != HETGPU_SYNC_ACTIVEMASK;
 }
 
+/* The source lane *J of a shuffle of Kind for lane L with operand B (lane,
+ * delta or lane mask) and width W; returns whether it is inside L's
+ * segment (otherwise L keeps its own value). */
+static inline int shflSource(uint32_t Kind, int32_t L, int32_t B, int32_t W,
+                             int32_t *J) {
+  uint32_t UW = (uint32_t)W;
+  if (UW == 0 || UW > 32 || (UW & (UW - 1)))
+    UW = 32;
+  int32_t SegMask = (int32_t)((32 - UW) & 31);
+  B &= 31;
+  int32_t MinLane = L & SegMask;
+  int32_t MaxLane = MinLane | (31 & ~SegMask);
+  if (Kind == HETGPU_SYNC_SHFL_UP) {
+    *J = L - B;
+    return *J >= MinLane;
+  }
+  *J = Kind == HETGPU_SYNC_SHFL_DOWN  ? L + B
+       : Kind == HETGPU_SYNC_SHFL_XOR ? L ^ B
+                                      : MinLane | (B & ~SegMask);
+  return *J <= MaxLane;
+}
+
 /* Performs the warp operation of the lanes in Group (bit i: Lanes[i]; all
  * stopped at the same sync point): writes their results. Loops visit the
  * set bits of Group only. */
@@ -86,29 +108,29 @@ static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
     /* PTX shfl.sync: c = ((32 - width) << 8) | (up ? 0 : 31); a source
      * lane out of the segment gives the own value; reading an inactive lane
      * is undefined in CUDA: the own value too. */
+    if (Group == 0xffffffffu) {
+      /* A full warp whose lanes all pass the same delta and width (the
+       * common case): the same sources, decoded once. */
+      int32_t B0 = Lanes[0].arg[2], W0 = Lanes[0].arg[3];
+      uint32_t Same = 1;
+      for (uint32_t L = 1; L < 32; ++L)
+        Same &= (uint32_t)(Lanes[L].arg[2] == B0) &
+                (uint32_t)(Lanes[L].arg[3] == W0);
+      if (Same) {
+        for (uint32_t L = 0; L < 32; ++L) {
+          int32_t J;
+          int P = shflSource(Kind, (int32_t)L, B0, W0, &J);
+          Lanes[L].result = P ? Val[J] : Val[L];
+        }
+        break;
+      }
+    }
     for (uint32_t M = Group; M; M &= M - 1) {
       uint32_t Lane = (uint32_t)__builtin_ctz(M);
       hetgpu_thread_state *T = &Lanes[Lane];
-      uint32_t W = (uint32_t)T->arg[3];
-      if (W == 0 || W > 32 || (W & (W - 1)))
-        W = 32;
-      int32_t SegMask = (int32_t)((32 - W) & 31);
-      int32_t B = T->arg[2] & 31;
-      int32_t L = (int32_t)Lane;
-      int32_t MinLane = L & SegMask;
-      int32_t MaxLane = MinLane | (31 & ~SegMask);
       int32_t J;
-      int P;
-      if (Kind == HETGPU_SYNC_SHFL_UP) {
-        J = L - B;
-        P = J >= MinLane;
-      } else {
-        J = Kind == HETGPU_SYNC_SHFL_DOWN  ? L + B
-            : Kind == HETGPU_SYNC_SHFL_XOR ? L ^ B
-                                           : MinLane | (B & ~SegMask);
-        P = J <= MaxLane;
-      }
-      T->result = P && ((Group >> J) & 1u) ? Val[J] : Val[L];
+      int P = shflSource(Kind, (int32_t)Lane, T->arg[2], T->arg[3], &J);
+      T->result = P && ((Group >> J) & 1u) ? Val[J] : Val[Lane];
     }
     break;
   case HETGPU_SYNC_VOTE_ANY:
