@@ -137,9 +137,29 @@ static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
   case HETGPU_SYNC_VOTE_ALL:
   case HETGPU_SYNC_VOTE_BALLOT: {
     uint32_t Preds = 0;
-    for (uint32_t M = Group; M; M &= M - 1) {
-      uint32_t L = (uint32_t)__builtin_ctz(M);
-      Preds |= (uint32_t)(Lanes[L].arg[1] != 0) << L;
+    if (Group == 0xffffffffu) {
+      /* A full warp: when every lane passes the same mask, all get the
+       * same result. */
+      int32_t Mask0 = Lanes[0].arg[0];
+      uint32_t Same = 1;
+      for (uint32_t L = 0; L < 32; ++L) {
+        Preds |= (uint32_t)(Lanes[L].arg[1] != 0) << L;
+        Same &= (uint32_t)(Lanes[L].arg[0] == Mask0);
+      }
+      if (Same) {
+        uint32_t Active = (uint32_t)Mask0, Ballot = Preds & Active;
+        int32_t R = Kind == HETGPU_SYNC_VOTE_BALLOT ? (int32_t)Ballot
+                    : Kind == HETGPU_SYNC_VOTE_ANY  ? Ballot != 0
+                                                    : Ballot == Active;
+        for (uint32_t L = 0; L < 32; ++L)
+          Lanes[L].result = R;
+        break;
+      }
+    } else {
+      for (uint32_t M = Group; M; M &= M - 1) {
+        uint32_t L = (uint32_t)__builtin_ctz(M);
+        Preds |= (uint32_t)(Lanes[L].arg[1] != 0) << L;
+      }
     }
     for (uint32_t M = Group; M; M &= M - 1) {
       hetgpu_thread_state *T = &Lanes[__builtin_ctz(M)];
