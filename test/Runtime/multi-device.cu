@@ -5,10 +5,17 @@
 // cudaMemcpyPeer onto device 0 and reduced there.
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
-// CHECK: devices: [[N:[0-9]+]]
+// Every device found here (CPU, PoCL and tt-sim in CI) at once:
+// RUN: env -u HETGPU_DEVICE %t | FileCheck --check-prefix=ALL %s
+// CHECK: devices: 1
 // CHECK: per-thread device ok
 // CHECK: peer copies ok
 // CHECK: multi-device result ok
+// ALL: devices: [[N:[0-9]+]]
+// ALL: per-thread device ok
+// ALL: peer copies ok
+// ALL: device 0 ({{.+}}): slice
+// ALL: multi-device result ok
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
