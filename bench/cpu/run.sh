@@ -6,7 +6,14 @@
 # g++ -lOpenCL, runs both (hetGPU with HETGPU_DEVICE=cpu, OpenCL on the first
 # platform, i.e. PoCL), and prints time ratios hetGPU/PoCL via compare.py.
 # Usage: run.sh [scale [reps]]   (defaults 0.015625 = 1/64 and 10)
-# Env: HETGPU_BUILD_DIR (default <repo>/build), BENCH_OUT (default /tmp/hetgpu-bench-cpu)
+# Env: HETGPU_BUILD_DIR (default <repo>/build), BENCH_OUT (default /tmp/hetgpu-bench-cpu),
+#      RUNS (default 3: each side runs RUNS times, interleaved; compare.py
+#      takes the minimum per kernel: the machine is shared and noisy),
+#      HETGPU_BASE_LIB_DIR (optional: the lib/ folder of an older build; the
+#      same program then also runs against its libhetgpu-rt.so, through
+#      LD_LIBRARY_PATH, for a before/after comparison in the same run).
+# Every hetGPU configuration has its own translation cache under BENCH_OUT,
+# emptied at the start (the first FIRST line is a cold translation).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -14,14 +21,37 @@ build=${HETGPU_BUILD_DIR:-$root/build}
 out=${BENCH_OUT:-/tmp/hetgpu-bench-cpu}
 scale=${1:-0.015625}
 reps=${2:-10}
+runs=${RUNS:-3}
+base=${HETGPU_BASE_LIB_DIR:-}
 mkdir -p "$out"
+rm -f "$out"/hetgpu-*.txt "$out"/pocl-*.txt "$out"/base-*.txt
+# Fresh caches: a translation cached by an older build would be reused.
+rm -rf "$out/cache" "$out/cache-base"
 
 "$build/bin/hetgpu-cc" -O2 "$root/bench/nvidia/bench.cu" -o "$out/bench-hetgpu"
 g++ -O2 -std=c++17 "$here/ocl_bench.cpp" -o "$out/ocl_bench" -lOpenCL
 
-HETGPU_DEVICE=cpu "$out/bench-hetgpu" "$scale" "$reps" | tee "$out/hetgpu.txt"
-"$out/ocl_bench" "$here/kernels.cl" "$scale" "$reps" | tee "$out/pocl.txt"
+for r in $(seq 1 "$runs"); do
+  HETGPU_CACHE_DIR="$out/cache" HETGPU_DEVICE=cpu \
+    "$out/bench-hetgpu" "$scale" "$reps" | tee "$out/hetgpu-$r.txt"
+  "$out/ocl_bench" "$here/kernels.cl" "$scale" "$reps" | tee "$out/pocl-$r.txt"
+  if [ -n "$base" ]; then
+    LD_LIBRARY_PATH="$base" HETGPU_CACHE_DIR="$out/cache-base" \
+      HETGPU_DEVICE=cpu "$out/bench-hetgpu" "$scale" "$reps" |
+      tee "$out/base-$r.txt"
+  fi
+done
 echo
 # compare.py's baseline column is labelled nvcc; here the baseline is PoCL.
-python3 "$root/bench/nvidia/compare.py" --nvcc "$out/pocl.txt" \
-  --hetgpu "$out/hetgpu.txt" | sed 's/nvcc/PoCL/g'
+python3 "$root/bench/nvidia/compare.py" --nvcc "$out"/pocl-*.txt \
+  --hetgpu "$out"/hetgpu-*.txt | sed 's/nvcc/PoCL/g'
+if [ -n "$base" ]; then
+  echo
+  echo "== before ($base) vs PoCL"
+  python3 "$root/bench/nvidia/compare.py" --nvcc "$out"/pocl-*.txt \
+    --hetgpu "$out"/base-*.txt | sed 's/nvcc/PoCL/g'
+  echo
+  echo "== now vs before ($base): ratio now/before"
+  python3 "$root/bench/nvidia/compare.py" --nvcc "$out"/base-*.txt \
+    --hetgpu "$out"/hetgpu-*.txt | sed 's/nvcc/before/g'
+fi
