@@ -5,6 +5,10 @@
 // RUN: hetgpu-translate --target=host %t.bc -o %t.so
 // RUN: hetgpu-host-run --block=48 %t.so _Z4votePj buf:u32:384 > %t.out
 // RUN: python3 %S/Inputs/vote_ref.py | diff - %t.out
+// The same without lane-loop functions (one thread-function call per lane):
+// RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-translate --target=host %t.bc -o %t.plain.so
+// RUN: hetgpu-host-run --block=48 %t.plain.so _Z4votePj buf:u32:384 > %t.plain.out
+// RUN: python3 %S/Inputs/vote_ref.py | diff - %t.plain.out
 
 __global__ void vote(unsigned *out) {
   int t = threadIdx.x;
