@@ -117,11 +117,31 @@ static void warpOp(hetgpu_thread_state *Lanes, uint32_t Group) {
         Same &= (uint32_t)(Lanes[L].arg[2] == B0) &
                 (uint32_t)(Lanes[L].arg[3] == W0);
       if (Same) {
-        for (uint32_t L = 0; L < 32; ++L) {
-          int32_t J;
-          int P = shflSource(Kind, (int32_t)L, B0, W0, &J);
-          Lanes[L].result = P ? Val[J] : Val[L];
+        /* shflSource with the kind, delta and width hoisted. */
+        uint32_t UW = (uint32_t)W0;
+        if (UW == 0 || UW > 32 || (UW & (UW - 1)))
+          UW = 32;
+        int32_t SegMask = (int32_t)((32 - UW) & 31), B = B0 & 31;
+        int32_t Res[32];
+        if (Kind == HETGPU_SYNC_SHFL_UP) {
+          for (int32_t L = 0; L < 32; ++L)
+            Res[L] = L - B >= (L & SegMask) ? Val[(L - B) & 31] : Val[L];
+        } else if (Kind == HETGPU_SYNC_SHFL_DOWN) {
+          for (int32_t L = 0; L < 32; ++L)
+            Res[L] = L + B <= ((L & SegMask) | (31 & ~SegMask))
+                         ? Val[(L + B) & 31]
+                         : Val[L];
+        } else if (Kind == HETGPU_SYNC_SHFL_XOR) {
+          for (int32_t L = 0; L < 32; ++L)
+            Res[L] = (L ^ B) <= ((L & SegMask) | (31 & ~SegMask))
+                         ? Val[L ^ B]
+                         : Val[L];
+        } else {
+          for (int32_t L = 0; L < 32; ++L)
+            Res[L] = Val[(L & SegMask) | (B & ~SegMask)];
         }
+        for (uint32_t L = 0; L < 32; ++L)
+          Lanes[L].result = Res[L];
         break;
       }
     }
