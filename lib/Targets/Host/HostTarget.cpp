@@ -36,6 +36,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -54,6 +55,8 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -156,23 +159,62 @@ constexpr StringLiteral ExecBlockLanesName = "__hetgpu_exec_block_lanes";
 /// gets its own inlined copy of the thread function before O3 prunes it.
 constexpr unsigned MaxLaneLoopInstructions = 40000;
 
-/// The sync ids the thread function \p T dispatches on (its entry block ends
-/// in `switch (ts->resume)`), 0 first; empty when \p T has another shape.
-SmallVector<uint32_t, 16> resumePoints(Function &T) {
-  SmallVector<uint32_t, 16> Ids;
+/// The `switch (ts->resume)` that the thread function \p T dispatches on
+/// (default: the kernel entry, resume point 0), or null.
+SwitchInst *resumeSwitch(Function &T) {
   if (T.isDeclaration() || T.arg_size() != 3)
-    return Ids;
+    return nullptr;
   for (BasicBlock &BB : T) {
     auto *SW = dyn_cast<SwitchInst>(BB.getTerminator());
     auto *L = SW ? dyn_cast<LoadInst>(SW->getCondition()) : nullptr;
-    if (!L || L->getPointerOperand()->stripPointerCasts() != T.getArg(2))
-      continue;
-    Ids.push_back(0);
-    for (auto &Case : SW->cases())
-      Ids.push_back(uint32_t(Case.getCaseValue()->getZExtValue()));
-    return Ids;
+    if (L && L->getPointerOperand()->stripPointerCasts() == T.getArg(2))
+      return SW;
   }
+  return nullptr;
+}
+
+/// The sync ids the thread function \p T dispatches on, 0 first; empty
+/// when \p T has another shape.
+SmallVector<uint32_t, 16> resumePoints(Function &T) {
+  SmallVector<uint32_t, 16> Ids;
+  SwitchInst *SW = resumeSwitch(T);
+  if (!SW)
+    return Ids;
+  Ids.push_back(0);
+  for (auto &Case : SW->cases())
+    Ids.push_back(uint32_t(Case.getCaseValue()->getZExtValue()));
   return Ids;
+}
+
+/// Inlines \p Call (a call of the thread function \p T) after pruning a
+/// copy of \p T to what resume point \p Id reaches, so that O3 does not
+/// have to optimise the other regions in every loop.
+bool inlineRegion(CallInst &Call, Function &T, uint32_t Id) {
+  ValueToValueMapTy VM;
+  Function *R = CloneFunction(&T, VM);
+  if (SwitchInst *SW = resumeSwitch(*R)) {
+    BasicBlock *Dest = Id == 0 ? SW->getDefaultDest()
+                               : SW->findCaseValue(ConstantInt::get(
+                                     cast<IntegerType>(
+                                         SW->getCondition()->getType()),
+                                     Id))
+                                     ->getCaseSuccessor();
+    bool Kept = false; // one edge to Dest stays
+    for (BasicBlock *Succ : successors(SW->getParent())) {
+      if (Succ == Dest && !Kept)
+        Kept = true;
+      else
+        Succ->removePredecessor(SW->getParent());
+    }
+    BranchInst::Create(Dest, SW->getIterator());
+    SW->eraseFromParent();
+    removeUnreachableBlocks(*R);
+  }
+  Call.setCalledFunction(R);
+  InlineFunctionInfo IFI;
+  bool Ok = InlineFunction(Call, IFI).isSuccess();
+  R->eraseFromParent();
+  return Ok;
 }
 
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
@@ -225,7 +267,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
     B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(0)), Dispatch, Exit);
     At->addIncoming(Next, TryFuse);
   }
-  SmallVector<CallInst *, 16> Calls;
+  SmallVector<std::pair<CallInst *, uint32_t>, 16> Calls;
   // One loop per resume point (Point < 0: any resume value, not inlined).
   auto makeLoop = [&](int64_t Point) {
     BasicBlock *Head = BasicBlock::Create(C, "lanes", LF, Done);
@@ -245,7 +287,9 @@ Function *buildLaneFunction(Module &M, Function &T) {
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
     B.CreateBr(Latch);
     if (Point >= 0)
-      Calls.push_back(Call);
+      Calls.push_back({Call, uint32_t(Point)});
+    else // Never taken in practice: no second copy of T for O3 to optimise.
+      Call->setIsNoInline();
     B.SetInsertPoint(Latch);
     Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
                            /*HasNSW=*/true);
@@ -259,13 +303,11 @@ Function *buildLaneFunction(Module &M, Function &T) {
   SwitchInst *SW = B.CreateSwitch(At, Generic, Ids.size());
   for (uint32_t Id : Ids)
     SW->addCase(B.getInt32(Id), makeLoop(Id));
-  for (CallInst *Call : Calls) {
-    InlineFunctionInfo IFI;
-    if (!InlineFunction(*Call, IFI).isSuccess()) {
+  for (auto [Call, Id] : Calls)
+    if (!inlineRegion(*Call, T, Id)) {
       LF->eraseFromParent();
       return nullptr;
     }
-  }
   return LF;
 }
 

@@ -56,15 +56,22 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; The generic loop calls the thread function.
 ; LANES: [[GENERIC]]:
 ; LANES: call i32 @s.hetgpu.thread(ptr %0, ptr %1, ptr
-; Resume point 0: ts[i].resume = 0, then the inlined thread function.
+; Resume point 0: ts[i].resume = 0, then the inlined thread function pruned
+; to region 0 (no dispatch: it stops at the barrier, kind 1, returns id 1).
 ; LANES: [[AT0]]:
 ; LANES: store i32 0, ptr %[[TS0:[0-9]+]]
 ; LANES-NEXT: load ptr, ptr %0
-; LANES: %resume.i = load i32, ptr %[[TS0]]
+; LANES-NOT: switch
+; LANES-NOT: store i32 1, ptr %out
+; LANES: store i32 1, ptr
+; LANES-NOT: switch
+; Resume point 1: region 1 only (the store to out, exit with id 0).
 ; LANES: [[AT1]]:
 ; LANES: store i32 1, ptr %[[TS1:[0-9]+]]
 ; LANES-NEXT: load ptr, ptr %0
-; LANES: %resume.i{{[0-9]+}} = load i32, ptr %[[TS1]]
+; LANES-NOT: switch
+; LANES: store i32 1, ptr %out
+; LANES-NOT: switch
 ; LANES: fuse:
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; LANES-DAG: define internal void @__hetgpu_exec_block_lanes(
