@@ -29,11 +29,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/StateLayout.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DepthFirstIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -133,6 +136,7 @@ private:
   SmallVector<SharedRegion, 4> sharedRegions(IRBuilder<> &B, unsigned AS);
   void markFinishedAtReturns();
   void wireResumes();
+  void hoistRecomputable();
   void repairSSA();
   void stripBundles();
   void markInstrumented();
@@ -624,6 +628,50 @@ void KernelInstrumenter::wireResumes() {
   }
 }
 
+/// Values the state layout left out because a resumed launch can recompute
+/// them (isRecomputable) lose dominance over their uses once the resume
+/// edges exist: they move to the entry block (with their operands), which
+/// dominates every path. They stay plain SSA values, so no phi joins them at
+/// the safe points (the CPU device recomputes such values after each sync
+/// point instead of spilling them).
+void KernelInstrumenter::hoistRecomputable() {
+  DominatorTree DT(*NF);
+  DenseMap<const Value *, bool> Cache;
+  BasicBlock &Entry = NF->getEntryBlock();
+  SmallPtrSet<Instruction *, 32> Hoist;
+  SmallVector<Instruction *, 32> Work;
+  for (BasicBlock &BB : *NF) {
+    if (&BB == &Entry)
+      continue;
+    for (Instruction &I : BB) {
+      if (I.getType()->isVoidTy() || isa<PHINode>(I))
+        continue;
+      if (all_of(I.uses(), [&](const Use &U) { return DT.dominates(&I, U); }))
+        continue;
+      if (isRecomputable(&I, Cache) && Hoist.insert(&I).second)
+        Work.push_back(&I);
+    }
+  }
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    for (Value *Op : I->operands())
+      if (auto *OI = dyn_cast<Instruction>(Op))
+        if (OI->getParent() != &Entry && Hoist.insert(OI).second)
+          Work.push_back(OI);
+  }
+  if (Hoist.empty())
+    return;
+  // Dominators come first in a depth-first preorder of the CFG, and a
+  // block's instructions in their order: operands move before their users.
+  SmallVector<Instruction *, 32> Order;
+  for (BasicBlock *BB : depth_first(&Entry))
+    for (Instruction &I : *BB)
+      if (Hoist.count(&I))
+        Order.push_back(&I);
+  for (Instruction *I : Order)
+    I->moveBefore(Entry.getTerminator()->getIterator());
+}
+
 void KernelInstrumenter::repairSSA() {
   SetVector<Instruction *> Live;
   for (auto &[BB, Pairs] : Restores)
@@ -717,6 +765,7 @@ bool KernelInstrumenter::run() {
         }
   markFinishedAtReturns();
   wireResumes();
+  hoistRecomputable();
   repairSSA();
   stripBundles();
   markInstrumented();

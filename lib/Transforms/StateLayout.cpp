@@ -47,6 +47,46 @@ namespace {
 
 using ValueSet = SmallSetVector<Instruction *, 16>;
 
+bool isRecomputableImpl(const Value *V, DenseMap<const Value *, bool> &Cache,
+                        unsigned Depth) {
+  if (isa<Argument>(V) || isa<Constant>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 24)
+    return false;
+  if (auto It = Cache.find(I); It != Cache.end())
+    return It->second;
+  bool Ok = false;
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    if (auto BI = getCalledBuiltin(*CB))
+      Ok = (BI->Flags & BF_ReadNone) &&
+           (BI->Group == "index" || BI->ID == BuiltinID::dynamic_shared) &&
+           CB->arg_size() == 0;
+  } else if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+             isa<CmpInst>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) ||
+             (isa<BinaryOperator>(I) && !I->mayHaveSideEffects())) {
+    Ok = true;
+    // Division traps on zero (and INT_MIN / -1): only by nonzero constants.
+    switch (I->getOpcode()) {
+    case Instruction::UDiv:
+    case Instruction::SDiv:
+    case Instruction::URem:
+    case Instruction::SRem: {
+      auto *D = dyn_cast<ConstantInt>(I->getOperand(1));
+      Ok = D && !D->isZero() && !D->isMinusOne();
+      break;
+    }
+    default:
+      break;
+    }
+    for (const Value *Op : I->operands())
+      if (Ok && !isRecomputableImpl(Op, Cache, Depth + 1))
+        Ok = false;
+  }
+  Cache[I] = Ok;
+  return Ok;
+}
+
 bool isSafePointCall(const Instruction &I) {
   if (auto *CB = dyn_cast<CallBase>(&I))
     if (auto BI = getCalledBuiltin(*CB))
@@ -212,8 +252,15 @@ void layOutKernel(Function &K) {
       Calls.push_back(cast<CallBase>(&I));
 
   SmallVector<std::pair<CallBase *, Layout>, 8> Plans;
+  DenseMap<const Value *, bool> Recomputable;
   for (CallBase *CB : Calls) {
-    Layout L = layOut(LV.liveBefore(*CB), DL);
+    // Values a resumed launch can recompute (thread-index arithmetic,
+    // addresses of shared variables, ...) are not state.
+    SmallVector<Instruction *, 16> Live = LV.liveBefore(*CB);
+    llvm::erase_if(Live, [&](Instruction *V) {
+      return isRecomputable(V, Recomputable);
+    });
+    Layout L = layOut(Live, DL);
     L.Info.Id = Plans.size() + 1;
     L.Info.Kind = SafePointKind::Barrier;
     Plans.emplace_back(CB, std::move(L));
@@ -248,6 +295,10 @@ void layOutKernel(Function &K) {
 }
 
 } // namespace
+
+bool isRecomputable(const Value *V, DenseMap<const Value *, bool> &Cache) {
+  return isRecomputableImpl(V, Cache, 0);
+}
 
 PreservedAnalyses StateLayoutPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<Function *> Kernels = getKernels(M);

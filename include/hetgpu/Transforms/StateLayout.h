@@ -14,9 +14,24 @@
 #define HETGPU_TRANSFORMS_STATELAYOUT_H
 
 #include "hetgpu/Support/PassCompat.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class Value;
+}
+
 namespace hetgpu {
+
+/// True when \p V is a pure function of the kernel's arguments, constants,
+/// globals and the index builtins (thread/block ids and sizes, the dynamic
+/// shared base) through side-effect-free, non-trapping instructions: a
+/// resumed launch can recompute it, so it is not state. hetgpu-state-layout
+/// leaves such values out of the live sets, and hetgpu-instrument-state
+/// hoists the ones used across a safe point into the kernel's entry block.
+/// \p Cache memoizes answers across calls.
+bool isRecomputable(const llvm::Value *V,
+                    llvm::DenseMap<const llvm::Value *, bool> &Cache);
 
 class StateLayoutPass : public RequiredPass<StateLayoutPass> {
 public:

@@ -43,7 +43,8 @@ define void @k(ptr %out, i64 %i) #0 {
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
   store i32 7, ptr %p
   %d = call ptr addrspace(3) @__hetgpu_dynamic_shared()
-  %dp = getelementptr i32, ptr addrspace(3) %d, i64 %i
+  %j = load i64, ptr %out
+  %dp = getelementptr i32, ptr addrspace(3) %d, i64 %j
   store i32 3, ptr addrspace(3) @s
   call void @__hetgpu_barrier()
   %v = load i32, ptr %p

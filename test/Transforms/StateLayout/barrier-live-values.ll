@@ -12,7 +12,11 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define void @k(
 define void @k(ptr %in, ptr %out) #0 {
 entry:
-  %t = call i32 @__hetgpu_tid_x()
+; %t comes from memory (a value a resumed launch cannot recompute); %pt,
+; the tid-based address, is recomputable and never state.
+  %tid = call i32 @__hetgpu_tid_x()
+  %pt = getelementptr i32, ptr %out, i32 %tid
+  %t = load i32, ptr %pt
   %t64 = zext i32 %t to i64
   %pin = getelementptr float, ptr %in, i64 %t64
   %v = load float, ptr %pin
