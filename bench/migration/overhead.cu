@@ -1,17 +1,38 @@
 // bench/migration/overhead.cu - steady-state cost of the migration
-// instrumentation: the same kernels timed with and without HETGPU_MIGRATE=on
-// (instrumented, never triggered). Prints "KERNEL <name> <ms> <ok|FAIL>"
-// (best of 5 launches, cudaEvent timing).
+// instrumentation: the same kernels timed with and without
+// HETGPU_MIGRATE=on (instrumented, never triggered). bench/migration/run.sh
+// runs both in alternation and prints the ratios.
+//
+//   overhead [scale]    scale multiplies the problem sizes (default 1: a
+//                       few ms to 100 ms per kernel on the CPU device; the
+//                       GPU runs use 32)
+//
+// Prints "KERNEL <name> <ms> <ok|FAIL>" per kernel: best of 5 launches
+// (cudaEvent timing) after one warm-up launch, and a check of the result.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
+// No barrier (short blocks).
 __global__ void vecadd(const float *a, const float *b, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     c[i] = a[i] + b[i];
 }
 
+// No barrier, a long loop per thread.
+__global__ void saxpyLoop(float *y, const float *x, int n, int reps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float acc = y[i];
+  for (int r = 0; r < reps; ++r)
+    acc = 1.0001f * acc + x[i];
+  y[i] = acc;
+}
+
+// Tree reduction: 9 barriers per block.
 __global__ void reduce(const float *in, float *out) {
   __shared__ float s[256];
   int t = threadIdx.x;
@@ -26,6 +47,7 @@ __global__ void reduce(const float *in, float *out) {
     out[blockIdx.x] = s[0];
 }
 
+// Two barriers per iteration of a loop.
 __global__ void stencil(float *d, int iters) {
   __shared__ float s[256];
   int t = threadIdx.x, g = blockIdx.x * 256 + t;
@@ -39,14 +61,37 @@ __global__ void stencil(float *d, int iters) {
   d[g] = v;
 }
 
-__global__ void saxpyLoop(float *y, const float *x, int n, int reps) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float acc = y[i];
-  for (int r = 0; r < reps; ++r)
-    acc = 1.0001f * acc + x[i];
-  y[i] = acc;
+// Tiled matrix multiply (16 x 16 tiles in shared memory, two barriers per
+// tile step).
+__global__ void matmul(const float *a, const float *b, float *c, int n) {
+  __shared__ float ta[16][16], tb[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float acc = 0.0f;
+  for (int k = 0; k < n; k += 16) {
+    ta[ty][tx] = a[row * n + k + tx];
+    tb[ty][tx] = b[(k + ty) * n + col];
+    __syncthreads();
+    for (int j = 0; j < 16; ++j)
+      acc += ta[ty][j] * tb[j][tx];
+    __syncthreads();
+  }
+  c[row * n + col] = acc;
+}
+
+// Shared-memory histogram: shared atomics between two barriers.
+__global__ void histogram(const unsigned *in, unsigned *bins, int perThread) {
+  __shared__ unsigned h[64];
+  int t = threadIdx.x;
+  if (t < 64)
+    h[t] = 0;
+  __syncthreads();
+  int base = (blockIdx.x * blockDim.x + t) * perThread;
+  for (int i = 0; i < perThread; ++i)
+    atomicAdd(&h[(in[base + i] * 2654435761u) >> 26], 1u);
+  __syncthreads();
+  if (t < 64)
+    atomicAdd(&bins[t], h[t]);
 }
 
 template <typename F> static void timeIt(const char *name, F launch, bool ok) {
@@ -67,10 +112,20 @@ template <typename F> static void timeIt(const char *name, F launch, bool ok) {
   }
   printf("KERNEL %s %.4f %s\n", name, best,
          ok && cudaGetLastError() == cudaSuccess ? "ok" : "FAIL");
+  fflush(stdout);
 }
 
-int main() {
-  const int N = 1 << 20;
+/// A result check after the timing: a failure is a KERNEL line with FAIL.
+static void check(const char *name, bool ok) {
+  if (!ok)
+    printf("KERNEL %s-result 0 FAIL\n", name);
+}
+
+int main(int argc, char **argv) {
+  int scale = argc > 1 ? atoi(argv[1]) : 1;
+  if (scale < 1)
+    scale = 1;
+  const int N = (1 << 18) * scale;
   float *a, *b, *c;
   cudaMallocManaged(&a, N * sizeof(float));
   cudaMallocManaged(&b, N * sizeof(float));
@@ -80,9 +135,42 @@ int main() {
     b[i] = float(i & 7);
   }
   timeIt("vecadd", [&] { vecadd<<<N / 256, 256>>>(a, b, c, N); }, true);
+  check("vecadd", c[9] == 2.0f);
+  timeIt("saxpyloop", [&] { saxpyLoop<<<N / 1024, 256>>>(c, a, N / 4, 256); }, true);
   timeIt("reduce", [&] { reduce<<<N / 256, 256>>>(a, c); }, true);
-  bool ok = c[0] == 256.0f;
-  timeIt("stencil", [&] { stencil<<<256, 256>>>(b, 50); }, ok);
-  timeIt("saxpyloop", [&] { saxpyLoop<<<N / 1024, 256>>>(c, a, N / 4, 64); }, true);
+  check("reduce", c[0] == 256.0f && c[N / 256 - 1] == 256.0f);
+  timeIt("stencil", [&] { stencil<<<64 * scale, 256>>>(b, 50); }, true);
+
+  // Square matrices, n = 128 * 2^k with n^2 <= 4 * 128^2 * scale.
+  int n = 128;
+  while ((n * 2) * (n * 2) <= 128 * 128 * 4 * scale)
+    n *= 2;
+  float *ma, *mb, *mc;
+  cudaMallocManaged(&ma, n * n * sizeof(float));
+  cudaMallocManaged(&mb, n * n * sizeof(float));
+  cudaMallocManaged(&mc, n * n * sizeof(float));
+  for (int i = 0; i < n * n; ++i) {
+    ma[i] = float(i % 3);
+    mb[i] = i / n == i % n ? 1.0f : 0.0f; // identity
+  }
+  timeIt("matmul", [&] { matmul<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(ma, mb, mc, n); },
+         true);
+  check("matmul", mc[5] == ma[5] && mc[n * n - 1] == ma[n * n - 1]);
+
+  unsigned *in, *bins;
+  const int PerThread = 64, Threads = N / 16;
+  cudaMallocManaged(&in, size_t(Threads) * PerThread * sizeof(unsigned));
+  cudaMallocManaged(&bins, 64 * sizeof(unsigned));
+  for (int i = 0; i < Threads * PerThread; ++i)
+    in[i] = unsigned(i);
+  for (int i = 0; i < 64; ++i)
+    bins[i] = 0;
+  timeIt("histogram", [&] { histogram<<<Threads / 256, 256>>>(in, bins, PerThread); },
+         true);
+  unsigned total = 0;
+  for (int i = 0; i < 64; ++i)
+    total += bins[i];
+  // Six launches (one warm-up, five timed) of every element.
+  check("histogram", total == 6u * unsigned(Threads) * PerThread);
   return 0;
 }

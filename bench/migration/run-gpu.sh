@@ -179,5 +179,10 @@ done
 if [ -x "$P/mig-overhead" ] && grep -q -- "--overhead" "$HERE/run.sh"; then
   sh "$HERE/run.sh" --overhead "$P/mig-overhead" nvidia cpu || rc=1
 fi
+# Steady-state cost of the instrumentation on the GPU (run.sh --overhead:
+# plain vs HETGPU_MIGRATE=on in alternation; prepare-carry.sh builds it).
+if [ -x "$P/mig-overhead" ]; then
+  sh "$HERE/run.sh" --overhead "$P/mig-overhead" nvidia
+fi
 rm -rf "$T"
 exit $rc

@@ -1,15 +1,73 @@
 #!/bin/sh
-# bench/migration/run.sh BUILD_DIR - live-migration numbers on the CPU device.
+# bench/migration/run.sh - live-migration numbers.
 # SPDX-License-Identifier: Apache-2.0
+#
+#   run.sh [BUILD_DIR]              downtime, then the instrumentation overhead
+#                                   on cpu, opencl (PoCL installed) and nvidia
+#                                   (a GPU visible); MIG_DEVICES="cpu opencl"
+#                                   picks the devices
+#   run.sh --overhead PROGRAM DEV.. only the overhead table, with a prebuilt
+#                                   bench/migration/overhead.cu (the GPU
+#                                   machine: run-gpu.sh --prebuilt calls it)
+#
 #  1. downtime (checkpoint + transfer + restore) against bytes moved, next to
 #     the measured device->host copy bandwidth;
 #  2. steady-state cost of instrumentation: overhead.cu run with
-#     HETGPU_MIGRATE=on (instrumented, never triggered) against no
-#     migration, ratio per kernel and geomean.
+#     HETGPU_MIGRATE=on (instrumented, never triggered) and without, in
+#     alternation (MIG_ROUNDS rounds, default 3), best time per kernel over
+#     the rounds, ratio per kernel and geomean, per device. Problem size:
+#     MIG_SCALE (default 1 on cpu/opencl/tt-sim, 32 on nvidia).
 set -e
-B=${1:-build-mig}
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
+
+# overhead PROGRAM DEVICE: the overhead table of one device.
+overhead() {
+  prog=$1 dev=$2
+  scale=${MIG_SCALE:-1}
+  [ "$dev" = nvidia ] && scale=${MIG_SCALE:-32}
+  to=""
+  command -v timeout > /dev/null && to="timeout ${MIG_TIMEOUT:-600}"
+  rm -f "$T"/ov.*
+  r=1
+  while [ "$r" -le "${MIG_ROUNDS:-3}" ]; do
+    HETGPU_DEVICE=$dev $to "$prog" "$scale" > "$T/ov.plain.$r" 2> "$T/ov.err" ||
+      echo "KERNEL run-plain 0 FAIL" >> "$T/ov.plain.$r"
+    HETGPU_DEVICE=$dev HETGPU_MIGRATE=on $to "$prog" "$scale" > "$T/ov.instr.$r" 2>> "$T/ov.err" ||
+      echo "KERNEL run-instrumented 0 FAIL" >> "$T/ov.instr.$r"
+    r=$((r + 1))
+  done
+  echo "== instrumentation overhead ($dev, scale $scale, best of ${MIG_ROUNDS:-3} alternating rounds x 5 launches) =="
+  awk -v dev="$dev" '
+    $1 == "KERNEL" {
+      plain = FILENAME ~ /ov\.plain\./
+      if ($4 != "ok") { bad = bad " " $2 (plain ? "(plain)" : "(instrumented)"); next }
+      if (plain) { if (!($2 in p) || $3 < p[$2]) p[$2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+      else if (!($2 in i) || $3 < i[$2]) i[$2] = $3
+    }
+    END {
+      printf "%-12s %12s %12s %8s\n", "kernel", "plain ms", "instr ms", "ratio"
+      m = 0; s = 0
+      for (j = 1; j <= n; j++) {
+        k = order[j]
+        if (!(k in i) || p[k] <= 0) continue
+        r = i[k] / p[k]; m++; s += log(r)
+        printf "%-12s %12.4f %12.4f %8.3f\n", k, p[k], i[k], r
+      }
+      if (m) printf "OVERHEAD %s geomean instrumented/plain %.3f over %d kernels, results %s\n", dev, exp(s / m), m, bad == "" ? "ok" : "FAIL:" bad
+      else print "OVERHEAD " dev " no result" bad
+    }' "$T"/ov.plain.* "$T"/ov.instr.*
+}
+
+if [ "$1" = "--overhead" ]; then
+  prog=$2
+  shift 2
+  for dev in "$@"; do overhead "$prog" "$dev"; done
+  rm -rf "$T"
+  exit 0
+fi
+
+B=${1:-build-mig}
 "$B/bin/hetgpu-cc" "$HERE/downtime.cu" -o "$T/downtime"
 echo "== downtime (one suspension of downtime.cu) =="
 # CPU -> CPU through a checkpoint file; CPU -> OpenCL (PoCL) and CPU ->
@@ -28,17 +86,11 @@ for mb in 1 16 64; do
   done
   grep COPY "$T/out" | sed -e "s/^/   cpu /"
 done
-echo "== instrumentation overhead (CPU device) =="
-"$B/bin/hetgpu-cc" "$HERE/overhead.cu" -o "$T/bench"
-HETGPU_DEVICE=cpu "$T/bench" > "$T/plain"
-HETGPU_DEVICE=cpu HETGPU_MIGRATE=on "$T/bench" > "$T/instr"
-grep -h RESULT "$T/plain" "$T/instr" 2>/dev/null || true
-awk '$1 == "KERNEL" { if (FILENAME ~ /plain$/) p[$2] = $3; else { i[$2] = $3; ok = ok && $4 == "ok" } }
-     BEGIN { ok = 1 }
-     END { printf "%-16s %12s %12s %8s\n", "kernel", "plain ms", "instr ms", "ratio";
-           n = 0; s = 0;
-           for (k in p) if (k in i && p[k] > 0) {
-             r = i[k] / p[k]; n++; s += log(r);
-             printf "%-16s %12.4f %12.4f %8.3f\n", k, p[k], i[k], r }
-           if (n) printf "geomean instrumented/plain %.3f over %d kernels, results %s\n", exp(s / n), n, ok ? "ok" : "FAIL" }' "$T/plain" "$T/instr"
+"$B/bin/hetgpu-cc" -O3 "$HERE/overhead.cu" -o "$T/overhead"
+devs=${MIG_DEVICES:-cpu}
+if [ -z "${MIG_DEVICES:-}" ]; then
+  [ -f /etc/OpenCL/vendors/pocl.icd ] && devs="$devs opencl"
+  command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1 && devs="$devs nvidia"
+fi
+for dev in $devs; do overhead "$T/overhead" "$dev"; done
 rm -rf "$T"
