@@ -795,6 +795,13 @@ bool isInstrumented(const Function &F) {
 
 PreservedAnalyses InstrumentStatePass::run(Module &M,
                                            ModuleAnalysisManager &) {
+#ifdef HETGPU_NO_STATE_INSTRUMENTATION
+  M.getContext().emitError(
+      "hetgpu-instrument-state: this hetGPU was built with "
+      "-DHETGPU_ENABLE_STATE_INSTRUMENTATION=OFF (no live-migration "
+      "instrumentation)");
+  return PreservedAnalyses::all();
+#endif
   auto Infos = readKernelInfo(M);
   if (!Infos) {
     M.getContext().emitError("hetgpu-instrument-state: " +
