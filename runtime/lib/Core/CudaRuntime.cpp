@@ -489,6 +489,7 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
     size_t Defaults[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 0, 0};
     memcpy(Ctx->Limits, Defaults, sizeof(Defaults));
   }
+  releaseMigrationBuffers(*Ctx->Dev);
   R.removeDeviceAllocs(Ctx->Index);
   Ctx->Dev->reset();
   takeLastError(true);

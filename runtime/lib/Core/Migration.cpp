@@ -364,6 +364,59 @@ std::mutex RunM;
 std::condition_variable RunCV;
 std::map<DeviceContext *, Running *> InFlight;
 
+/// State buffers and control blocks kept per device between migratable
+/// launches: allocating them per launch (device memory mapped at arena
+/// addresses on a GPU) cost more than most kernels.
+struct PooledBuffers {
+  std::shared_ptr<Device> Dev;
+  void *State = nullptr;
+  uint64_t Bytes = 0;
+  void *Ctrl = nullptr;
+  bool Busy = false;
+};
+std::mutex PoolM;
+std::vector<PooledBuffers> Pool;
+
+/// Takes a free entry of \p Dev with at least \p Bytes of state buffer
+/// (growing or creating one); \p Slot is its index.
+Status takeBuffers(const std::shared_ptr<Device> &Dev, uint64_t Bytes,
+                   void *&State, void *&Ctrl, size_t &Slot) {
+  std::lock_guard<std::mutex> L(PoolM);
+  size_t Pick = Pool.size();
+  for (size_t I = 0; I < Pool.size(); ++I)
+    if (Pool[I].Dev == Dev && !Pool[I].Busy &&
+        (Pick == Pool.size() || Pool[I].Bytes >= Bytes))
+      Pick = I;
+  if (Pick == Pool.size()) {
+    Pool.push_back(PooledBuffers());
+    Pool.back().Dev = Dev;
+  }
+  PooledBuffers &E = Pool[Pick];
+  if (E.Bytes < Bytes) {
+    if (E.State)
+      Dev->release(E.State);
+    E.State = nullptr;
+    E.Bytes = 0;
+    if (Status St = Dev->allocate(Bytes, E.State))
+      return St;
+    E.Bytes = Bytes;
+  }
+  if (!E.Ctrl)
+    if (Status St = Dev->allocate(sizeof(ControlBlock), E.Ctrl))
+      return St;
+  E.Busy = true;
+  State = E.State;
+  Ctrl = E.Ctrl;
+  Slot = Pick;
+  return Status::ok();
+}
+
+void returnBuffers(size_t Slot) {
+  std::lock_guard<std::mutex> L(PoolM);
+  if (Slot < Pool.size())
+    Pool[Slot].Busy = false;
+}
+
 std::mt19937_64 &rng() {
   static std::mt19937_64 G(migrationConfig().Seed);
   return G;
@@ -713,13 +766,11 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
                       Name + " needs " + std::to_string(StateBytes));
 
   // State buffer and control block, on the device the context is on now.
-  std::shared_ptr<Device> Dev;
   void *State = nullptr, *Ctrl = nullptr;
+  size_t Slot = ~size_t(0);
   auto Free = [&] {
     if (State)
-      Dev->release(State);
-    if (Ctrl)
-      Dev->release(Ctrl);
+      returnBuffers(Slot);
     State = Ctrl = nullptr;
   };
   struct Guard {
@@ -727,10 +778,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     ~Guard() { F(); }
   } G{Free};
   auto Acquire = [&]() -> Status {
-    Dev = Ctx.Dev;
-    if (Status St = Dev->allocate(StateAlloc, State))
-      return St;
-    return Dev->allocate(sizeof(ControlBlock), Ctrl);
+    return takeBuffers(Ctx.Dev, StateAlloc, State, Ctrl, Slot);
   };
   if (Status St = Acquire())
     return St;
@@ -825,7 +873,11 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     auto Finish = [](Status R) { return R; };
     if (St)
       return Finish(St);
-    if (!StateBytes)
+    // Nothing asked this round to yield (no trigger armed, no request, the
+    // host-written flag still clear): every block ran to its end, so the
+    // state buffer need not be read back.
+    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && *Flag);
+    if (!StateBytes || !MayYield)
       return Finish(Status::ok());
     if (Status St2 = copyOut(*S.Q, Host.data(), State, StateBytes))
       return Finish(St2);
@@ -1283,4 +1335,20 @@ HETGPU_API int hetgpuRestoreFromBuffer(const void *Buffer, size_t Size,
 
 HETGPU_API const char *hetgpuMigrationLastError(void) {
   return LastMigrationError.c_str();
+}
+
+void hetgpu::rt::releaseMigrationBuffers(Device &D) {
+  std::lock_guard<std::mutex> L(PoolM);
+  for (size_t I = 0; I < Pool.size();) {
+    PooledBuffers &E = Pool[I];
+    if (E.Dev.get() != &D || E.Busy) {
+      ++I;
+      continue;
+    }
+    if (E.State)
+      D.release(E.State);
+    if (E.Ctrl)
+      D.release(E.Ctrl);
+    Pool.erase(Pool.begin() + I);
+  }
 }

@@ -110,6 +110,10 @@ MigrationStats migrationStats();
 /// Runs \p P of kernel \p K (registered as \p KR) on stream \p S as a
 /// migratable launch: synchronous with respect to the host. \p Resume, when
 /// given, is the state buffer of a suspended launch to continue from.
+/// Frees the state buffers and control blocks kept for \p D between
+/// migratable launches (cudaDeviceReset).
+void releaseMigrationBuffers(Device &D);
+
 Status migratableLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
                         KernelRecord &KR, LaunchParams P,
                         const std::vector<char> *Resume = nullptr);
