@@ -30,6 +30,14 @@ import tempfile
 
 # Programs that cannot pass on a device, with the reason (docs/ per target).
 EXPECTED = {
+    "nvidia": {
+        "Runtime/assert.cu": "checks recovery after a device-side assert; on "
+                             "NVIDIA's driver the error is sticky for the "
+                             "process (as CUDA documents): cudaDeviceReset "
+                             "and every later call return it",
+        "Runtime/trap.cu": "checks recovery after __trap(); sticky on "
+                           "NVIDIA's driver, as for assert.cu",
+    },
     "tt-sim": {
         "Runtime/funcattr-occupancy.cu": "expects the CPU device's occupancy "
                                          "(8 blocks of 256 threads per SM); "

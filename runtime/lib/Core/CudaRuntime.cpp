@@ -491,8 +491,15 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
   }
   releaseMigrationBuffers(*Ctx->Dev);
   R.removeDeviceAllocs(Ctx->Index);
-  Ctx->Dev->reset();
+  Status St = Ctx->Dev->reset();
   takeLastError(true);
+  if (St) {
+    // NVIDIA's driver keeps a sticky error (device assert, trap, illegal
+    // address) for the rest of the process, as CUDA documents: every later
+    // call returns it.
+    Ctx->Sticky = toCudaError(St.Code);
+    return ret(toCudaError(St.Code));
+  }
   return cudaSuccess;
 }
 

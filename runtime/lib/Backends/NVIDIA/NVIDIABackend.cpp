@@ -483,13 +483,22 @@ public:
     // Our retain is dropped first, so the reset tears the context down and
     // the retain below initialises a fresh one.
     D.DevicePrimaryCtxRelease(Dev);
-    if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset"))
+    if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset")) {
+      log(LogLevel::Warn, "nvidia: device reset: " + St.Message);
       return St;
+    }
     CUcontext NewCtx = nullptr;
     if (Status St = check(D, D.DevicePrimaryCtxRetain(&NewCtx, Dev),
-                          "cuDevicePrimaryCtxRetain"))
+                          "cuDevicePrimaryCtxRetain")) {
+      log(LogLevel::Warn, "nvidia: device reset: " + St.Message);
       return St;
+    }
     Ctx = NewCtx;
+    ContextScope S(D, Ctx);
+    if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize after reset")) {
+      log(LogLevel::Warn, "nvidia: device reset: " + St.Message);
+      return St;
+    }
     return Status::ok();
   }
   Status allocateHost(size_t Bytes, void *&Ptr) override {
