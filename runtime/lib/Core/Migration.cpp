@@ -325,6 +325,12 @@ struct AfterMsTrigger {
         Pending = true;
     }).detach();
   }
+  /// The flag was set while a launch ran but every block had passed its
+  /// last safe point: the next launch yields instead.
+  void rearm() {
+    std::lock_guard<std::mutex> L(M);
+    Pending = true;
+  }
   /// Whether the trigger fired between launches (consumed).
   bool takePending() {
     std::lock_guard<std::mutex> L(M);
@@ -888,8 +894,12 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       Suspended += Status_ == 1;
       NotStarted += Status_ == 0;
     }
-    if (!Suspended && !NotStarted)
+    if (!Suspended && !NotStarted) {
+      if (Flag && *Flag && !CB.Yield &&
+          Cfg.Mode == MigrationConfig::Trigger::AfterMs)
+        afterMs().rearm();
       return Finish(Status::ok());
+    }
     ++Suspensions;
 
     // Where to resume: an API request, else the next device of to=.
