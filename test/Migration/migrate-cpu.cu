@@ -75,25 +75,6 @@ __global__ void reduce(const unsigned *in, unsigned long long *out, int rounds) 
     atomicAdd(out, acc);
 }
 
-// Pointers in device memory: each thread walks a list whose links are
-// device addresses, one hop per barrier-separated step.
-__global__ void chase(Node **heads, int *sums, int steps) {
-  __shared__ int hops[128];
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  Node *p = heads[t];
-  int sum = 0;
-  for (int i = 0; i < steps; ++i) {
-    sum += p->value;
-    p = p->next;
-    hops[threadIdx.x] = sum & 0xff;
-    __syncthreads();
-    sum += hops[(threadIdx.x + 1) % blockDim.x];
-    __syncthreads();
-  }
-  sums[t] = sum;
-  atomicAdd(&sums[gridDim.x * blockDim.x], sum);
-}
-
 // Dynamic shared memory, a private array live across barriers, pointers
 // into both.
 __global__ void stencil(float *data, int iters) {

@@ -33,7 +33,7 @@
 // REF: tiles 77991158816096
 // MIG-DAG: hetgpu-migrate: device 0 moved from Host CPU {{.*}} to {{.*}} (opencl), {{[0-9]+}} allocations kept in place (shared arena), {{[0-9]+}} managed allocations kept in host memory, 1 modules reloaded
 // MIG-DAG: hetgpu-migrate: device 0 moved from {{.*}} to Host CPU {{.*}} (cpu)
-// MIG-DAG: hetgpu-migrate: _Z5chasePP4NodePii suspended {{.*}} resumed on device 0: {{.*}} (opencl)
+// MIG-DAG: hetgpu-migrate: _Z6chase1PP4NodePii suspended {{.*}} resumed on device 0: {{.*}} (opencl)
 // MIG-DAG: hetgpu-migrate: _Z5tilesPKjPyi suspended {{.*}} resumed on device 0: {{.*}} (opencl)
 // FLIP: checkpoint refused: checksum mismatch (corrupted file)
 // FLIP: resumed on device 0: {{.*}} (opencl)
@@ -43,7 +43,7 @@
 
 // Pointers stored in device memory, followed one hop per barrier step;
 // shared memory (double-buffered: one barrier per step); atomics.
-__global__ void chase(Node **heads, int *sums, int steps) {
+__global__ void chase1(Node **heads, int *sums, int steps) {
   __shared__ int hops[2][128];
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   Node *p = heads[t];
@@ -80,7 +80,7 @@ int main() {
   const int NB = 8, NT = 128, N = NB * NT, L = 64, S = 400;
   int *sums;
   Node **heads = makeLists(N, L, &sums);
-  chase<<<NB, NT>>>(heads, sums, S);
+  chase1<<<NB, NT>>>(heads, sums, S);
   cudaDeviceSynchronize();
   reportChase(sums, N);
 

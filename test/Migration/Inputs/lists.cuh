@@ -31,6 +31,25 @@ inline Node **makeLists(int N, int L, int **Sums) {
   return Heads;
 }
 
+/// Each thread walks its list one hop per step, with two barriers per step
+/// around a shared-memory exchange; per-thread sums and their atomic total.
+__global__ void chase(Node **heads, int *sums, int steps) {
+  __shared__ int hops[128];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  Node *p = heads[t];
+  int sum = 0;
+  for (int i = 0; i < steps; ++i) {
+    sum += p->value;
+    p = p->next;
+    hops[threadIdx.x] = sum & 0xff;
+    __syncthreads();
+    sum += hops[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  sums[t] = sum;
+  atomicAdd(&sums[gridDim.x * blockDim.x], sum);
+}
+
 /// Prints "chase ok <total>" when the per-thread sums add up to the total
 /// the kernel accumulated atomically.
 inline void reportChase(const int *Sums, int N) {
