@@ -139,30 +139,6 @@ bool refersToShared(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
   return false;
 }
 
-/// Whether a volatile access through \p Ptr may touch shared memory: a
-/// shared pointer, or a generic one whose object is not provably a global
-/// of another space or a private allocation.
-bool mayBeShared(const Value *Ptr) {
-  if (Ptr->getType()->getPointerAddressSpace() == AS_Shared)
-    return true;
-  if (Ptr->getType()->getPointerAddressSpace() != 0)
-    return false;
-  SmallVector<const Value *, 4> Objs;
-  getUnderlyingObjects(Ptr, Objs);
-  for (const Value *O : Objs) {
-    O = O->stripPointerCasts();
-    if (auto *GV = dyn_cast<GlobalVariable>(O)) {
-      if (GV->getAddressSpace() == AS_Shared)
-        return true;
-      continue;
-    }
-    if (isa<AllocaInst>(O))
-      continue;
-    return true;
-  }
-  return false;
-}
-
 /// Warp-synchronous code written before CUDA 9 (warp scans and the last
 /// steps of tree reductions through `volatile` shared memory, without
 /// __syncwarp) relies on the lanes of a warp executing each access in
@@ -1389,6 +1365,30 @@ PreservedAnalyses SIMTToMIMDPass::run(Module &M, ModuleAnalysisManager &) {
   for (auto &[F, Msg] : Fail.List)
     reportFailure(*F, Msg);
   return HadKernels ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+/// Whether a volatile access through \p Ptr may touch shared memory: a
+/// shared pointer, or a generic one whose object is not provably a global
+/// of another space or a private allocation.
+bool mayBeShared(const llvm::Value *Ptr) {
+  if (Ptr->getType()->getPointerAddressSpace() == AS_Shared)
+    return true;
+  if (Ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs);
+  for (const Value *O : Objs) {
+    O = O->stripPointerCasts();
+    if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+      if (GV->getAddressSpace() == AS_Shared)
+        return true;
+      continue;
+    }
+    if (isa<AllocaInst>(O))
+      continue;
+    return true;
+  }
+  return false;
 }
 
 } // namespace hetgpu

@@ -27,6 +27,7 @@
 #include "hetgpu/Support/PassCompat.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/Value.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
@@ -44,6 +45,12 @@ inline constexpr llvm::StringLiteral ExecBlockName = "__hetgpu_exec_block";
 /// kernel or function and the construct. Modules without kernels are left
 /// alone, so running it twice is the same as running it once.
 llvm::Error lowerSIMTToMIMD(llvm::Module &M);
+
+/// Whether a volatile access through \p Ptr (hetIR address spaces) may touch
+/// shared memory: a shared pointer, or a generic one whose object is not
+/// provably a global of another space or a private allocation. Such accesses
+/// are warp regrouping points (lock-step warp-synchronous code).
+bool mayBeShared(const llvm::Value *Ptr);
 
 class SIMTToMIMDPass : public RequiredPass<SIMTToMIMDPass> {
 public:

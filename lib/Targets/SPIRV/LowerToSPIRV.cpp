@@ -33,6 +33,7 @@
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Targets/ExpandIntrinsics.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 #include "hetgpu/Transforms/SIMTToMIMDABI.h"
 // The block context the SIMT->MIMD thread functions read (plain C).
@@ -387,31 +388,6 @@ void SPIRVLowering::inlineCalls() {
 // Step 1b: warp-loop kernels (one work-item runs one warp)
 //===----------------------------------------------------------------------===//
 
-/// Whether a volatile access through \p Ptr (hetIR address spaces) may
-/// touch shared memory: a shared pointer, or a generic one whose object is
-/// not provably a global of another space or a private allocation.
-bool volatileMayBeShared(const Value *Ptr) {
-  unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  if (AS == AS_Shared)
-    return true;
-  if (AS != 0)
-    return false;
-  SmallVector<const Value *, 4> Objs;
-  getUnderlyingObjects(Ptr, Objs);
-  for (const Value *O : Objs) {
-    O = O->stripPointerCasts();
-    if (auto *GV = dyn_cast<GlobalVariable>(O)) {
-      if (GV->getAddressSpace() == AS_Shared)
-        return true;
-      continue;
-    }
-    if (isa<AllocaInst>(O))
-      continue;
-    return true;
-  }
-  return false;
-}
-
 /// Kernels whose CUDA semantics a work-item per thread cannot give without
 /// 32-wide sub-groups: warp operations that not every thread of the block
 /// reaches the same number of times (the barrier emulation of lowerWarpOps
@@ -426,10 +402,10 @@ bool SPIRVLowering::needsWarpLoop(Function &K) {
   std::optional<LoopInfo> LI;
   for (Instruction &I : instructions(K)) {
     if (auto *LD = dyn_cast<LoadInst>(&I);
-        LD && LD->isVolatile() && volatileMayBeShared(LD->getPointerOperand()))
+        LD && LD->isVolatile() && mayBeShared(LD->getPointerOperand()))
       return true;
     if (auto *ST = dyn_cast<StoreInst>(&I);
-        ST && ST->isVolatile() && volatileMayBeShared(ST->getPointerOperand()))
+        ST && ST->isVolatile() && mayBeShared(ST->getPointerOperand()))
       return true;
     auto *CI = dyn_cast<CallInst>(&I);
     if (!CI || !isWarpBuiltin(*CI))
@@ -1983,13 +1959,7 @@ void SPIRVLowering::expandIntrinsics() {
       II->eraseFromParent();
       continue;
     }
-    bool Round = II->getIntrinsicID() == Intrinsic::lround ||
-                 II->getIntrinsicID() == Intrinsic::llround;
-    Intrinsic::ID ID = Round ? Intrinsic::round : Intrinsic::rint;
-    Value *R = B.CreateUnaryIntrinsic(ID, X);
-    Value *N = B.CreateFPToSI(R, II->getType(), II->getName());
-    II->replaceAllUsesWith(N);
-    II->eraseFromParent();
+    expandIntegerRounding(*II);
   }
 }
 
