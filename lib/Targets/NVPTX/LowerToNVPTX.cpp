@@ -19,6 +19,7 @@
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Targets/ExpandIntrinsics.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -343,18 +344,8 @@ void NVPTXLowering::expandUnsupportedIntrinsics() {
           break;
         }
   for (IntrinsicInst *II : Work) {
-    IRBuilder<> B(II);
-    Intrinsic::ID Rounding = (II->getIntrinsicID() == Intrinsic::lround ||
-                              II->getIntrinsicID() == Intrinsic::llround)
-                                 ? Intrinsic::round
-                                 : Intrinsic::rint;
-    Value *X = II->getArgOperand(0);
-    Value *Rounded = B.CreateUnaryIntrinsic(Rounding, X);
-    Value *R = B.CreateFPToSI(Rounded, II->getType());
-    R->takeName(II);
-    II->replaceAllUsesWith(R);
     Function *Decl = II->getCalledFunction();
-    II->eraseFromParent();
+    expandIntegerRounding(*II);
     if (Decl->use_empty())
       Decl->eraseFromParent();
   }
