@@ -225,3 +225,15 @@ int hetgpu::rt::devicePrintf(const char *Format, const void *Args) {
   fflush(stdout);
   return static_cast<int>(Text.size());
 }
+
+void hetgpu::rt::emitDevicePrintf(const char *Format, const void *Args,
+                                  bool ToStderr) {
+  if (!ToStderr) {
+    devicePrintf(Format, Args);
+    return;
+  }
+  std::string Text = formatDevicePrintf(Format, Args);
+  fflush(stdout);
+  fputs(Text.c_str(), stderr);
+  fflush(stderr);
+}

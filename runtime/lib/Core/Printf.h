@@ -31,6 +31,10 @@ std::string formatDevicePrintf(const char *Format, const void *Args);
 /// null.
 int devicePrintf(const char *Format, const void *Args);
 
+/// devicePrintf, or, when \p ToStderr (assert messages), the same text on
+/// stderr after stdout is flushed.
+void emitDevicePrintf(const char *Format, const void *Args, bool ToStderr);
+
 } // namespace rt
 } // namespace hetgpu
 

@@ -561,16 +561,7 @@ void ZEDevice::drainPrintf() {
         static_cast<const char *>(Mod->PrintfBuffer) + spirv_abi::PrintfHeaderSize;
     spirv_abi::forEachPrintfRecord(
         Recs, std::min(Written, Mod->PrintfCapacity), Mod->Table.Formats,
-        [](const char *Format, const void *Args, bool ToStderr) {
-        if (!ToStderr) {
-          devicePrintf(Format, Args);
-          return;
-        }
-        std::string Text = formatDevicePrintf(Format, Args);
-        fflush(stdout);
-        fputs(Text.c_str(), stderr);
-        fflush(stderr);
-      });
+        emitDevicePrintf);
     __atomic_store_n(Hdr, 0, __ATOMIC_RELEASE);
   }
 }

@@ -798,16 +798,7 @@ void CLDevice::drainPrintf(CLModule &Mod) {
   copySVM(Buf, &Zero, sizeof Zero);
   spirv_abi::forEachPrintfRecord(
       Recs.data(), Used, Mod.Table.Formats,
-      [](const char *Format, const void *Args, bool ToStderr) {
-        if (!ToStderr) {
-          devicePrintf(Format, Args);
-          return;
-        }
-        std::string Text = formatDevicePrintf(Format, Args);
-        fflush(stdout);
-        fputs(Text.c_str(), stderr);
-        fflush(stderr);
-      });
+      emitDevicePrintf);
   if (Written > Mod.PrintfCapacity && !Mod.PrintfOverflowReported) {
     Mod.PrintfOverflowReported = true;
     log(LogLevel::Warn, "opencl: the device printf buffer (" +
