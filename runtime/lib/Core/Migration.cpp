@@ -830,7 +830,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     }
   } Unreg{Ctx, Me};
 
-  std::vector<char> Host(StateBytes);
+  std::vector<char> Host; // the state buffer read back, when it may hold news
   unsigned Suspensions = 0;
   for (unsigned Round = 0;; ++Round) {
     Hidden[0] = State;
@@ -885,6 +885,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     bool MayYield = CB.Yield || CB.YieldAfter || (Flag && *Flag);
     if (!StateBytes || !MayYield)
       return Finish(Status::ok());
+    Host.resize(StateBytes);
     if (Status St2 = copyOut(*S.Q, Host.data(), State, StateBytes))
       return Finish(St2);
     uint64_t Suspended = 0, NotStarted = 0;
