@@ -117,6 +117,9 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
                            int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+                                int srcDevice, size_t count,
+                                cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
                                size_t count, size_t offset HETGPU_DEFAULT_ARG(0),
                                enum cudaMemcpyKind kind

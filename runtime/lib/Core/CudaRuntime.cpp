@@ -130,6 +130,23 @@ cudaError_t syncStream(StreamObj &S) {
   return mapStatus(*S.Ctx, S.Q->synchronize());
 }
 
+cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
+                     const void *Src, size_t N, StreamObj *Q, bool Sync);
+
+/// The contexts of \p Dst and \p Src when both are device memory of two
+/// contexts on different physical devices (a copy between devices).
+bool crossDevice(const void *Dst, const void *Src, DeviceContext *&DC,
+                 DeviceContext *&SC) {
+  Allocation AD, AS;
+  if (!RT().findAlloc(Dst, AD) || !RT().findAlloc(Src, AS) ||
+      AD.Kind != AllocKind::Device || AS.Kind != AllocKind::Device ||
+      AD.Device == AS.Device)
+    return false;
+  DC = RT().context(AD.Device);
+  SC = RT().context(AS.Device);
+  return DC && SC && DC->Dev != SC->Dev;
+}
+
 cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
                        cudaMemcpyKind Kind, cudaStream_t Stream, bool Sync) {
   StreamObj *S;
@@ -142,6 +159,11 @@ cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
     return cudaSuccess;
   if (!Dst || !Src)
     return cudaErrorInvalidValue;
+  // Device memory of two devices (unified addressing: cudaMemcpyDefault or
+  // DeviceToDevice): a peer copy, as CUDA does.
+  DeviceContext *DC, *SC;
+  if (K == CopyKind::DeviceToDevice && crossDevice(Dst, Src, DC, SC))
+    return peerCopy(DC, Dst, SC, Src, N, S, Sync);
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, N, K))
     return E;
   return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;
@@ -612,6 +634,12 @@ static bool sharesMemory(DeviceContext *A, DeviceContext *B) {
   return A && B && A != B && A->Dev->sharesArena() && B->Dev->sharesArena();
 }
 
+/// Two devices with memory of their own whose backend connects them (two
+/// NVIDIA GPUs with peer-to-peer: Device::canAccessPeer).
+static bool peerCapable(DeviceContext *A, DeviceContext *B) {
+  return A && B && A->Dev != B->Dev && A->Dev->canAccessPeer(*B->Dev);
+}
+
 HETGPU_API cudaError_t cudaDeviceCanAccessPeer(int *Can, int Device, int Peer) {
   if (!Can)
     return ret(cudaErrorInvalidValue);
@@ -620,7 +648,7 @@ HETGPU_API cudaError_t cudaDeviceCanAccessPeer(int *Can, int Device, int Peer) {
   DeviceContext *D = RT().context(Device), *P = RT().context(Peer);
   if (!D || !P || Device == Peer)
     return ret(cudaErrorInvalidDevice);
-  *Can = sharesMemory(D, P);
+  *Can = sharesMemory(D, P) || peerCapable(D, P);
   return cudaSuccess;
 }
 
@@ -633,11 +661,21 @@ HETGPU_API cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned int Flags) 
   DeviceContext *P = RT().context(Peer);
   if (!P || P == Ctx)
     return ret(cudaErrorInvalidDevice);
-  if (!sharesMemory(Ctx, P))
+  bool Shared = sharesMemory(Ctx, P);
+  if (!Shared && !peerCapable(Ctx, P))
     return ret(cudaErrorPeerAccessUnsupported);
   std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
-  if (!Ctx->Peers.insert(Peer).second)
+  if (Ctx->Peers.count(Peer))
     return ret(cudaErrorPeerAccessAlreadyEnabled);
+  // Memory of its own: the backend maps the peer's memory for this device.
+  if (!Shared)
+    if (Status St = Ctx->Dev->enablePeerAccess(*P->Dev)) {
+      log(LogLevel::Error, "cudaDeviceEnablePeerAccess: " + St.Message);
+      return ret(St.Code == ErrorCode::NotSupported
+                     ? cudaErrorPeerAccessUnsupported
+                     : toCudaError(St.Code));
+    }
+  Ctx->Peers.insert(Peer);
   return cudaSuccess;
 }
 
@@ -645,11 +683,18 @@ HETGPU_API cudaError_t cudaDeviceDisablePeerAccess(int Peer) {
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
-  if (!RT().context(Peer))
+  DeviceContext *P = RT().context(Peer);
+  if (!P)
     return ret(cudaErrorInvalidDevice);
   std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
-  if (!Ctx->Peers.erase(Peer))
+  if (!Ctx->Peers.count(Peer))
     return ret(cudaErrorPeerAccessNotEnabled);
+  if (!sharesMemory(Ctx, P) && Ctx->Dev != P->Dev)
+    if (Status St = Ctx->Dev->disablePeerAccess(*P->Dev)) {
+      log(LogLevel::Error, "cudaDeviceDisablePeerAccess: " + St.Message);
+      return ret(toCudaError(St.Code));
+    }
+  Ctx->Peers.erase(Peer);
   return cudaSuccess;
 }
 
@@ -910,6 +955,98 @@ HETGPU_API cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch,
   return ret(memcpy2D(Dst, DPitch, Src, SPitch, Width, Height, Kind, S, false));
 }
 
+namespace {
+
+/// The default stream of context \p Ctx.
+cudaError_t nullStreamOf(DeviceContext *Ctx, StreamObj *&Out) {
+  Runtime &R = RT();
+  int Saved = R.currentIndex();
+  R.setCurrentIndex(Ctx->Index);
+  cudaError_t E = resolve(nullptr, Out);
+  R.setCurrentIndex(Saved);
+  return E;
+}
+
+/// Copies \p N bytes of device memory from \p Src (context \p S) to
+/// \p Dst (context \p D). \p Q null: cudaMemcpyPeer, ordered after all
+/// work of both devices and finished on return; else queued on \p Q (and
+/// waited for when \p Sync). In order of preference: one physical device
+/// (a device-to-device copy), one memory (devices sharing the arena),
+/// straight between two devices with memory of their own (Queue::copyPeer,
+/// e.g. cuMemcpyPeerAsync between two GPUs), else staged through a host
+/// buffer.
+cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
+                     const void *Src, size_t N, StreamObj *Q, bool Sync) {
+  Runtime &R = RT();
+  if (N == 0)
+    return cudaSuccess;
+  if (!Dst || !Src)
+    return cudaErrorInvalidValue;
+  if (int St = S->Sticky.load())
+    return static_cast<cudaError_t>(St);
+  if (int St = D->Sticky.load())
+    return static_cast<cudaError_t>(St);
+  bool Whole = !Q; // cudaMemcpyPeer: both devices' work first, then wait
+  if (Whole) {
+    if (Status St = S->Dev->synchronize())
+      return mapStatus(*S, St);
+    if (D->Dev != S->Dev)
+      if (Status St = D->Dev->synchronize())
+        return mapStatus(*D, St);
+    if (cudaError_t E = nullStreamOf(S, Q))
+      return E;
+    Sync = true;
+  }
+  auto Done = [&]() { return Sync ? syncStream(*Q) : cudaSuccess; };
+  // Inside one allocation each, as CUDA requires of peer copies.
+  auto Within = [&R, N](const void *P) {
+    Allocation A;
+    return R.findAlloc(P, A) &&
+           reinterpret_cast<uintptr_t>(P) + N <= A.Base + A.Size;
+  };
+  if (D->Dev == S->Dev && Q->Ctx->Dev == S->Dev) {
+    if (cudaError_t E = enqueueCopy(*Q, Dst, Src, N, CopyKind::DeviceToDevice))
+      return E;
+    return Done();
+  }
+  if (sharesMemory(D, S) && Within(Src) && Within(Dst)) {
+    // One memory: wait for the work before the copy, then copy directly.
+    if (cudaError_t E = syncStream(*Q))
+      return E;
+    std::memmove(Dst, Src, N);
+    return cudaSuccess;
+  }
+  if (Q->Ctx->Dev == S->Dev || Q->Ctx->Dev == D->Dev) {
+    Status St;
+    {
+      std::lock_guard<std::recursive_mutex> Lock(Q->Ctx->M);
+      R.orderLegacy(*Q);
+      St = Q->Q->copyPeer(Dst, *D->Dev, Src, *S->Dev, N);
+    }
+    if (St.isOk())
+      return Done();
+    if (St.Code != ErrorCode::NotSupported)
+      return mapStatus(*Q->Ctx, St);
+    log(LogLevel::Debug, "peer copy staged through host memory: " + St.Message);
+  }
+  // Staged through host memory: device-to-host on the source, then
+  // host-to-device on the destination, after the work before the copy.
+  if (cudaError_t E = syncStream(*Q))
+    return E;
+  std::vector<char> Tmp(N);
+  int Saved = R.currentIndex();
+  R.setCurrentIndex(S->Index);
+  cudaError_t E = memcpyImpl(Tmp.data(), Src, N, cudaMemcpyDeviceToHost,
+                             nullptr, true);
+  R.setCurrentIndex(D->Index);
+  if (!E)
+    E = memcpyImpl(Dst, Tmp.data(), N, cudaMemcpyHostToDevice, nullptr, true);
+  R.setCurrentIndex(Saved);
+  return E;
+}
+
+} // namespace
+
 HETGPU_API cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice,
                                       const void *Src, int SrcDevice,
                                       size_t N) {
@@ -917,37 +1054,24 @@ HETGPU_API cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice,
   if (cudaError_t E = R.init())
     return ret(E);
   DeviceContext *D = R.context(DstDevice), *S = R.context(SrcDevice);
-  if (!D || !S)
+  if (!D || !S || DstDevice >= R.deviceCount() || SrcDevice >= R.deviceCount())
     return ret(cudaErrorInvalidDevice);
-  if (N == 0)
-    return cudaSuccess;
-  // Inside one allocation each, as CUDA requires of peer copies.
-  auto Within = [&R, N](const void *P) {
-    Allocation A;
-    return R.findAlloc(P, A) &&
-           reinterpret_cast<uintptr_t>(P) + N <= A.Base + A.Size;
-  };
-  if (sharesMemory(D, S) && Within(Src) && Within(Dst)) {
-    // One memory: wait for both devices' work, then copy directly.
-    if (Status St = S->Dev->synchronize())
-      return ret(toCudaError(St.Code));
-    if (Status St = D->Dev->synchronize())
-      return ret(toCudaError(St.Code));
-    std::memmove(Dst, Src, N);
-    return cudaSuccess;
-  }
-  // Staged through host memory: device-to-host on the source, then
-  // host-to-device on the destination.
-  std::vector<char> Tmp(N);
-  int Saved = R.currentIndex();
-  R.setCurrentIndex(SrcDevice);
-  cudaError_t E = memcpyImpl(Tmp.data(), Src, N, cudaMemcpyDeviceToHost,
-                             nullptr, true);
-  R.setCurrentIndex(DstDevice);
-  if (!E)
-    E = memcpyImpl(Dst, Tmp.data(), N, cudaMemcpyHostToDevice, nullptr, true);
-  R.setCurrentIndex(Saved);
-  return ret(E);
+  return ret(peerCopy(D, Dst, S, Src, N, nullptr, true));
+}
+
+HETGPU_API cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice,
+                                           const void *Src, int SrcDevice,
+                                           size_t N, cudaStream_t Stream) {
+  Runtime &R = RT();
+  if (cudaError_t E = R.init())
+    return ret(E);
+  DeviceContext *D = R.context(DstDevice), *S = R.context(SrcDevice);
+  if (!D || !S || DstDevice >= R.deviceCount() || SrcDevice >= R.deviceCount())
+    return ret(cudaErrorInvalidDevice);
+  StreamObj *Q;
+  if (cudaError_t E = resolve(Stream, Q))
+    return ret(E);
+  return ret(peerCopy(D, Dst, S, Src, N, Q, false));
 }
 
 HETGPU_API cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,

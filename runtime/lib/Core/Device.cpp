@@ -48,3 +48,26 @@ Status Device::attachHostRange(void *, size_t) {
 }
 
 Status Device::detachHostRange(void *) { return Status::ok(); }
+
+Status Queue::copyPeer(void *, Device &DstDev, const void *, Device &SrcDev,
+                       size_t) {
+  return Status(ErrorCode::NotSupported,
+                "no direct copy from " + SrcDev.properties().Name + " to " +
+                    DstDev.properties().Name);
+}
+
+bool Device::canAccessPeer(Device &) { return false; }
+
+Status Device::enablePeerAccess(Device &Peer) {
+  return Status(ErrorCode::NotSupported,
+                properties().Name + " cannot access the memory of " +
+                    Peer.properties().Name);
+}
+
+Status Device::disablePeerAccess(Device &Peer) { return enablePeerAccess(Peer); }
+
+Status Device::transferArenaRange(Device &To, void *, size_t) {
+  return Status(ErrorCode::NotSupported,
+                "no direct move of device memory from " + properties().Name +
+                    " to " + To.properties().Name);
+}

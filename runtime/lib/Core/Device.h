@@ -142,6 +142,8 @@ public:
   virtual Status elapsedSince(Event &Start, float &Ms) = 0;
 };
 
+class Device;
+
 /// An in-order stream of work. Every enqueue returns as soon as the work is
 /// queued (it may also run it at once); errors of asynchronous work are
 /// reported by the next synchronize()/query() of the queue.
@@ -160,6 +162,14 @@ public:
   virtual Status synchronize() = 0;
   /// Success when idle, NotReady while work is pending.
   virtual Status query() = 0;
+  /// Copies \p Bytes from \p Src (memory of \p SrcDev) to \p Dst (memory
+  /// of \p DstDev), two devices of this queue's backend with memory of
+  /// their own, one of them this queue's device: straight between the
+  /// devices (NVIDIA: cuMemcpyPeerAsync), ordered like the queue's other
+  /// work. The default says NotSupported; Core then stages the bytes
+  /// through host memory.
+  virtual Status copyPeer(void *Dst, Device &DstDev, const void *Src,
+                          Device &SrcDev, size_t Bytes);
 };
 
 class Device {
@@ -218,6 +228,26 @@ public:
   /// or undoes that. The defaults succeed on devices that share the arena.
   virtual Status attachHostRange(void *Ptr, size_t Bytes);
   virtual Status detachHostRange(void *Ptr);
+
+  //===--- Peers: two devices with memory of their own -------------------===//
+  // (Devices that share the arena reach each other's memory anyway: Core
+  // handles those pairs without these calls.) The defaults say no.
+
+  /// Whether kernels of this device can use \p Peer's memory once
+  /// enablePeerAccess(Peer) succeeded (cudaDeviceCanAccessPeer).
+  virtual bool canAccessPeer(Device &Peer);
+  /// Lets kernels of this device read and write \p Peer's memory, present
+  /// and future allocations (cudaDeviceEnablePeerAccess), or stops that.
+  virtual Status enablePeerAccess(Device &Peer);
+  virtual Status disablePeerAccess(Device &Peer);
+  /// Live migration between two devices with memory of their own: the
+  /// arena allocation [Ptr, Ptr + Bytes), attached to this device, becomes
+  /// memory of \p To at the same addresses with its contents, copied
+  /// straight between the devices (no host buffer). Afterwards it is
+  /// attached to \p To as if by To.attachArenaRange. A null \p Ptr asks
+  /// whether this pair can do it. NotSupported (the default): the caller
+  /// stages through host memory (detach, attach, copy in).
+  virtual Status transferArenaRange(Device &To, void *Ptr, size_t Bytes);
 };
 
 /// A backend finds the devices of one API (one vendor driver).

@@ -41,6 +41,7 @@ enum : CUresult {
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
   CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
   CUDA_ERROR_INVALID_PTX = 218,
   CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
@@ -56,6 +57,8 @@ enum : CUresult {
   CUDA_ERROR_MISALIGNED_ADDRESS = 716,
   CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
   CUDA_ERROR_INVALID_PC = 718,
+  CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
+  CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705,
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_NOT_SUPPORTED = 801,
 };
@@ -175,7 +178,15 @@ constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(EventRecord, "cuEventRecord", (CUevent E, CUstream S))                     \
   X(EventSynchronize, "cuEventSynchronize", (CUevent E))                       \
   X(EventQuery, "cuEventQuery", (CUevent E))                                   \
-  X(EventElapsedTime, "cuEventElapsedTime", (float *Ms, CUevent A, CUevent B))
+  X(EventElapsedTime, "cuEventElapsedTime", (float *Ms, CUevent A, CUevent B)) \
+  X(DeviceCanAccessPeer, "cuDeviceCanAccessPeer",                              \
+    (int *Can, CUdevice D, CUdevice Peer))                                     \
+  X(CtxEnablePeerAccess, "cuCtxEnablePeerAccess",                              \
+    (CUcontext Peer, unsigned Flags))                                          \
+  X(CtxDisablePeerAccess, "cuCtxDisablePeerAccess", (CUcontext Peer))          \
+  X(MemcpyPeerAsync, "cuMemcpyPeerAsync",                                      \
+    (CUdeviceptr Dst, CUcontext DstCtx, CUdeviceptr Src, CUcontext SrcCtx,     \
+     size_t Bytes, CUstream S))
 
 /// The loaded driver: one function pointer per entry point.
 struct Driver {

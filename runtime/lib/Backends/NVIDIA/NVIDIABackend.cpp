@@ -171,6 +171,21 @@ std::string hexAddr(uint64_t V) {
   return B;
 }
 
+/// The arena chunks reserved for GPU memory, shared by all NVIDIA devices of
+/// the process: a virtual address reservation is process-wide, and while a
+/// migration moves a context GPU -> GPU one chunk holds pages of both. Each
+/// reserved chunk counts the pages (of any device) mapped in it; it goes
+/// back to the host when the count drops to zero. The lock guards every
+/// device's VMM bookkeeping.
+struct SharedVA {
+  std::mutex M;
+  std::map<uint64_t, unsigned> Chunks; ///< chunk address -> mapped pages
+};
+SharedVA &sharedVA() {
+  static SharedVA V;
+  return V;
+}
+
 class NVIDIADevice;
 
 /// Makes a device's primary context current on this thread.
@@ -391,6 +406,8 @@ public:
     ContextScope S(D, Ctx);
     return check(D, D.StreamQuery(Stream), "cuStreamQuery");
   }
+  Status copyPeer(void *Dst, Device &DstDev, const void *Src, Device &SrcDev,
+                  size_t Bytes) override;
 
 private:
   const Driver &D;
@@ -597,6 +614,7 @@ public:
     std::lock_guard<std::mutex> L(VM);
     ContextScope S(D, Ctx);
     const uint64_t Chunk = Arena::ChunkBytes;
+    std::map<uint64_t, unsigned> &Reserved = sharedVA().Chunks;
     for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
       if (Reserved.count(C))
         continue;
@@ -614,12 +632,13 @@ public:
                              : "the driver chose " + hexAddr(Got) +
                                    " instead"));
       }
-      Reserved.insert(C);
+      Reserved[C] = 0;
     }
     VmmProp P{};
     P.Type = 1;
     P.Location = {1, Ordinal};
-    VmmAccess Acc{{1, Ordinal}, 3};
+    // This GPU, and the GPUs given peer access to its memory.
+    std::vector<VmmAccess> Acc = accessList();
     for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
       if (Pages.count(Pg))
         continue;
@@ -627,13 +646,17 @@ public:
       if (Status St = check(D, Vmm->Create(&H, Gran, &P, 0), "cuMemCreate"))
         return St;
       CUresult R = Vmm->Map(Pg, Gran, 0, H, 0);
-      if (R == CUDA_SUCCESS)
-        R = Vmm->SetAccess(Pg, Gran, &Acc, 1);
+      if (R == CUDA_SUCCESS) {
+        R = Vmm->SetAccess(Pg, Gran, Acc.data(), Acc.size());
+        if (R != CUDA_SUCCESS)
+          Vmm->Unmap(Pg, Gran);
+      }
       if (R != CUDA_SUCCESS) {
         Vmm->Release(H);
         return check(D, R, "cuMemMap/cuMemSetAccess");
       }
       Pages[Pg] = H;
+      ++Reserved[Pg / Chunk * Chunk];
     }
     Attached[A] = Bytes;
     return Status::ok();
@@ -649,11 +672,12 @@ public:
                         ArenaWhy + ")");
     if (!Ptr)
       return Status::ok();
-    std::lock_guard<std::mutex> L(VM);
     ContextScope S(D, Ctx);
-    // Kernels may still use the memory.
+    // Kernels may still use the memory (waited for outside the lock that
+    // every GPU's allocations take).
     if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize"))
       return St;
+    std::lock_guard<std::mutex> L(VM);
     uint64_t A = reinterpret_cast<uint64_t>(Ptr);
     auto It = Attached.find(A);
     if (It == Attached.end())
@@ -672,6 +696,8 @@ public:
       }
       return false;
     };
+    const uint64_t Chunk = Arena::ChunkBytes;
+    std::map<uint64_t, unsigned> &Reserved = sharedVA().Chunks;
     for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
       auto P = Pages.find(Pg);
       if (P == Pages.end() || InUse(Pg, Pg + Gran))
@@ -679,14 +705,18 @@ public:
       Vmm->Unmap(Pg, Gran);
       Vmm->Release(P->second);
       Pages.erase(P);
+      auto C = Reserved.find(Pg / Chunk * Chunk);
+      if (C != Reserved.end() && C->second)
+        --C->second;
     }
-    const uint64_t Chunk = Arena::ChunkBytes;
     for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
-      auto P = Pages.lower_bound(C);
-      if (!Reserved.count(C) || (P != Pages.end() && P->first < C + Chunk))
+      // Pages of another GPU (a context in the middle of a move) keep the
+      // chunk reserved.
+      auto R = Reserved.find(C);
+      if (R == Reserved.end() || R->second)
         continue;
       Vmm->AddressFree(C, Chunk);
-      Reserved.erase(C);
+      Reserved.erase(R);
       if (Status St = Arena::get().reclaim(C))
         return St;
     }
@@ -726,7 +756,227 @@ public:
     return check(D, Vmm->HostUnregister(Ptr), "cuMemHostUnregister");
   }
 
+  //===--- Peers -----------------------------------------------------------===//
+
+  CUcontext context() const { return Ctx; }
+  int ordinal() const { return Ordinal; }
+
+  bool canAccessPeer(Device &PeerDev) override {
+    auto *P = dynamic_cast<NVIDIADevice *>(&PeerDev);
+    if (!P || P == this)
+      return false;
+    int Can = 0;
+    return D.DeviceCanAccessPeer(&Can, Dev, P->Dev) == CUDA_SUCCESS && Can;
+  }
+
+  /// Kernels of this GPU may use \p PeerDev's memory: cuCtxEnablePeerAccess
+  /// for memory from cuMemAlloc and, at unified addresses (VMM), read/write
+  /// access to every page the peer has mapped now and maps later.
+  Status enablePeerAccess(Device &PeerDev) override {
+    auto *P = dynamic_cast<NVIDIADevice *>(&PeerDev);
+    if (!P || P == this)
+      return Device::enablePeerAccess(PeerDev);
+    {
+      ContextScope S(D, Ctx);
+      CUresult R = D.CtxEnablePeerAccess(P->Ctx, 0);
+      if (R == CUDA_ERROR_PEER_ACCESS_UNSUPPORTED)
+        return Status(ErrorCode::NotSupported,
+                      "cuCtxEnablePeerAccess: " + D.describe(R));
+      if (R != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+        if (Status St = check(D, R, "cuCtxEnablePeerAccess"))
+          return St;
+    }
+    if (!P->useArena())
+      return Status::ok();
+    std::lock_guard<std::mutex> L(VM);
+    P->AccessFrom.insert(Ordinal);
+    return P->setPeerAccess(Ordinal, /*ReadWrite=*/true);
+  }
+
+  Status disablePeerAccess(Device &PeerDev) override {
+    auto *P = dynamic_cast<NVIDIADevice *>(&PeerDev);
+    if (!P || P == this)
+      return Device::disablePeerAccess(PeerDev);
+    ContextScope S(D, Ctx);
+    // Kernels of this GPU may still read the peer's memory.
+    if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize"))
+      return St;
+    CUresult R = D.CtxDisablePeerAccess(P->Ctx);
+    if (R != CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+      if (Status St = check(D, R, "cuCtxDisablePeerAccess"))
+        return St;
+    if (!P->useArena())
+      return Status::ok();
+    std::lock_guard<std::mutex> L(VM);
+    P->AccessFrom.erase(Ordinal);
+    return P->setPeerAccess(Ordinal, /*ReadWrite=*/false);
+  }
+
+  /// Whether a copy engine of this GPU may touch \p Ptr, memory of \p Owner:
+  /// anything not at unified addresses (cuMemAlloc: the driver sorts out
+  /// peers), or VMM pages that grant this GPU access.
+  bool reaches(NVIDIADevice &Owner, const void *Ptr) {
+    if (&Owner == this || !Arena::get().contains(Ptr))
+      return true;
+    std::lock_guard<std::mutex> L(VM);
+    return Owner.AccessFrom.count(Ordinal) != 0;
+  }
+
+  /// GPU -> GPU live migration of one arena allocation: the target's pages
+  /// are created and mapped at a temporary address (both GPUs may access
+  /// them), this GPU's copy engine copies the bytes across (NVLink or PCIe
+  /// peer-to-peer), then the source pages are unmapped from the arena
+  /// address and the target's mapped there instead. The chunk reservation
+  /// stays (it is process-wide, sharedVA counts the pages).
+  Status transferArenaRange(Device &ToDev, void *Ptr, size_t Bytes) override {
+    auto *To = dynamic_cast<NVIDIADevice *>(&ToDev);
+    if (!To || To == this)
+      return Device::transferArenaRange(ToDev, Ptr, Bytes);
+    if (!useArena() || !To->useArena())
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " -> " + To->Props.Name +
+                        ": GPU memory is not at unified addresses (" +
+                        (ArenaWhy.empty() ? To->ArenaWhy : ArenaWhy) + ")");
+    if (!canAccessPeer(*To))
+      return Status(ErrorCode::NotSupported,
+                    "GPU " + std::to_string(Ordinal) + " cannot write the "
+                    "memory of GPU " + std::to_string(To->Ordinal) +
+                        " (cuDeviceCanAccessPeer says 0)");
+    if (!Ptr)
+      return Status::ok(); // the capability query
+    auto T0 = std::chrono::steady_clock::now();
+    ContextScope S(D, Ctx);
+    if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize"))
+      return St;
+    std::lock_guard<std::mutex> L(VM);
+    uint64_t A = reinterpret_cast<uint64_t>(Ptr);
+    auto It = Attached.find(A);
+    if (It == Attached.end())
+      return Status(ErrorCode::InvalidDevicePointer,
+                    "nvidia: " + hexAddr(A) + " is not memory of GPU " +
+                        std::to_string(Ordinal));
+    uint64_t Len = It->second;
+    // Pages this GPU maps under the allocation. A page it shares with
+    // another allocation moves with the first of them (a context moves all
+    // of its allocations); a page already on the target has moved so.
+    std::vector<uint64_t> Move;
+    for (uint64_t Pg = A / Gran * Gran; Pg < A + Len; Pg += Gran) {
+      if (Pages.count(Pg))
+        Move.push_back(Pg);
+      else if (!To->Pages.count(Pg))
+        return Status(ErrorCode::InvalidDevicePointer,
+                      "nvidia: page " + hexAddr(Pg) + " of " + hexAddr(A) +
+                          " is mapped by neither GPU");
+    }
+    std::vector<unsigned long long> New(Move.size(), 0);
+    size_t Mapped = 0;
+    CUdeviceptr Tmp = 0;
+    const size_t TmpLen = Move.size() * Gran;
+    auto Undo = [&] {
+      for (size_t I = 0; I < Mapped; ++I)
+        Vmm->Unmap(Tmp + I * Gran, Gran);
+      for (unsigned long long H : New)
+        if (H)
+          Vmm->Release(H);
+      if (Tmp)
+        Vmm->AddressFree(Tmp, TmpLen);
+    };
+    if (!Move.empty()) {
+      if (Status St = check(D, Vmm->AddressReserve(&Tmp, TmpLen, Gran, 0, 0),
+                            "cuMemAddressReserve (staging the move)"))
+        return St;
+      VmmProp P{};
+      P.Type = 1;
+      P.Location = {1, To->Ordinal};
+      VmmAccess Both[2] = {{{1, To->Ordinal}, 3}, {{1, Ordinal}, 3}};
+      Status St;
+      for (size_t I = 0; I < Move.size() && St.isOk(); ++I) {
+        St = check(D, Vmm->Create(&New[I], Gran, &P, 0), "cuMemCreate");
+        if (St.isOk())
+          St = check(D, Vmm->Map(Tmp + I * Gran, Gran, 0, New[I], 0),
+                     "cuMemMap (staging the move)");
+        if (St.isOk()) {
+          ++Mapped;
+          St = check(D, Vmm->SetAccess(Tmp + I * Gran, Gran, Both, 2),
+                     "cuMemSetAccess (staging the move)");
+        }
+      }
+      // Runs of consecutive pages, one copy each, on the legacy stream of
+      // this GPU's context (idle: synchronised above).
+      for (size_t I = 0; I < Move.size() && St.isOk();) {
+        size_t J = I + 1;
+        while (J < Move.size() && Move[J] == Move[J - 1] + Gran)
+          ++J;
+        St = check(D,
+                   D.MemcpyDtoDAsync(Tmp + I * Gran, Move[I], (J - I) * Gran,
+                                     nullptr),
+                   "cuMemcpyDtoDAsync (GPU to GPU)");
+        I = J;
+      }
+      if (St.isOk())
+        St = check(D, D.CtxSynchronize(), "cuCtxSynchronize (GPU to GPU)");
+      if (St) {
+        Undo();
+        return St;
+      }
+    }
+    // From here on the range changes GPU.
+    std::vector<VmmAccess> Acc = To->accessList();
+    Status St;
+    for (size_t I = 0; I < Move.size(); ++I) {
+      uint64_t Pg = Move[I];
+      Vmm->Unmap(Pg, Gran);
+      Vmm->Release(Pages[Pg]);
+      Pages.erase(Pg);
+      CUresult R = Vmm->Map(Pg, Gran, 0, New[I], 0);
+      if (R == CUDA_SUCCESS)
+        R = Vmm->SetAccess(Pg, Gran, Acc.data(), Acc.size());
+      if (R != CUDA_SUCCESS && St.isOk())
+        St = check(D, R, "cuMemMap/cuMemSetAccess (GPU to GPU)");
+      if (R == CUDA_SUCCESS) {
+        To->Pages[Pg] = New[I];
+        New[I] = 0; // owned by the target now
+      }
+    }
+    Undo(); // the staging mapping (and handles of pages that failed)
+    Attached.erase(It);
+    To->Attached[A] = Len;
+    if (logEnabled(LogLevel::Info)) {
+      double Ms = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - T0)
+                      .count();
+      log(LogLevel::Info,
+          "nvidia: " + std::to_string(Len) + " bytes at " + hexAddr(A) +
+              " moved GPU " + std::to_string(Ordinal) + " -> GPU " +
+              std::to_string(To->Ordinal) + " peer-to-peer (" +
+              std::to_string(Move.size()) + " pages, " + std::to_string(Ms) +
+              " ms)");
+    }
+    return St;
+  }
+
 private:
+  /// cuMemSetAccess descriptors of this GPU's pages: itself and its peers.
+  /// Call with VM held.
+  std::vector<VmmAccess> accessList() const {
+    std::vector<VmmAccess> Acc{{{1, Ordinal}, 3}};
+    for (int O : AccessFrom)
+      Acc.push_back({{1, O}, 3});
+    return Acc;
+  }
+
+  /// Grants (or revokes) GPU \p Peer read/write access to every page this
+  /// GPU maps. Call with VM held.
+  Status setPeerAccess(int Peer, bool ReadWrite) {
+    ContextScope S(D, Ctx);
+    VmmAccess Acc{{1, Peer}, ReadWrite ? 3 : 0};
+    for (auto &[Pg, H] : Pages)
+      if (Status St = check(D, Vmm->SetAccess(Pg, Gran, &Acc, 1),
+                            "cuMemSetAccess (peer access)"))
+        return St;
+    return Status::ok();
+  }
+
   /// Device memory at unified addresses: in a migratable process when the
   /// driver has the virtual-memory API.
   bool useArena() {
@@ -770,12 +1020,39 @@ private:
   const VmmApi *Vmm = nullptr;
   uint64_t Gran = 2 << 20;
   unsigned ArenaTag = 0;
-  std::mutex VM;
-  std::set<uint64_t> Reserved;                ///< chunks reserved here
+  std::mutex &VM = sharedVA().M;
+  /// Ordinals of the GPUs whose kernels may use this GPU's memory at arena
+  /// addresses (enablePeerAccess on them): cuMemSetAccess grants them every
+  /// page mapped here.
+  std::set<int> AccessFrom;
   std::map<uint64_t, unsigned long long> Pages; ///< page -> cuMemCreate handle
   std::map<uint64_t, uint64_t> Attached;      ///< allocation -> bytes
   std::set<uint64_t> Registered;              ///< managed (host) allocations
 };
+
+Status NVIDIAQueue::copyPeer(void *Dst, Device &DstDev, const void *Src,
+                             Device &SrcDev, size_t Bytes) {
+  auto *To = dynamic_cast<NVIDIADevice *>(&DstDev);
+  auto *From = dynamic_cast<NVIDIADevice *>(&SrcDev);
+  if (!To || !From || (To->context() != Ctx && From->context() != Ctx))
+    return Queue::copyPeer(Dst, DstDev, Src, SrcDev, Bytes);
+  if (Bytes == 0)
+    return Status::ok();
+  // Memory at unified addresses (VMM) is reachable by the GPU running the
+  // copy only with peer access (cuMemSetAccess); without it the caller
+  // stages the bytes through the host.
+  NVIDIADevice &Runner = From->context() == Ctx ? *From : *To;
+  if (!Runner.reaches(*To, Dst) || !Runner.reaches(*From, Src))
+    return Status(ErrorCode::NotSupported,
+                  "GPU " + std::to_string(Runner.ordinal()) +
+                      " has no peer access to the other GPU's memory at "
+                      "unified addresses");
+  ContextScope S(D, Ctx);
+  return check(D,
+               D.MemcpyPeerAsync(dptr(Dst), To->context(), dptr(Src),
+                                 From->context(), Bytes, Stream),
+               "cuMemcpyPeerAsync");
+}
 
 class NVIDIABackend final : public Backend {
 public:

@@ -4,13 +4,19 @@
 ///
 /// \file
 /// libhetgpu-fake-cuda.so exports the driver entry points the NVIDIA
-/// backend resolves (CudaDriver.h) and pretends to be one sm_90 GPU behind
-/// a CUDA 12.8 driver, so the backend's discovery, memory, module loading
+/// backend resolves (CudaDriver.h) and pretends to be sm_90 GPUs behind a
+/// CUDA 12.8 driver, so the backend's discovery, memory, module loading
 /// and launch paths run on machines without a GPU (HETGPU_LIBCUDA=<this>).
 /// Memory is host memory; kernels do not run. What the backend hands the
-/// driver is logged to $FAKE_CUDA_LOG: each loaded PTX module in full, and
-/// one line per launch. A module whose PTX contains "FAKE_JIT_ERROR" fails
-/// to load with CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
+/// driver is logged to $FAKE_CUDA_LOG: each loaded PTX module in full, one
+/// line per launch, copy, peer-access change and cross-GPU cuMemSetAccess.
+/// A module whose PTX contains "FAKE_JIT_ERROR" fails to load with
+/// CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
+///
+/// $FAKE_CUDA_DEVICES=N (1..8, default 1) GPUs, "Fake NVIDIA GPU" then
+/// "Fake NVIDIA GPU 1", ...; every pair can access each other's memory
+/// unless $FAKE_CUDA_NO_P2P is set (cuDeviceCanAccessPeer says 0 and
+/// cuCtxEnablePeerAccess fails with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 using namespace hetgpu::rt::cu;
@@ -34,6 +42,36 @@ void logLine(const std::string &Line) {
   }
 }
 int Dummy[8];
+
+constexpr int MaxDevices = 8;
+int numDevices() {
+  const char *E = std::getenv("FAKE_CUDA_DEVICES");
+  int N = E ? std::atoi(E) : 1;
+  return N < 1 ? 1 : N > MaxDevices ? MaxDevices : N;
+}
+bool noP2P() { return std::getenv("FAKE_CUDA_NO_P2P") != nullptr; }
+// One primary context per GPU; the thread's current one.
+int Contexts[MaxDevices];
+thread_local int Current = 0;
+int ctxIndex(CUcontext C) {
+  for (int I = 0; I < MaxDevices; ++I)
+    if (reinterpret_cast<CUcontext>(&Contexts[I]) == C)
+      return I;
+  return -1;
+}
+std::mutex M;
+bool PeerEnabled[MaxDevices][MaxDevices]; // [from][to]
+std::map<int, int> HandleDevice;          // cuMemCreate handle -> GPU
+std::map<uintptr_t, std::pair<size_t, int>> Mapped; // VA -> (bytes, GPU)
+/// The GPU whose physical memory is mapped at \p P, or -1.
+int ownerOf(uintptr_t P) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Mapped.upper_bound(P);
+  if (It == Mapped.begin())
+    return -1;
+  --It;
+  return P < It->first + It->second.first ? It->second.second : -1;
+}
 } // namespace
 
 #define API extern "C" __attribute__((visibility("default"))) CUresult
@@ -45,10 +83,18 @@ API cuGetErrorName(CUresult E, const char **S) {
   return CUDA_SUCCESS;
 }
 API cuGetErrorString(CUresult, const char **S) { *S = "fake driver error"; return CUDA_SUCCESS; }
-API cuDeviceGetCount(int *C) { *C = 1; return CUDA_SUCCESS; }
-API cuDeviceGet(CUdevice *D, int) { *D = 0; return CUDA_SUCCESS; }
-API cuDeviceGetName(char *N, int L, CUdevice) {
-  std::snprintf(N, L, "Fake NVIDIA GPU");
+API cuDeviceGetCount(int *C) { *C = numDevices(); return CUDA_SUCCESS; }
+API cuDeviceGet(CUdevice *D, int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= numDevices())
+    return CUDA_ERROR_INVALID_DEVICE;
+  *D = Ordinal;
+  return CUDA_SUCCESS;
+}
+API cuDeviceGetName(char *N, int L, CUdevice D) {
+  if (D == 0)
+    std::snprintf(N, L, "Fake NVIDIA GPU");
+  else
+    std::snprintf(N, L, "Fake NVIDIA GPU %d", D);
   return CUDA_SUCCESS;
 }
 API cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
@@ -63,13 +109,21 @@ API cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   return CUDA_SUCCESS;
 }
 API cuDeviceTotalMem_v2(size_t *B, CUdevice) { *B = size_t(80) << 30; return CUDA_SUCCESS; }
-API cuDevicePrimaryCtxRetain(CUcontext *C, CUdevice) {
-  *C = reinterpret_cast<CUcontext>(&Dummy[0]);
+API cuDevicePrimaryCtxRetain(CUcontext *C, CUdevice D) {
+  if (D < 0 || D >= numDevices())
+    return CUDA_ERROR_INVALID_DEVICE;
+  *C = reinterpret_cast<CUcontext>(&Contexts[D]);
   return CUDA_SUCCESS;
 }
 API cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
 API cuDevicePrimaryCtxReset_v2(CUdevice) { logLine("reset\n"); return CUDA_SUCCESS; }
-API cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+API cuCtxSetCurrent(CUcontext C) {
+  int I = ctxIndex(C);
+  if (I < 0)
+    return CUDA_ERROR_INVALID_HANDLE;
+  Current = I;
+  return CUDA_SUCCESS;
+}
 API cuCtxSynchronize() { return CUDA_SUCCESS; }
 API cuMemAlloc_v2(CUdeviceptr *P, size_t B) {
   *P = reinterpret_cast<uintptr_t>(std::calloc(1, B));
@@ -89,14 +143,25 @@ API cuMemGetInfo_v2(size_t *F, size_t *T) {
 }
 API cuMemcpyHtoDAsync_v2(CUdeviceptr D, const void *S, size_t B, CUstream) {
   std::memcpy(reinterpret_cast<void *>(D), S, B);
+  logLine("memcpy-htod gpu " + std::to_string(Current) + " " +
+          std::to_string(B) + " bytes\n");
   return CUDA_SUCCESS;
 }
 API cuMemcpyDtoHAsync_v2(void *D, CUdeviceptr S, size_t B, CUstream) {
   std::memcpy(D, reinterpret_cast<void *>(S), B);
+  logLine("memcpy-dtoh gpu " + std::to_string(Current) + " " +
+          std::to_string(B) + " bytes\n");
   return CUDA_SUCCESS;
 }
 API cuMemcpyDtoDAsync_v2(CUdeviceptr D, CUdeviceptr S, size_t B, CUstream) {
+  // GPU memory mapped with cuMemMap names its GPU (VMM); other memory is
+  // "?" (cuMemAlloc: the fake does not track it).
+  auto Name = [](int G) { return G < 0 ? std::string("?") : std::to_string(G); };
+  int From = ownerOf(S), To = ownerOf(D);
   std::memmove(reinterpret_cast<void *>(D), reinterpret_cast<void *>(S), B);
+  logLine("memcpy-dtod on gpu " + std::to_string(Current) + " " +
+          std::to_string(B) + " bytes, memory of gpu " + Name(From) +
+          " -> gpu " + Name(To) + "\n");
   return CUDA_SUCCESS;
 }
 API cuMemsetD8Async(CUdeviceptr D, unsigned char V, size_t N, CUstream) {
@@ -177,6 +242,17 @@ API cuEventElapsedTime(float *Ms, CUevent, CUevent) { *Ms = 0.25f; return CUDA_S
 // the host can read what the backend copied.
 #include <sys/mman.h>
 #include <unistd.h>
+struct FakeLocation {
+  int Type, Id;
+};
+struct FakeAccess { // CUmemAccessDesc
+  FakeLocation Location;
+  int Flags;
+};
+struct FakeProp { // CUmemAllocationProp (the leading fields)
+  int Type, HandleTypes;
+  FakeLocation Location;
+};
 API cuMemGetAllocationGranularity(size_t *G, const void *, int) {
   *G = size_t(2) << 20;
   return CUDA_SUCCESS;
@@ -200,29 +276,114 @@ API cuMemAddressFree(CUdeviceptr P, size_t Size) {
   munmap(reinterpret_cast<void *>(P), Size);
   return CUDA_SUCCESS;
 }
-API cuMemCreate(unsigned long long *H, size_t Size, const void *, unsigned long long) {
+API cuMemCreate(unsigned long long *H, size_t Size, const void *Prop,
+                unsigned long long) {
+  int Dev = static_cast<const FakeProp *>(Prop)->Location.Id;
+  if (Dev < 0 || Dev >= numDevices())
+    return CUDA_ERROR_INVALID_DEVICE;
   int Fd = memfd_create("fake-cuda-vmm", MFD_CLOEXEC);
   if (Fd < 0 || ftruncate(Fd, off_t(Size)) != 0)
     return CUDA_ERROR_OUT_OF_MEMORY;
   *H = static_cast<unsigned long long>(Fd);
+  std::lock_guard<std::mutex> L(M);
+  HandleDevice[Fd] = Dev;
   return CUDA_SUCCESS;
 }
 API cuMemRelease(unsigned long long H) {
   close(int(H));
+  std::lock_guard<std::mutex> L(M);
+  HandleDevice.erase(int(H));
   return CUDA_SUCCESS;
 }
 API cuMemMap(CUdeviceptr P, size_t Size, size_t Off, unsigned long long H,
              unsigned long long) {
+  {
+    // A mapped range must be unmapped first, as in the real driver.
+    std::lock_guard<std::mutex> L(M);
+    auto It = Mapped.lower_bound(P);
+    if (It != Mapped.end() && It->first < P + Size)
+      return CUDA_ERROR_INVALID_VALUE;
+  }
   void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_READ | PROT_WRITE,
                  MAP_SHARED | MAP_FIXED, int(H), off_t(Off));
-  return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+  if (R == MAP_FAILED)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> L(M);
+  Mapped[P] = {Size, HandleDevice.count(int(H)) ? HandleDevice[int(H)] : -1};
+  return CUDA_SUCCESS;
 }
 API cuMemUnmap(CUdeviceptr P, size_t Size) {
   void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  std::lock_guard<std::mutex> L(M);
+  Mapped.erase(P);
   return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
-API cuMemSetAccess(CUdeviceptr, size_t, const void *, size_t) { return CUDA_SUCCESS; }
+
+// Peers.
+API cuDeviceCanAccessPeer(int *Can, CUdevice D, CUdevice Peer) {
+  if (D < 0 || D >= numDevices() || Peer < 0 || Peer >= numDevices())
+    return CUDA_ERROR_INVALID_DEVICE;
+  *Can = D != Peer && !noP2P();
+  return CUDA_SUCCESS;
+}
+API cuCtxEnablePeerAccess(CUcontext PeerCtx, unsigned Flags) {
+  int Peer = ctxIndex(PeerCtx);
+  if (Flags || Peer < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Peer == Current)
+    return CUDA_ERROR_INVALID_DEVICE;
+  if (noP2P())
+    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+  std::lock_guard<std::mutex> L(M);
+  if (PeerEnabled[Current][Peer])
+    return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  PeerEnabled[Current][Peer] = true;
+  logLine("peer-enable gpu " + std::to_string(Current) + " -> gpu " +
+          std::to_string(Peer) + "\n");
+  return CUDA_SUCCESS;
+}
+API cuCtxDisablePeerAccess(CUcontext PeerCtx) {
+  int Peer = ctxIndex(PeerCtx);
+  if (Peer < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> L(M);
+  if (!PeerEnabled[Current][Peer])
+    return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+  PeerEnabled[Current][Peer] = false;
+  logLine("peer-disable gpu " + std::to_string(Current) + " -> gpu " +
+          std::to_string(Peer) + "\n");
+  return CUDA_SUCCESS;
+}
+API cuMemcpyPeerAsync(CUdeviceptr D, CUcontext DCtx, CUdeviceptr S,
+                      CUcontext SCtx, size_t B, CUstream) {
+  int To = ctxIndex(DCtx), From = ctxIndex(SCtx);
+  if (To < 0 || From < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(reinterpret_cast<void *>(D), reinterpret_cast<void *>(S), B);
+  logLine("memcpy-peer on gpu " + std::to_string(Current) + " gpu " +
+          std::to_string(From) + " -> gpu " + std::to_string(To) + " " +
+          std::to_string(B) + " bytes\n");
+  return CUDA_SUCCESS;
+}
+API cuMemSetAccess(CUdeviceptr P, size_t Size, const void *Desc, size_t Count) {
+  int Owner = ownerOf(P);
+  const auto *A = static_cast<const FakeAccess *>(Desc);
+  for (size_t I = 0; I < Count; ++I) {
+    if (A[I].Location.Type != 1 || A[I].Location.Id < 0 ||
+        A[I].Location.Id >= numDevices() || (A[I].Flags != 0 && A[I].Flags != 3))
+      return CUDA_ERROR_INVALID_VALUE;
+    if (A[I].Location.Id != Owner && Owner >= 0 && noP2P())
+      return CUDA_ERROR_INVALID_DEVICE;
+    // Access of a GPU to another GPU's memory (peer access, moves).
+    if (A[I].Location.Id != Owner)
+      logLine("vmm-access gpu " + std::to_string(A[I].Location.Id) +
+              (A[I].Flags ? " rw" : " none") + " on memory of gpu " +
+              std::to_string(Owner) + ", " + std::to_string(Size >> 20) +
+              " MiB\n");
+  }
+  return CUDA_SUCCESS;
+}
 API cuMemHostRegister_v2(void *, size_t, unsigned) { return CUDA_SUCCESS; }
 API cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
 API cuMemHostGetDevicePointer_v2(CUdeviceptr *D, void *P, unsigned) {
