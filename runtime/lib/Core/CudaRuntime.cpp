@@ -996,6 +996,13 @@ cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
     if (cudaError_t E = nullStreamOf(S, Q))
       return E;
     Sync = true;
+  } else if (Sync) {
+    // A blocking cudaMemcpy between two devices also waits for the work
+    // queued on the device whose stream it is not.
+    DeviceContext *Other = Q->Ctx->Dev == S->Dev ? D : S;
+    if (Other->Dev != Q->Ctx->Dev)
+      if (Status St = Other->Dev->synchronize())
+        return mapStatus(*Other, St);
   }
   auto Done = [&]() { return Sync ? syncStream(*Q) : cudaSuccess; };
   // Inside one allocation each, as CUDA requires of peer copies.
