@@ -1109,6 +1109,13 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
     IRBuilder<> RB(S.Resume);
     SmallPtrSet<Instruction *, 16> LiveSet(S.Live.begin(), S.Live.end());
     SmallPtrSet<Value *, 8> CallOps(CI->arg_begin(), CI->arg_end());
+    // Spill accesses carry the sync id (SpillMD).
+    MDNode *SpillTag =
+        MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(I32, S.Id)));
+    auto Tag = [&](Value *Access) {
+      cast<Instruction>(Access)->setMetadata(SpillMD, SpillTag);
+      return Access;
+    };
 
     // The record of the safe point, at the offsets of !hetgpu.state.
     DenseMap<Instruction *, std::pair<uint64_t, bool>> InRecord;
@@ -1122,18 +1129,19 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
           continue;
         if (Slot.Kind == SlotKind::Value &&
             DL.getTypeStoreSize(V->getType()) <= Slot.Size) {
-          B.CreateAlignedStore(
+          Tag(B.CreateAlignedStore(
               V, B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset),
-              Align(1));
+              Align(1)));
           if (Tracked)
             InRecord[I] = {Slot.Offset, false};
         } else if (Slot.Kind == SlotKind::SharedPtr && Slot.Size == 8 &&
                    V->getType()->isPointerTy()) {
           Value *P = B.CreatePtrToInt(V, I64);
           Value *Base = B.CreatePtrToInt(sharedBase(E), I64);
-          B.CreateAlignedStore(
+          Tag(B.CreateAlignedStore(
               B.CreateSub(P, Base),
-              B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset), Align(1));
+              B.CreateConstInBoundsGEP1_64(I8, E.Frame, Slot.Offset),
+              Align(1)));
           if (Tracked)
             InRecord[I] = {Slot.Offset, true};
         }
@@ -1151,21 +1159,22 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
         auto [Off, IsShared] = It->second;
         Value *Addr = RB.CreateConstInBoundsGEP1_64(I8, E.Frame, Off);
         if (IsShared) {
-          Value *Delta = RB.CreateAlignedLoad(I64, Addr, Align(1));
+          Value *Delta = Tag(RB.CreateAlignedLoad(I64, Addr, Align(1)));
           Value *P = RB.CreateInBoundsGEP(I8, sharedBase(E), Delta);
           Reload = cast<Instruction>(RB.CreateAddrSpaceCast(
               P, V->getType(), V->getName() + ".reload"));
         } else {
-          Reload = RB.CreateAlignedLoad(V->getType(), Addr, Align(1),
-                                        V->getName() + ".reload");
+          Reload = cast<Instruction>(Tag(RB.CreateAlignedLoad(
+              V->getType(), Addr, Align(1), V->getName() + ".reload")));
         }
       } else {
         uint64_t Off = ExtraSlot(V);
         Value *Addr = B.CreateConstInBoundsGEP1_64(I8, E.Frame, Off);
-        B.CreateStore(V, Addr);
-        Reload = RB.CreateLoad(V->getType(),
-                               RB.CreateConstInBoundsGEP1_64(I8, E.Frame, Off),
-                               V->getName() + ".reload");
+        Tag(B.CreateStore(V, Addr));
+        Reload = cast<Instruction>(
+            Tag(RB.CreateLoad(V->getType(),
+                              RB.CreateConstInBoundsGEP1_64(I8, E.Frame, Off),
+                              V->getName() + ".reload")));
       }
       S.Reloads.emplace_back(V, Reload);
     }

@@ -41,6 +41,13 @@ inline constexpr llvm::StringLiteral BlockFunctionPrefix = "__hetgpu_block_";
 /// The block executor's entry (runtime/device/common/hetgpu_exec.c).
 inline constexpr llvm::StringLiteral ExecBlockName = "__hetgpu_exec_block";
 
+/// Metadata on the loads and stores of a thread function that save and
+/// reload a value across a sync point in the thread's frame (spill slots,
+/// never allocations): `!{i32 Id}`, Id the sync point. Frame bytes that
+/// such accesses touch are touched by no other access, and the values
+/// reloaded when resuming at Id are those stored when stopping at Id.
+inline constexpr llvm::StringLiteral SpillMD = "hetgpu.spill";
+
 /// Rewrites every kernel of \p M (see the file comment). Errors name the
 /// kernel or function and the construct. Modules without kernels are left
 /// alone, so running it twice is the same as running it once.

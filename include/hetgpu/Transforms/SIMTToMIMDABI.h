@@ -101,6 +101,18 @@ typedef void (*hetgpu_lanes_fn)(void **args, struct hetgpu_block_ctx *ctx,
 uint32_t __hetgpu_exec_fuse(hetgpu_thread_state *ts, uint32_t mask,
                             const uint32_t *ids);
 
+/* For lane-loop functions that keep, during one call, the lanes' sync
+ * operation and operands in per-warp arrays instead of the thread states
+ * (the host target's): as __hetgpu_exec_fuse, with lane i's
+ * hetgpu_sync_kind in kinds[i], its operand k in args[32 * k + i]; the
+ * results go to results[i]. Such a function writes kind, arg[] and the
+ * frame values back into the states of the lanes of \p mask before it
+ * returns; it relies on the lanes of a warp being consecutive thread states
+ * whose linear ids are consecutive. */
+uint32_t __hetgpu_exec_fuse_soa(uint32_t mask, const uint32_t *ids,
+                                const uint32_t *kinds, const int32_t *args,
+                                int32_t *results);
+
 /* __hetgpu_exec_block with a lane-loop function for \p fn. */
 void __hetgpu_exec_block_lanes(void **args, struct hetgpu_block_ctx *ctx,
                                hetgpu_thread_fn fn, hetgpu_lanes_fn lanes,

@@ -8,6 +8,9 @@
 // The same without lane-loop functions (one thread-function call per lane):
 // RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-host-run --block=64 %t.bc _Z4shflPi buf:i32:256 > %t.plain.out
 // RUN: python3 %S/Inputs/shfl_ref.py | diff - %t.plain.out
+// Lane loops without per-warp arrays and without row loops:
+// RUN: env HETGPU_HOST_WARP_ARRAYS=0 HETGPU_HOST_ROW_LOOPS=0 hetgpu-host-run --block=64 %t.bc _Z4shflPi buf:i32:256 > %t.states.out
+// RUN: python3 %S/Inputs/shfl_ref.py | diff - %t.states.out
 // CHECK: arg0: 31 1 31 21 41 11 41 31 51 1 51 41 
 
 __global__ void shfl(int *out) {

@@ -9,6 +9,10 @@
 // RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-translate --target=host %t.bc -o %t.plain.so
 // RUN: hetgpu-host-run --block=48 %t.plain.so _Z4votePj buf:u32:384 > %t.plain.out
 // RUN: python3 %S/Inputs/vote_ref.py | diff - %t.plain.out
+// Lane loops without per-warp arrays and without row loops:
+// RUN: env HETGPU_HOST_WARP_ARRAYS=0 HETGPU_HOST_ROW_LOOPS=0 hetgpu-translate --target=host %t.bc -o %t.states.so
+// RUN: hetgpu-host-run --block=48 %t.states.so _Z4votePj buf:u32:384 > %t.states.out
+// RUN: python3 %S/Inputs/vote_ref.py | diff - %t.states.out
 
 __global__ void vote(unsigned *out) {
   int t = threadIdx.x;

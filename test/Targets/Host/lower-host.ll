@@ -10,7 +10,15 @@
 ; point stored first; warp operations fused through __hetgpu_exec_fuse);
 ; kernels without sync points do not; HETGPU_HOST_LANE_LOOPS=0 keeps the
 ; one-call-per-lane executor entry.
-; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s --check-prefix=LANES
+; Prefix LANES checks the loops without per-warp arrays and row loops.
+; RUN: env HETGPU_HOST_WARP_ARRAYS=0 HETGPU_HOST_ROW_LOOPS=0 \
+; RUN:   hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s --check-prefix=LANES
+; By default (prefix ARRAYS) a second loop per resume point for full warps in one
+; row of the block (tid from lane 0's, no mask test), and the operation of
+; the sync point, operands, results and spilled values in per-warp arrays
+; during the call (copied out before returning to the executor, fused warp
+; operations through __hetgpu_exec_fuse_soa).
+; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s --check-prefix=ARRAYS
 ; RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-opt -passes=hetgpu-lower-host -S %s \
 ; RUN:   | FileCheck %s --check-prefix=NOLANES
 
@@ -76,6 +84,54 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; LANES-DAG: define internal void @__hetgpu_exec_block_lanes(
 ; LANES-DAG: define internal i32 @__hetgpu_exec_fuse(
+; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
+; ARRAYS: %x0 = load i32, ptr
+; ARRAYS: %lin0 = load i32, ptr
+; ARRAYS: %ntid.x = load i32, ptr
+; ARRAYS: %[[LAST:[0-9]+]] = add i32 %x0, 31
+; ARRAYS-NEXT: %[[INROW:[0-9]+]] = icmp ult i32 %[[LAST]], %ntid.x
+; ARRAYS-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
+; ARRAYS-NEXT: %row = and i1 %[[FULL]], %[[INROW]]
+; ARRAYS: %warp.kind = alloca [32 x i32], align 64
+; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
+; ARRAYS-NEXT: i32 0, label %[[AT0:.*]]
+; ARRAYS-NEXT: i32 1, label %[[AT1:.*]]
+; After a fused operation: the same entries, anything else copies out.
+; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse ]
+; ARRAYS-NEXT: switch i32 %at, label %copyout [
+; ARRAYS-NEXT: i32 0, label %[[AT0]]
+; ARRAYS-NEXT: i32 1, label %[[AT1]]
+; The generic loop (plain calls) returns without copying out.
+; ARRAYS: [[GEN]]:
+; ARRAYS: call i32 @s.hetgpu.thread(
+; ARRAYS: br i1 %{{[0-9]+}}, label %[[GEN]], label %exit
+; ARRAYS: [[AT0]]:
+; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
+; Region 0 of the loop for any mask: tid from the state, the barrier's kind
+; to the warp array (the state is not written).
+; ARRAYS: [[PLAIN0]]:
+; ARRAYS: lshr i32 %3, %[[I:.*]]
+; ARRAYS: %tid.x.i = load i32
+; ARRAYS-NOT: store i32 0, ptr %{{[0-9]+}}, align 4
+; ARRAYS: %[[K:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %[[I]]
+; ARRAYS-NEXT: store i32 1, ptr %[[K]], align 4
+; The row loop: no mask test, tid.x = x0 + i.
+; ARRAYS: [[ROW0]]:
+; ARRAYS-NEXT: %[[RI:.*]] = phi i32
+; ARRAYS-NOT: lshr i32 %3
+; ARRAYS: %tid.x.row = add i32 %x0, %[[RI]]
+; ARRAYS: fuse:
+; ARRAYS-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(i32 %3, ptr %5, ptr %warp.kind, ptr %warp.args, ptr %warp.result)
+; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
+; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
+; Copy-out of the kind to ts[j].kind (offset 4) for the lanes of the mask.
+; ARRAYS: copyout.lane:
+; ARRAYS: %[[ST:[0-9]+]] = getelementptr inbounds i8, ptr %2, i64 %{{[0-9]+}}
+; ARRAYS-NEXT: %[[KF:[0-9]+]] = getelementptr inbounds i8, ptr %[[ST]], i64 4
+; ARRAYS-NEXT: %[[KA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %j
+; ARRAYS-NEXT: %[[KV:[0-9]+]] = load i32, ptr %[[KA]]
+; ARRAYS-NEXT: store i32 %[[KV]], ptr %[[KF]]
+; ARRAYS-DAG: define internal i32 @__hetgpu_exec_fuse_soa(
 ; NOLANES-NOT: .lanes
 ; NOLANES-NOT: @__hetgpu_exec_block_lanes
 ; NOLANES: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @s.hetgpu.thread,
