@@ -27,9 +27,10 @@
 #  e. live migration GPU 0 -> GPU 1 -> GPU 0 at random safe points
 #     (HETGPU_MIGRATE=random:seed=S:to=1,0:verbose, HETGPU_DEVICE=nvidia:
 #     devices 0 and 1 are the GPUs) of mig-xdev and migrate: output equal to
-#     the unmigrated run, and the log shows the device moved (and whether the
-#     bytes went GPU -> GPU directly: "peer-to-peer", after the moveContext
-#     patch bench/multigpu/moveContext.patch, or through host buffers);
+#     the unmigrated run, and the log shows the device moved (and how:
+#     "N allocations moved device to device" after the moveContext patch
+#     bench/multigpu/moveContext.patch, "N allocations copied" through host
+#     buffers without it; managed memory stays in host memory);
 #  f. downtime of mig-downtime MB moved GPU 0 -> GPU 1, next to the
 #     measured peer bandwidth.
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -128,10 +129,11 @@ mig() {
   if HETGPU_DEVICE=nvidia HETGPU_LOG=info HETGPU_MIGRATE=random:seed=$4:to=1,0:verbose \
        $TO "$2" > "$out" 2> "$out.err" &&
      cmp -s "$3" "$out" && grep -q "moved from .* to " "$out.err"; then
-    how="through host buffers"
-    grep -q "peer-to-peer" "$out.err" && how="GPU to GPU (peer-to-peer)"
+    # What moved: "N allocations moved device to device" (the patch) or
+    # "N allocations copied" (host buffers), managed allocations stay.
+    how=$(grep -m1 "moved from" "$out.err" | sed -e 's/.*(nvidia), //' -e 's/ in [0-9.]* ms$//')
     pass "$1 seed=$4: output identical, $(grep -c 'resumed on' "$out.err") suspensions," \
-      "$(grep -c 'moved from' "$out.err") moves between the GPUs, bytes $how"
+      "$(grep -c 'moved from' "$out.err") moves between the GPUs; first: $how"
   else
     fail "$1 seed=$4: $(diff "$3" "$out" | head -4 | tr '\n' ' ')" \
       "$(grep -c 'moved from' "$out.err") moves; $(grep -v 'hetgpu: info' "$out.err" | tail -3 | tr '\n' ' ')"
@@ -156,8 +158,7 @@ for mb in 64 256; do
   est=""
   [ -n "$bytes" ] && [ -n "$PEERBW" ] &&
     est=$(awk -v b="$bytes" -v bw="$PEERBW" 'BEGIN { printf "bytes/peer-BW %.3f ms", b / (bw * 1e6) }')
-  how="host-staged"
-  grep -q "peer-to-peer" "$T/d.err" && how="peer-to-peer"
+  how=$(grep -m1 "moved from" "$T/d.err" | sed -e 's/.*(nvidia), //' -e 's/ in [0-9.]* ms$//')
   echo "DOWNTIME gpu0->gpu1 alloc=${mb}MB ${line:-no suspension} | $est | $how | $(grep RESULT "$T/d")"
 done
 echo "== done in $(($(date +%s) - START)) s"
