@@ -12,16 +12,21 @@
 ///   state buffer, docs/StateMetadata.md) and `ptr %hetgpu.ctrl` (a
 ///   MigrationControl block); the kernel entry of `!hetgpu.kernels` gets
 ///   `!"instrumented", i1 true` (the parameter list stays the user's);
-/// * at entry the block reads its header: finished -> return; not started
-///   -> `__hetgpu_barrier_or(yield)` decides, block-uniformly, to return
-///   (the block stays "not started") or to run; suspended -> every thread
-///   copies its share of the saved shared memory back, reloads the live
-///   values of the saved safe point and jumps to that safe point's barrier;
-/// * every barrier becomes (or is preceded by) `__hetgpu_barrier_or(yield)`;
-///   when it returns nonzero every thread stores its live values at their
-///   slot offsets, the block stores its shared memory, the header becomes
-///   {suspended, id} and the block returns;
-/// * thread 0 writes "finished" at every original return.
+/// * at entry a kernel with safe points reads the launch's round from the
+///   control block: a fresh launch (round 0) runs the body untouched; a
+///   resumed launch of round R continues only the blocks whose header says
+///   "suspended in round R - 1" (status R): every thread copies its share of
+///   the saved shared memory back, reloads the live values of the saved safe
+///   point and enters it through the loop headers around it; other blocks
+///   return;
+/// * every barrier becomes (or is preceded by) `__hetgpu_barrier_or(y)`,
+///   where thread 0 contributes the yield flag (one volatile load) and the
+///   others 0; when it returns nonzero every thread stores its live values
+///   at their slot offsets, the block stores its shared memory, the header
+///   becomes {R + 1, id} and the block returns;
+/// * nothing else: a block that runs to its end writes nothing (the host
+///   clears the headers of a launch it watches), so a launch that is never
+///   asked to yield costs one load at entry and one load per barrier.
 ///
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
@@ -102,7 +107,6 @@ private:
   Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
   Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
   BasicBlock *RetBB = nullptr;
-  SmallVector<ReturnInst *, 4> OrigReturns;
   /// Restored value of a live SSA value, per landing block.
   SmallVector<std::pair<BasicBlock *, SmallVector<std::pair<Instruction *, Value *>, 16>>, 8>
       Restores;
@@ -134,7 +138,6 @@ private:
   void emitSharedCopy(IRBuilder<> &B, bool ToBuffer);
   void emitStridedCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *N);
   SmallVector<SharedRegion, 4> sharedRegions(IRBuilder<> &B, unsigned AS);
-  void markFinishedAtReturns();
   void wireResumes();
   void hoistRecomputable();
   void repairSSA();
@@ -150,6 +153,8 @@ private:
   Value *byteGEP(IRBuilder<> &B, Value *P, uint64_t Off, const Twine &N = "") {
     return B.CreateGEP(I8, P, B.getInt64(Off), N);
   }
+  /// Words of the control block (hetgpu::MigrationControl).
+  enum ControlField { CF_Yield, CF_YieldAfter, CF_Visits, CF_DynShared, CF_Round };
   /// A word of the control block, addressed as global memory: the CPU
   /// device's SIMT -> MIMD lowering regroups warps at volatile accesses
   /// that may touch shared memory, which a generic pointer could.
@@ -253,7 +258,7 @@ void KernelInstrumenter::emitAddressing(IRBuilder<> &B) {
   Value *BLin =
       B.CreateAdd(Cx, B.CreateMul(Gx, B.CreateAdd(Cy, B.CreateMul(Gy, Cz))),
                   "hetgpu.blin");
-  DynShared = B.CreateZExt(B.CreateLoad(I32, ctrlField(B, 1)), I64,
+  DynShared = B.CreateZExt(B.CreateLoad(I32, ctrlField(B, CF_DynShared)), I64,
                            "hetgpu.dynshared");
   uint64_t Static16 = alignTo(KI.StaticShared, 16);
   Value *SharedBytes = B.CreateAnd(
@@ -285,33 +290,37 @@ void KernelInstrumenter::buildEntry() {
 
   IRBuilder<> B(Entry);
   // Without a safe point a block cannot be suspended, and a launch whose
-  // blocks all run to their end is never resumed: no entry test at all.
-  // (Reading the status here would also race with thread 0 marking the
-  // block finished: without a barrier, thread 0 may finish before another
-  // thread of its block starts, which then skipped its work.)
+  // blocks all run to their end is never resumed: no entry code at all.
   if (Plans.empty()) {
     B.CreateBr(Body);
     return;
   }
-  emitAddressing(B);
-  Value *Status = B.CreateLoad(I32, Header, "hetgpu.status");
-
+  // A fresh launch (round 0) goes straight to the body: nothing else runs
+  // unless a block suspends. A resumed launch of round R continues the
+  // blocks whose status is R (they suspended in the previous round); every
+  // other block already ran to its end and returns. Nothing is written
+  // here, so no barrier orders the status reads of the block's threads.
+  // One switch decides all three ways: a fresh launch reads the round word
+  // again (an L1 hit) instead of its header. (Two nested branches before
+  // the first barrier crash PoCL 3.1's work-group functions.)
+  Value *RoundPtr = ctrlField(B, CF_Round);
+  Value *Round = B.CreateLoad(I32, RoundPtr, "hetgpu.round");
   RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
   ReturnInst::Create(*C, RetBB);
-  BasicBlock *Start = BasicBlock::Create(*C, "hetgpu.start", NF, Body);
   BasicBlock *Resume = BasicBlock::Create(*C, "hetgpu.resume", NF, Body);
-  SwitchInst *SW = B.CreateSwitch(Status, Start, 2);
-  SW->addCase(B.getInt32(MS_Suspended), Resume);
-  SW->addCase(B.getInt32(MS_Finished), RetBB);
-
-  // A block that has not started yet stays so when the yield flag is set;
-  // the barrier makes the decision block-uniform, and it also orders every
-  // thread's status read before thread 0 can mark the block finished.
-  B.SetInsertPoint(Start);
-  LoadInst *Y =
-      B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true, "hetgpu.yield");
-  Value *Any = builtin(B, BuiltinID::barrier_or, {Y});
-  B.CreateCondBr(B.CreateICmpNE(Any, B.getInt32(0)), RetBB, Body);
+  emitAddressing(B);
+  Value *Fresh = B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh");
+  Value *Status = B.CreateLoad(
+      I32, B.CreateSelect(Fresh, castTo(B, RoundPtr, AS_Generic), Header),
+      "hetgpu.status");
+  Value *Way = B.CreateSelect(
+      Fresh, B.getInt32(0),
+      B.CreateSelect(B.CreateICmpEQ(Status, Round), B.getInt32(1),
+                     B.getInt32(2)),
+      "hetgpu.way");
+  SwitchInst *SW = B.CreateSwitch(Way, Body, 2);
+  SW->addCase(B.getInt32(1), Resume);
+  SW->addCase(B.getInt32(2), RetBB);
 
   B.SetInsertPoint(Resume);
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
@@ -492,27 +501,33 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   B.SetInsertPoint(Pre);
   B.CreateCondBr(T0, TestBB, SP);
   B.SetInsertPoint(TestBB);
-  LoadInst *After = B.CreateLoad(I32, ctrlField(B, 3), /*isVolatile=*/true);
+  // {Yield, YieldAfter} in one volatile load: one memory round trip.
+  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), /*isVolatile=*/true,
+                                "hetgpu.ctrlword");
+  Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
+  Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32);
   B.CreateCondBr(B.CreateICmpNE(After, B.getInt32(0)), CountBB, ReadBB);
   B.SetInsertPoint(CountBB);
-  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, 2),
+  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, CF_Visits),
                                  B.getInt32(1), MaybeAlign(4),
                                  AtomicOrdering::Monotonic);
   B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), SetBB,
                  ReadBB);
   B.SetInsertPoint(SetBB);
-  B.CreateStore(B.getInt32(1), ctrlField(B, 0), /*isVolatile=*/true);
+  B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
   B.CreateBr(ReadBB);
   B.SetInsertPoint(ReadBB);
-  LoadInst *Y0 = B.CreateLoad(I32, ctrlField(B, 0), /*isVolatile=*/true,
-                              "hetgpu.yield");
+  PHINode *YR = B.CreatePHI(I32, 3, "hetgpu.yield.t0");
+  YR->addIncoming(Y0, TestBB);
+  YR->addIncoming(Y0, CountBB);
+  YR->addIncoming(B.getInt32(1), SetBB);
   B.CreateBr(SP);
 
   // The yield test is the barrier itself (or precedes barrier_count/and/or).
   B.SetInsertPoint(SP, SP->begin());
   PHINode *Y = B.CreatePHI(I32, 3, "hetgpu.y");
   Y->addIncoming(B.getInt32(0), Pre);
-  Y->addIncoming(Y0, ReadBB);
+  Y->addIncoming(YR, ReadBB);
   YieldPhis.push_back(Y);
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
@@ -534,7 +549,10 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   emitSave(B, P);
   emitSharedCopy(B, /*ToBuffer=*/true);
   B.CreateStore(B.getInt32(Id), byteGEP(B, Header, 4));
-  B.CreateStore(B.getInt32(MS_Suspended), Header);
+  // Suspended in round R: status R + 1, what round R + 1 resumes.
+  B.CreateStore(B.CreateAdd(B.CreateLoad(I32, ctrlField(B, CF_Round)),
+                            B.getInt32(1)),
+                Header);
   B.CreateRetVoid();
 
   // Resume: the shared memory is copied back here; the live values are
@@ -557,21 +575,6 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   Y->addIncoming(B.getInt32(0), Restores.back().first);
   ResumePaths.push_back({RestoreEnd, Land, SP, Id});
   ++NumInstrumentedSafePoints;
-}
-
-void KernelInstrumenter::markFinishedAtReturns() {
-  for (ReturnInst *R : OrigReturns) {
-    IRBuilder<> B(R);
-    Value *IsT0 = B.CreateICmpEQ(
-        B.CreateOr(builtin(B, BuiltinID::tid_x),
-                   B.CreateOr(builtin(B, BuiltinID::tid_y),
-                              builtin(B, BuiltinID::tid_z))),
-        B.getInt32(0));
-    Instruction *Then = SplitBlockAndInsertIfThen(IsT0, R->getIterator(), false);
-    B.SetInsertPoint(Then);
-    emitAddressing(B);
-    B.CreateStore(B.getInt32(MS_Finished), Header);
-  }
 }
 
 /// Connects each resume path to its safe point through the headers of the
@@ -748,9 +751,6 @@ bool KernelInstrumenter::run() {
   if (!collectPlans())
     return false;
   cloneWithHiddenParams();
-  for (BasicBlock &BB : *NF)
-    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
-      OrigReturns.push_back(R);
   buildEntry();
   for (SafePointPlan &P : Plans)
     for (Value *V : P.Values)
@@ -763,7 +763,6 @@ bool KernelInstrumenter::run() {
                         AI);
           return false;
         }
-  markFinishedAtReturns();
   wireResumes();
   hoistRecomputable();
   repairSSA();

@@ -8,11 +8,22 @@
 // device rolls memory back to the checkpoint and finishes the kernel from
 // the saved safe point there, with the same result as the original run.
 // Damaged or mismatched checkpoints and unknown devices are refused.
+// Suspending a launch from another thread needs watched launches
+// (`:sync`); with plain `on` launches are asynchronous and the checkpoint
+// waits for the running kernel, then holds the device's memory (no
+// suspension), which restores to the same result.
 // REQUIRES: built-target-host, built-target-spirv, pocl
 // RUN: hetgpu-cc %s -o %t
-// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=on:to=opencl CKPT=%t.ck %t > %t.out 2> %t.err
+// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=on:sync:to=opencl CKPT=%t.ck %t > %t.out 2> %t.err
 // RUN: FileCheck %s < %t.out
 // RUN: FileCheck --check-prefix=ERR %s < %t.err
+// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=on:to=opencl CKPT=%t.cka %t > %t.outa 2>&1
+// RUN: FileCheck --check-prefix=ASYNC %s < %t.outa
+// ASYNC: migrate 0, now on opencl, same pointer 1
+// ASYNC: sum on opencl 18064
+// ASYNC: running checkpoint 0, suspended launch finished: 1, suspensions 0
+// ASYNC: restore running 0 on opencl, same result 1
+// ASYNC: ALL DONE
 // RUN: env HETGPU_DEVICE=cpu CKPT=%t.ck2 not %t 2>&1 | FileCheck --check-prefix=OFF %s
 // CHECK: start on cpu, sum 8982
 // CHECK: migrate 0, now on opencl, same pointer 1

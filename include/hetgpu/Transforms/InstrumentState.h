@@ -23,22 +23,25 @@
 
 namespace hetgpu {
 
-/// Control block shared by host and device (one per launch, device memory).
-/// The host writes Yield/YieldAfter while the kernel runs; the device reads
-/// Yield with volatile loads.
+/// Control block shared by host and device (32 bytes, 8-aligned). Thread 0
+/// of a block reads Yield and YieldAfter with one volatile 64-bit load at
+/// every barrier safe point; a launch reads Round once at entry.
 struct MigrationControl {
   uint32_t Yield;       ///< nonzero: suspend at the next safe point
-  uint32_t DynShared;   ///< dynamic shared bytes of the launch
-  uint32_t Visits;      ///< safe-point visits (thread 0 of each block)
   uint32_t YieldAfter;  ///< 0: off; else set Yield at this visit count
+  uint32_t Visits;      ///< safe-point visits (thread 0 of each block)
+  uint32_t DynShared;   ///< dynamic shared bytes of the launch
+  uint32_t Round;       ///< 0: a fresh launch; R > 0: resume blocks with status R
+  uint32_t Reserved[3];
 };
 
-/// Block header of the state buffer (docs/StateMetadata.md).
-enum MigrationStatus : uint32_t {
-  MS_NotStarted = 0,
-  MS_Suspended = 1,
-  MS_Finished = 2,
-};
+/// Block header of the state buffer (docs/StateMetadata.md): `{u32 status,
+/// u32 safe point, u64 reserved}`. A fresh launch (Round 0) never reads or
+/// writes it unless a block suspends; a block that suspends in round R
+/// writes status R + 1 and its safe point id. The host clears the headers
+/// before a launch it watches, so status 0 means "ran to its end" and a
+/// resumed launch of round R continues exactly the blocks whose status is R.
+inline constexpr unsigned MigrationControlBytes = 32;
 
 /// Bytes of one block in a launch's state buffer: 16-byte header, shared
 /// memory (static rounded to 16, then dynamic, total rounded to 16), then

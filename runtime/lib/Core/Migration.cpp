@@ -166,10 +166,12 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.Fault = Val;
     } else if (!First && Key == "verbose" && Val.empty()) {
       C.Verbose = true;
+    } else if (!First && Key == "sync" && Val.empty()) {
+      C.Sync = true;
     } else {
       C.Error = "HETGPU_MIGRATE='" + Spec + "': cannot parse '" + Part +
                 "' (expected after_ms=N|random|on, then :seed=S :to=DEVICE "
-                ":file=PATH :verbose; to= takes device names or indices, "
+                ":file=PATH :verbose :sync; to= takes device names or indices, "
                 "comma-separated)";
       return C;
     }
@@ -414,6 +416,35 @@ Status takeBuffers(const std::shared_ptr<Device> &Dev, uint64_t Bytes,
   State = E.State;
   Ctrl = E.Ctrl;
   Slot = Pick;
+  return Status::ok();
+}
+
+/// The control block of unwatched launches, one per device: all zero (round
+/// 0, no yield flag, no trigger), never written after it is cleared, so
+/// every asynchronous launch may share it.
+struct IdleControl {
+  std::shared_ptr<Device> Dev;
+  void *Ctrl = nullptr;
+};
+std::vector<IdleControl> IdleCtrls;
+
+Status idleControl(const std::shared_ptr<Device> &Dev, Queue &Q, void *&Out) {
+  std::lock_guard<std::mutex> L(PoolM);
+  for (IdleControl &E : IdleCtrls)
+    if (E.Dev == Dev) {
+      Out = E.Ctrl;
+      return Status::ok();
+    }
+  void *Ctrl = nullptr;
+  if (Status St = Dev->allocate(sizeof(ControlBlock), Ctrl))
+    return St;
+  ControlBlock Zero = {};
+  if (Status St = Q.memcpy(Ctrl, &Zero, sizeof Zero, CopyKind::HostToDevice))
+    return St;
+  if (Status St = Q.synchronize())
+    return St;
+  IdleCtrls.push_back({Dev, Ctrl});
+  Out = Ctrl;
   return Status::ok();
 }
 
@@ -747,11 +778,43 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   Runtime &RT = Runtime::get();
   Kernel *K = &K0;
   const std::string &Name = KR.Name;
-  const container::KernelInfo KI = K->info();
-  if (KI.Params.size() < 2)
+  if (K0.info().Params.size() < 2)
     return Status(ErrorCode::LaunchFailure,
                   "migratable launch of " + Name +
                       ": the loaded kernel has no hidden state parameters");
+
+  // No trigger armed: an ordinary asynchronous launch. The kernel reads
+  // round 0 and a clear yield flag from the device's idle control block,
+  // so it never touches its state buffer (the control block stands in for
+  // it). The API then finds no launch to suspend and works on the drained
+  // device (moveContext and idle checkpoints wait for queued work).
+  if (!Resume && Cfg.Mode == MigrationConfig::Trigger::None && !Cfg.Sync) {
+    std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+    void *Ctrl = nullptr;
+    if (Status St = idleControl(Ctx.Dev, *S.Q, Ctrl))
+      return St;
+    size_t NUser = K0.info().Params.size() - 2;
+    void *Hidden[2] = {Ctrl, Ctrl};
+    void *Small[16];
+    std::vector<void *> Big;
+    void **Args = Small;
+    if (NUser + 2 > 16) {
+      Big.resize(NUser + 2);
+      Args = Big.data();
+    }
+    std::copy(P.Args, P.Args + NUser, Args);
+    Args[NUser] = &Hidden[0];
+    Args[NUser + 1] = &Hidden[1];
+    P.Args = Args;
+    P.State = nullptr;
+    {
+      std::lock_guard<std::mutex> L(StatsM);
+      ++Stats.Launches;
+    }
+    return S.Q->launch(*K, P);
+  }
+
+  const container::KernelInfo KI = K->info();
   size_t NUser = KI.Params.size() - 2;
   if (Status St = S.Q->synchronize())
     return St;
@@ -832,14 +895,20 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
 
   std::vector<char> Host; // the state buffer read back, when it may hold news
   unsigned Suspensions = 0;
-  for (unsigned Round = 0;; ++Round) {
+  // Round 0 runs fresh on a cleared state buffer; later rounds resume the
+  // blocks whose (normalised) status is 1, and a block suspending in round R
+  // writes status R + 1.
+  uint32_t Round = Resume ? 1 : 0;
+  for (;;) {
     Hidden[0] = State;
     Hidden[1] = Ctrl;
     // The host may write the yield flag while the kernel runs when the
     // control block is host memory (arena devices that share host memory).
     bool HostFlag = Ctx.Dev->sharesArena() &&
                     Arena::get().contains(Ctrl);
-    ControlBlock CB{0, uint32_t(P.DynamicShared), 0, 0};
+    ControlBlock CB = {};
+    CB.DynShared = uint32_t(P.DynamicShared);
+    CB.Round = Round;
     // Random safe points: thread 0 of each block counts its barrier visits
     // in the control block; the launch yields at visit YieldAfter, drawn
     // log-uniformly in [1, 2^16] (a launch that ends first just finishes).
@@ -888,19 +957,26 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     Host.resize(StateBytes);
     if (Status St2 = copyOut(*S.Q, Host.data(), State, StateBytes))
       return Finish(St2);
-    uint64_t Suspended = 0, NotStarted = 0;
+    // Blocks suspended in this round have status Round + 1; everything else
+    // ran to its end (also blocks that finished after an earlier suspension
+    // and still carry its status). Normalised to 1 / 0, so whatever resumes
+    // from this image runs as round 1.
+    uint64_t Suspended = 0;
     for (uint64_t B = 0; B < Blocks; ++B) {
+      char *H = Host.data() + B * BlockBytes;
       uint32_t Status_;
-      memcpy(&Status_, Host.data() + B * BlockBytes, 4);
-      Suspended += Status_ == 1;
-      NotStarted += Status_ == 0;
+      memcpy(&Status_, H, 4);
+      uint32_t Norm = Status_ == Round + 1;
+      Suspended += Norm;
+      memcpy(H, &Norm, 4);
     }
-    if (!Suspended && !NotStarted) {
+    if (!Suspended) {
       if (Flag && *Flag && !CB.Yield &&
           Cfg.Mode == MigrationConfig::Trigger::AfterMs)
         afterMs().rearm();
       return Finish(Status::ok());
     }
+    Round = 1;
     ++Suspensions;
 
     // Where to resume: an API request, else the next device of to=.
@@ -1067,12 +1143,12 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     }
     if (Cfg.Verbose)
       fprintf(stderr,
-              "hetgpu-migrate: %s suspended (%llu blocks at a safe point, "
-              "%llu not started), %llu bytes, checkpoint %.3f ms (copy-out "
+              "hetgpu-migrate: %s suspended (%llu of %llu blocks at a safe "
+              "point), %llu bytes, checkpoint %.3f ms (copy-out "
               "%.3f, serialise %.3f, file %.3f), restore %.3f ms (move %.3f), "
               "resumed on device %d: %s (%s)\n",
               Name.c_str(), (unsigned long long)Suspended,
-              (unsigned long long)NotStarted, (unsigned long long)MovedBytes,
+              (unsigned long long)Blocks, (unsigned long long)MovedBytes,
               CkptMs, CopyMs, SerMs, CkptMs - CopyMs - SerMs, RestMs, MoveMs,
               Ctx.Index, Ctx.Dev->properties().Name.c_str(),
               Ctx.Backend.c_str());
@@ -1150,9 +1226,11 @@ Status checkpointStream(void *Stream, const std::string &Path,
   Status R;
   if (requestFromLaunch(Ctx, S, -1, Path, Buf, R))
     return R;
-  // Nothing runs on the stream: the device's memory alone.
+  // No watched launch runs on the stream: the device's memory alone, once
+  // every queued kernel of the device (asynchronous launches included) has
+  // finished.
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
-  if (Status St = S->Q->synchronize())
+  if (Status St = Ctx.Dev->synchronize())
     return St;
   Checkpoint C;
   C.CudaDevice = uint32_t(Ctx.Index);
@@ -1361,5 +1439,13 @@ void hetgpu::rt::releaseMigrationBuffers(Device &D) {
     if (E.Ctrl)
       D.release(E.Ctrl);
     Pool.erase(Pool.begin() + I);
+  }
+  for (size_t I = 0; I < IdleCtrls.size();) {
+    if (IdleCtrls[I].Dev.get() != &D) {
+      ++I;
+      continue;
+    }
+    D.release(IdleCtrls[I].Ctrl);
+    IdleCtrls.erase(IdleCtrls.begin() + I);
   }
 }

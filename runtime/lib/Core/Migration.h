@@ -42,6 +42,10 @@ struct MigrationConfig {
   std::vector<std::string> To;
   std::string File;       ///< checkpoint file (empty: in memory)
   bool Verbose = false;   ///< one stderr line per migration
+  /// Every launch is watched (synchronous with the host), so the API can
+  /// suspend a launch running in another thread. Without it, launches of a
+  /// process with no trigger armed (`on`) are asynchronous.
+  bool Sync = false;
   std::string Fault;      ///< test only: damage the file (truncate|flip|version)
   std::string Error;      ///< parse error (migration then stays disabled)
 };
@@ -56,10 +60,13 @@ inline bool migrationEnabled() { return migrationConfig().Enabled; }
 /// include/hetgpu/Transforms/InstrumentState.h; the two must agree).
 struct ControlBlock {
   uint32_t Yield;
-  uint32_t DynShared;
-  uint32_t Visits;
   uint32_t YieldAfter;
+  uint32_t Visits;
+  uint32_t DynShared;
+  uint32_t Round; ///< 0: fresh launch; R: resume the blocks with status R
+  uint32_t Reserved[3];
 };
+static_assert(sizeof(ControlBlock) == 32, "MigrationControl is 32 bytes");
 
 /// Bytes of one block's state area (migrationBlockBytes() of the pass).
 inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
@@ -94,7 +101,7 @@ struct Checkpoint {
 };
 
 inline constexpr uint32_t CheckpointMagic = 0x4b434748; // "HGCK"
-inline constexpr uint32_t CheckpointVersion = 2;
+inline constexpr uint32_t CheckpointVersion = 3;
 
 std::vector<char> serializeCheckpoint(const Checkpoint &C);
 /// Refuses a truncated, corrupted or other-version image with a message.
@@ -107,13 +114,18 @@ struct MigrationStats {
 };
 MigrationStats migrationStats();
 
-/// Runs \p P of kernel \p K (registered as \p KR) on stream \p S as a
-/// migratable launch: synchronous with respect to the host. \p Resume, when
-/// given, is the state buffer of a suspended launch to continue from.
 /// Frees the state buffers and control blocks kept for \p D between
 /// migratable launches (cudaDeviceReset).
 void releaseMigrationBuffers(Device &D);
 
+/// Runs \p P of kernel \p K (registered as \p KR) on stream \p S as a
+/// migratable launch. While no trigger is armed (`HETGPU_MIGRATE=on`
+/// without `:sync`) it is asynchronous like any launch and costs nothing
+/// but the kernel's instrumentation; otherwise it is watched: synchronous
+/// with respect to the host, suspended when the trigger fires, checkpointed,
+/// moved and resumed. \p Resume, when given, is the state buffer of a
+/// suspended launch to continue from (block headers normalised: status 1 =
+/// suspended, 0 = ran to its end).
 Status migratableLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
                         KernelRecord &KR, LaunchParams P,
                         const std::vector<char> *Resume = nullptr);

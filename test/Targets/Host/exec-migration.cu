@@ -15,8 +15,10 @@
 // RUN: tail -n 1 %t.m1 | diff %t.plain -
 // RUN: tail -n 1 %t.m4 | diff %t.plain -
 // RUN: python3 %S/Inputs/scan_ref.py | diff - %t.plain
-// M1: migration: yield=1 not-started=2 suspended=1 finished=0
-// M4: migration: yield=1 not-started=2 suspended=1 finished=0
+// Blocks that start after the flag is set run to their first barrier and
+// suspend there (no entry test in a fresh launch).
+// M1: migration: yield=1 suspended=3 ran-to-end=0
+// M4: migration: yield=1 suspended=3 ran-to-end=0
 
 // Per block: an inclusive prefix sum (Hillis-Steele, a barrier per step)
 // over dynamic shared memory, `rounds` times, with a private array that

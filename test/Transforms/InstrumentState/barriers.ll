@@ -1,8 +1,11 @@
-; Every kernel gets the hidden state/control parameters, entry dispatch on
-; the block's status, and at each barrier a block-uniform yield test
-; (__hetgpu_barrier_or of the volatile yield flag) that saves the live values
-; at their slot offsets (!hetgpu.state) and the shared memory, then returns.
-; Restore blocks reload the same offsets and jump back to the safe point.
+; Every kernel gets the hidden state/control parameters; a fresh launch
+; (round 0 in the control block) goes straight to the body, a resumed launch
+; of round R continues the blocks whose status is R. At each barrier a
+; block-uniform yield test (__hetgpu_barrier_or of the flag thread 0 reads)
+; saves the live values at their slot offsets (!hetgpu.state) and the shared
+; memory, writes status R + 1, then returns. Restore blocks reload the same
+; offsets and jump back to the safe point. A block that runs to its end
+; writes nothing.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
 ; Running it again changes nothing (the kernel is marked instrumented).
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state,hetgpu-instrument-state -S %s | FileCheck %s
@@ -16,22 +19,25 @@ target triple = "unknown-hetgpu-unknown"
 
 ; CHECK-LABEL: define void @k(ptr %in, ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl)
 ; CHECK: hetgpu.entry:
-; Block bytes: header 16 + shared (256 static, + dynamic, rounded to 16) + threads x 24.
+; CHECK: %[[CG0:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; CHECK-NEXT: %[[RP:.*]] = getelementptr i8, ptr addrspace(1) %[[CG0]], i64 16
+; CHECK-NEXT: %hetgpu.round = load i32, ptr addrspace(1) %[[RP]]
+; Block state area: 16-byte header, 256 B static shared + dynamic (rounded
+; to 16), then 24 bytes per thread.
 ; CHECK: add i64 %hetgpu.dynshared, 271
 ; CHECK: mul i64 %hetgpu.nthreads, 24
 ; CHECK: %hetgpu.header = getelementptr i8, ptr %hetgpu.state,
-; CHECK: %hetgpu.status = load i32, ptr %hetgpu.header
-; CHECK: switch i32 %hetgpu.status, label %hetgpu.start [
+; A fresh launch reads the round word again instead of its header.
+; CHECK: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; CHECK-NEXT: %[[RPG:.*]] = addrspacecast ptr addrspace(1) %[[RP]] to ptr
+; CHECK-NEXT: %[[SA:.*]] = select i1 %hetgpu.fresh, ptr %[[RPG]], ptr %hetgpu.header
+; CHECK-NEXT: %hetgpu.status = load i32, ptr %[[SA]]
+; CHECK-NEXT: %[[MINE:.*]] = icmp eq i32 %hetgpu.status, %hetgpu.round
+; CHECK-NEXT: %[[W:.*]] = select i1 %[[MINE]], i32 1, i32 2
+; CHECK-NEXT: %hetgpu.way = select i1 %hetgpu.fresh, i32 0, i32 %[[W]]
+; CHECK-NEXT: switch i32 %hetgpu.way, label %hetgpu.body [
 ; CHECK-NEXT: i32 1, label %hetgpu.resume
 ; CHECK-NEXT: i32 2, label %hetgpu.return
-; The control block is addressed as global memory (volatile accesses
-; through it are no warp regrouping points on the CPU device).
-; CHECK: hetgpu.start:
-; CHECK-NEXT: %[[CG:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
-; CHECK-NEXT: %hetgpu.yield = load volatile i32, ptr addrspace(1) %[[CG]]
-; CHECK-NEXT: %[[A:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.yield)
-; CHECK-NEXT: %[[AC:.*]] = icmp ne i32 %[[A]], 0
-; CHECK-NEXT: br i1 %[[AC]], label %hetgpu.return, label %hetgpu.body
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %hetgpu.spid, label %hetgpu.return [
 ; CHECK-NEXT: i32 1, label %hetgpu.restore.1
@@ -46,16 +52,18 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
 ; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count.test, label %hetgpu.sp.1
 ; CHECK: hetgpu.count.test:
-; CHECK: getelementptr i8, ptr addrspace(1) %{{.*}}, i64 12
-; CHECK-NEXT: %[[AFTER:.*]] = load volatile i32
+; CHECK: %hetgpu.ctrlword = load volatile i64, ptr addrspace(1)
+; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
+; CHECK-NEXT: %[[SH:.*]] = lshr i64 %hetgpu.ctrlword, 32
+; CHECK-NEXT: %[[AFTER:.*]] = trunc i64 %[[SH]] to i32
 ; CHECK: hetgpu.count:
 ; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 1 monotonic
 ; CHECK: hetgpu.count.set:
 ; CHECK: store volatile i32 1, ptr addrspace(1)
 ; CHECK: hetgpu.read:
-; CHECK: %hetgpu.yield1 = load volatile i32, ptr addrspace(1)
+; CHECK-NEXT: %hetgpu.yield.t0 = phi i32 [ %hetgpu.yield, %hetgpu.count.test ], [ %hetgpu.yield, %hetgpu.count ], [ 1, %hetgpu.count.set ]
 ; CHECK-NEXT: br label %hetgpu.sp.1
-; The landing block reloads the slots (offsets 0, 8, 16 of the record).
+; The landing block reloads every slot.
 ; CHECK: hetgpu.land.1:
 ; CHECK: %[[L0:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
 ; CHECK-NEXT: load i64, ptr %[[L0]]
@@ -65,7 +73,7 @@ target triple = "unknown-hetgpu-unknown"
 ; First barrier: replaced by the yield test (no plain barrier remains); the
 ; other threads contribute 0.
 ; CHECK: hetgpu.sp.1:
-; CHECK: %hetgpu.y = phi i32 [ 0, %hetgpu.body ], [ %hetgpu.yield1, %hetgpu.read ], [ 0, %hetgpu.land.1 ]
+; CHECK: %hetgpu.y = phi i32 [ 0, %hetgpu.body ], [ %hetgpu.yield.t0, %hetgpu.read ], [ 0, %hetgpu.land.1 ]
 ; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NOT: hetgpu.live
 ; CHECK: br i1 %{{.*}}, label %hetgpu.save.1, label %hetgpu.cont.1
@@ -85,19 +93,24 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: call i32 @__hetgpu_barrier_or(
 ; CHECK: hetgpu.cont.2:
 ; CHECK-NEXT: %c = call i32 @__hetgpu_barrier_count(i32 1){{$}}
-; Thread 0 marks the block finished at the kernel's return.
-; CHECK: store i32 2, ptr %hetgpu.header{{[0-9]+}}
-; Save ends with {suspended, id} after the shared-memory copy.
+; No "finished" mark at the kernel's return.
+; CHECK-NOT: ptr %hetgpu.header
+; CHECK: ret void
+; Save ends with {round + 1, id} after the shared-memory copy.
 ; CHECK: hetgpu.copy.end:
 ; CHECK-NEXT: getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 4
 ; CHECK-NEXT: store i32 1, ptr %{{.*}}
-; CHECK-NEXT: store i32 1, ptr %hetgpu.header{{[0-9]+}}
+; CHECK: %[[R1:.*]] = load i32, ptr addrspace(1)
+; CHECK-NEXT: %[[S1:.*]] = add i32 %[[R1]], 1
+; CHECK-NEXT: store i32 %[[S1]], ptr %hetgpu.header{{[0-9]+}}
 ; CHECK-NEXT: ret void
 ; CHECK: hetgpu.copy.end{{[0-9]+}}:
 ; CHECK-NEXT: br label %hetgpu.land.1
 ; CHECK: getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 4
 ; CHECK-NEXT: store i32 2, ptr %{{.*}}
-; CHECK-NEXT: store i32 1, ptr %hetgpu.header{{[0-9]+}}
+; CHECK: %[[R2:.*]] = load i32, ptr addrspace(1)
+; CHECK-NEXT: %[[S2:.*]] = add i32 %[[R2]], 1
+; CHECK-NEXT: store i32 %[[S2]], ptr %hetgpu.header{{[0-9]+}}
 ; CHECK-NEXT: ret void
 ; CHECK: hetgpu.copy.end{{[0-9]+}}:
 ; CHECK-NEXT: br label %hetgpu.land.2
