@@ -16,8 +16,13 @@
 // CHECK-NEXT: to 1: rc 0 () on nvidia, copy no error, data identical, other device intact, d=[[D]]
 // CHECK-NEXT: to 0: rc 0 () on nvidia, copy no error, data identical, other device intact, d=[[D]]
 // CHECK-NEXT: free no error no error no error
-// MOVE: device 0 moved from Fake NVIDIA GPU to Fake NVIDIA GPU 1 (nvidia), 2 allocations {{copied|moved device to device}}
-// MOVE: device 0 moved from Fake NVIDIA GPU 1 to Fake NVIDIA GPU (nvidia), 2 allocations {{copied|moved device to device}}
+// MOVE: device 0 moved from Fake NVIDIA GPU to Fake NVIDIA GPU 1 (nvidia), 2 allocations moved device to device
+// MOVE: device 0 moved from Fake NVIDIA GPU 1 to Fake NVIDIA GPU (nvidia), 2 allocations moved device to device
+// The bytes go GPU to GPU (Device::transferArenaRange), none through the host.
+// RUN: FileCheck --check-prefix=LOG %s < %t.log
+// LOG: memcpy-dtod on gpu 0 41943040 bytes, memory of gpu 0 -> gpu 1
+// LOG-NOT: memcpy-dtoh gpu 0 41943040
+// LOG: memcpy-dtod on gpu 1 41943040 bytes, memory of gpu 1 -> gpu 0
 // Without unified addresses the move is refused by name; nothing changes.
 // RUN: env FAKE_CUDA_DEVICES=2 HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so HETGPU_DEVICE=nvidia HETGPU_ARENA=0 HETGPU_MIGRATE=on %t 2>&1 | FileCheck --check-prefix=REFUSED %s
 // REFUSED: to 1: rc 801 (cannot migrate device 0 from Fake NVIDIA GPU to Fake NVIDIA GPU 1: {{.*}}cannot map memory at unified addresses (no unified address space: HETGPU_MIGRATE unset or HETGPU_ARENA=0)

@@ -646,9 +646,13 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
   // mapping of it (Arena::alias): one copy at link speed. Otherwise (two
   // devices with memory of their own) through host buffers.
   bool Direct = Copy && CopyData && SrcShares != DstShares;
+  // Between two devices with memory of their own (GPU -> GPU) the backend
+  // may move each allocation itself, device to device (peer-to-peer).
+  bool Peer = Copy && CopyData && !SrcShares && !DstShares &&
+              Src->transferArenaRange(*Dst, nullptr, 0).isOk();
   std::vector<std::vector<char>> Data;
   uint64_t Bytes = 0;
-  if (Copy && CopyData && !Direct)
+  if (Copy && CopyData && !Direct && !Peer)
     for (const Allocation &A : Allocs) {
       Data.emplace_back(A.Size);
       if (Status S = copyOut(*SQ, Data.back().data(),
@@ -674,6 +678,12 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
   if (Copy)
     for (const Allocation &A : Allocs) {
       void *P = reinterpret_cast<void *>(A.Base);
+      if (Peer) {
+        if (Status S = Src->transferArenaRange(*Dst, P, A.Size))
+          return S;
+        Bytes += A.Size;
+        continue;
+      }
       void *MapBase = nullptr;
       size_t MapLen = 0;
       void *Alias = nullptr;
@@ -761,7 +771,10 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
     *Summary = "device " + std::to_string(Ctx.Index) + " moved from " +
                SrcName + " to " + DstName + " (" + To.HomeBackend + "), " +
                std::to_string(Allocs.size()) + " allocations " +
-               (Copy ? "copied" : "kept in place (shared arena)") + ", " +
+               (Peer   ? "moved device to device"
+                : Copy ? "copied"
+                       : "kept in place (shared arena)") +
+               ", " +
                std::to_string(Managed.size()) +
                " managed allocations kept in host memory, " +
                std::to_string(Mods.size()) + " modules reloaded";
