@@ -149,6 +149,25 @@ hetgpu_sched_warp_op_soa(uint32_t Kind, uint32_t Group, const int32_t *A0,
         if (UW == 0 || UW > 32 || (UW & (UW - 1)))
           UW = 32;
         int32_t SegMask = (int32_t)((32 - UW) & 31), B = B0 & 31;
+        if (UW == 32 && Kind != HETGPU_SYNC_SHFL_XOR) {
+          /* One segment: shifted copies and a broadcast (vector code). */
+          if (Kind == HETGPU_SYNC_SHFL_UP) {
+            for (int32_t L = 0; L < B; ++L)
+              Res[L] = A1[L];
+            for (int32_t L = B; L < 32; ++L)
+              Res[L] = A1[L - B];
+          } else if (Kind == HETGPU_SYNC_SHFL_DOWN) {
+            for (int32_t L = 0; L < 32 - B; ++L)
+              Res[L] = A1[L + B];
+            for (int32_t L = 32 - B; L < 32; ++L)
+              Res[L] = A1[L];
+          } else {
+            int32_t V = A1[B];
+            for (int32_t L = 0; L < 32; ++L)
+              Res[L] = V;
+          }
+          return;
+        }
         if (Kind == HETGPU_SYNC_SHFL_UP) {
           for (int32_t L = 0; L < 32; ++L)
             Res[L] = L - B >= (L & SegMask) ? A1[(L - B) & 31] : A1[L];
@@ -249,20 +268,44 @@ HETGPU_SCHED_INLINE void hetgpu_sched_warp_op(HETGPU_SCHED_LANES Lanes,
   uint32_t Kind = LANE(__builtin_ctz(Group))->kind;
   if (Kind == HETGPU_SYNC_SYNCWARP)
     return;
+  /* Only the operands the kind reads: votes and match the mask and the
+   * value, shuffles value, lane/delta and width, activemask none; a full
+   * warp in plain loops over the 32 lanes. */
   int32_t A[4][32], Res[32];
-  for (uint32_t M = Group; M; M &= M - 1) {
-    uint32_t L = (uint32_t)__builtin_ctz(M);
-    hetgpu_thread_state *T = LANE(L);
-    A[0][L] = T->arg[0];
-    A[1][L] = T->arg[1];
-    A[2][L] = T->arg[2];
-    A[3][L] = T->arg[3];
+  int Shfl = Kind >= HETGPU_SYNC_SHFL_IDX && Kind <= HETGPU_SYNC_SHFL_XOR;
+  if (Kind == HETGPU_SYNC_ACTIVEMASK) {
+  } else if (Group == 0xffffffffu && Shfl) {
+    for (uint32_t L = 0; L < 32; ++L) {
+      hetgpu_thread_state *T = LANE(L);
+      A[1][L] = T->arg[1];
+      A[2][L] = T->arg[2];
+      A[3][L] = T->arg[3];
+    }
+  } else if (Group == 0xffffffffu) {
+    for (uint32_t L = 0; L < 32; ++L) {
+      hetgpu_thread_state *T = LANE(L);
+      A[0][L] = T->arg[0];
+      A[1][L] = T->arg[1];
+    }
+  } else {
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
+      hetgpu_thread_state *T = LANE(L);
+      A[0][L] = T->arg[0];
+      A[1][L] = T->arg[1];
+      A[2][L] = T->arg[2];
+      A[3][L] = T->arg[3];
+    }
   }
   hetgpu_sched_warp_op_soa(Kind, Group, A[0], A[1], A[2], A[3], Res);
-  for (uint32_t M = Group; M; M &= M - 1) {
-    uint32_t L = (uint32_t)__builtin_ctz(M);
-    LANE(L)->result = Res[L];
-  }
+  if (Group == 0xffffffffu)
+    for (uint32_t L = 0; L < 32; ++L)
+      LANE(L)->result = Res[L];
+  else
+    for (uint32_t M = Group; M; M &= M - 1) {
+      uint32_t L = (uint32_t)__builtin_ctz(M);
+      LANE(L)->result = Res[L];
+    }
 #undef LANE
 }
 
