@@ -19,14 +19,15 @@ using namespace llvm;
 namespace hetgpu {
 namespace {
 
-/// raise -> state layout -> verify, on CUDA device modules only (a host
-/// module seen through -fpass-plugin is left alone).
+/// raise -> loop safe points -> state layout -> verify, on CUDA device
+/// modules only (a host module seen through -fpass-plugin is left alone).
 class DevicePipelinePass : public RequiredPass<DevicePipelinePass> {
 public:
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     if (!M.getTargetTriple().isNVPTX())
       return PreservedAnalyses::all();
     RaiseToHetIRPass().run(M, AM);
+    InsertLoopSafePointsPass().run(M, AM);
     StateLayoutPass().run(M, AM);
     VerifyHetIRPass().run(M, AM);
     return PreservedAnalyses::none();

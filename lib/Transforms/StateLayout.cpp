@@ -6,7 +6,9 @@
 /// `hetgpu-state-layout` decides, once and on hetIR, what a checkpoint of a
 /// kernel holds. Safe point 0 is the kernel entry (nothing is live: the
 /// arguments are supplied again on resume). Safe points 1..n are the barrier
-/// builtins in layout order. At each barrier the live values are the SSA
+/// builtins and the `__hetgpu_safepoint` calls that
+/// hetgpu-insert-loop-safepoints put on uniform loop latches (kind
+/// `loop-latch`), in layout order. At each barrier the live values are the SSA
 /// values defined before it and live immediately before the call (its own
 /// operands included); kernel arguments and constants are not state. They
 /// are attached, in definition order, as the call's `"hetgpu.live"` operand
@@ -262,7 +264,9 @@ void layOutKernel(Function &K) {
     });
     Layout L = layOut(Live, DL);
     L.Info.Id = Plans.size() + 1;
-    L.Info.Kind = SafePointKind::Barrier;
+    L.Info.Kind = getCalledBuiltin(*CB)->ID == BuiltinID::safepoint
+                      ? SafePointKind::LoopLatch
+                      : SafePointKind::Barrier;
     Plans.emplace_back(CB, std::move(L));
   }
   LLVMContext &C = K.getContext();

@@ -15,6 +15,7 @@
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/InsertLoopSafePoints.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -125,10 +126,15 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
   if (Opts.Arch.empty())
     Opts.Arch = Target->defaultArch();
 
-  if (Opts.Instrument)
+  if (Opts.Instrument) {
     if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state"))
       return failWith(Res, "live-migration instrumentation is not available: " +
                                toString(std::move(E)));
+  } else {
+    // Loop safe points are potential ones: without the instrumentation they
+    // are nothing (their counters fold away in the target's optimizer).
+    hetgpu::stripSafePoints(**M);
+  }
   if (!Diags.empty())
     return failWith(Res, Diags);
   if (Error E = Target->lower(**M, Opts))

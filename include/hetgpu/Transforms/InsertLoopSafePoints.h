@@ -1,0 +1,38 @@
+//===- InsertLoopSafePoints.h - Safe points on uniform loops ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `hetgpu-insert-loop-safepoints` (docs/LoopSafePoints.md): gives the
+/// barrier-free, block-uniform loops of every kernel a potential safe point,
+/// a call of `__hetgpu_safepoint()` every 2^k iterations on the back edge.
+/// `stripSafePoints` erases those calls again (a translation that is not
+/// instrumented for migration runs it before the target lowering).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_TRANSFORMS_INSERTLOOPSAFEPOINTS_H
+#define HETGPU_TRANSFORMS_INSERTLOOPSAFEPOINTS_H
+
+#include "hetgpu/Support/PassCompat.h"
+#include "llvm/IR/PassManager.h"
+
+namespace hetgpu {
+
+/// log2 of the back edges (of one loop nest) between two safe points.
+constexpr unsigned LoopSafePointPeriodLog2 = 10;
+
+class InsertLoopSafePointsPass
+    : public RequiredPass<InsertLoopSafePointsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+/// Erases every `__hetgpu_safepoint()` call of \p M and the branch that
+/// guards it (the counter feeding that branch is then dead and folds away
+/// in the target's optimizer). Returns true when something was erased.
+bool stripSafePoints(llvm::Module &M);
+
+} // namespace hetgpu
+
+#endif // HETGPU_TRANSFORMS_INSERTLOOPSAFEPOINTS_H
