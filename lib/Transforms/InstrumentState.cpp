@@ -532,7 +532,8 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
   auto BI = getCalledBuiltin(*CB);
-  if (BI->ID == BuiltinID::barrier) {
+  // A loop safe point (__hetgpu_safepoint) is only this test.
+  if (BI->ID == BuiltinID::barrier || BI->ID == BuiltinID::safepoint) {
     Any->takeName(CB);
     CB->eraseFromParent();
     P.Call = nullptr;
