@@ -287,8 +287,7 @@ bool KernelInserter::run() {
       B.SetInsertPoint(Count);
       B.CreateCondBr(Due, SP, Tail);
       B.SetInsertPoint(SP);
-      CallInst *Call = B.CreateCall(SafePoint);
-      Call->setConvergent();
+      B.CreateCall(SafePoint); // convergent: the declaration says so
       B.CreateBr(Tail);
       ++NumLoopSafePoints;
       // SplitEdge may have moved the terminator into a new block.
