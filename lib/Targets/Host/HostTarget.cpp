@@ -269,7 +269,8 @@ bool soaDisabled() {
 /// fused warp operations work on the arrays (__hetgpu_exec_fuse_soa). The
 /// loops then read and write consecutive memory that nothing else can
 /// alias, which the vectoriser can use. Leaves \p L alone when an access
-/// to a thread state or a spill slot has another shape.
+/// to a thread state or a spill slot has another shape, and for kernels
+/// whose only sync points are block barriers.
 void convertToWarpArrays(Module &M, LaneLoopFunction &L) {
   const DataLayout &DL = M.getDataLayout();
   LLVMContext &C = M.getContext();
@@ -385,6 +386,18 @@ void convertToWarpArrays(Module &M, LaneLoopFunction &L) {
   for (unsigned I = 0; I < L.Loops.size(); ++I)
     if (!Analyse(I, L.Loops[I].Lane))
       return;
+  // Only kernels with warp operations gain (fused operations on the
+  // arrays); with block barriers alone the copies would only add work.
+  bool WarpOps = false;
+  for (Access &A : Accesses)
+    if (A.W == Kind) {
+      auto *K = dyn_cast<ConstantInt>(
+          cast<StoreInst>(A.I)->getValueOperand());
+      WarpOps |= !K || K->getZExtValue() < HETGPU_SYNC_BARRIER ||
+                 K->getZExtValue() > HETGPU_SYNC_BARRIER_OR;
+    }
+  if (!WarpOps)
+    return;
   unsigned SpillsInF = 0;
   CallInst *Fuse = nullptr;
   for (Instruction &I : instructions(F)) {

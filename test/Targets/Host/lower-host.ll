@@ -84,54 +84,6 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; LANES-DAG: define internal void @__hetgpu_exec_block_lanes(
 ; LANES-DAG: define internal i32 @__hetgpu_exec_fuse(
-; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
-; ARRAYS: %x0 = load i32, ptr
-; ARRAYS: %lin0 = load i32, ptr
-; ARRAYS: %ntid.x = load i32, ptr
-; ARRAYS: %[[LAST:[0-9]+]] = add i32 %x0, 31
-; ARRAYS-NEXT: %[[INROW:[0-9]+]] = icmp ult i32 %[[LAST]], %ntid.x
-; ARRAYS-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
-; ARRAYS-NEXT: %row = and i1 %[[FULL]], %[[INROW]]
-; ARRAYS: %warp.kind = alloca [32 x i32], align 64
-; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
-; ARRAYS-NEXT: i32 0, label %[[AT0:.*]]
-; ARRAYS-NEXT: i32 1, label %[[AT1:.*]]
-; After a fused operation: the same entries, anything else copies out.
-; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse ]
-; ARRAYS-NEXT: switch i32 %at, label %copyout [
-; ARRAYS-NEXT: i32 0, label %[[AT0]]
-; ARRAYS-NEXT: i32 1, label %[[AT1]]
-; The generic loop (plain calls) returns without copying out.
-; ARRAYS: [[GEN]]:
-; ARRAYS: call i32 @s.hetgpu.thread(
-; ARRAYS: br i1 %{{[0-9]+}}, label %[[GEN]], label %exit
-; ARRAYS: [[AT0]]:
-; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
-; Region 0 of the loop for any mask: tid from the state, the barrier's kind
-; to the warp array (the state is not written).
-; ARRAYS: [[PLAIN0]]:
-; ARRAYS: lshr i32 %3, %[[I:.*]]
-; ARRAYS: %tid.x.i = load i32
-; ARRAYS-NOT: store i32 0, ptr %{{[0-9]+}}, align 4
-; ARRAYS: %[[K:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %[[I]]
-; ARRAYS-NEXT: store i32 1, ptr %[[K]], align 4
-; The row loop: no mask test, tid.x = x0 + i.
-; ARRAYS: [[ROW0]]:
-; ARRAYS-NEXT: %[[RI:.*]] = phi i32
-; ARRAYS-NOT: lshr i32 %3
-; ARRAYS: %tid.x.row = add i32 %x0, %[[RI]]
-; ARRAYS: fuse:
-; ARRAYS-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(i32 %3, ptr %5, ptr %warp.kind, ptr %warp.args, ptr %warp.result)
-; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
-; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
-; Copy-out of the kind to ts[j].kind (offset 4) for the lanes of the mask.
-; ARRAYS: copyout.lane:
-; ARRAYS: %[[ST:[0-9]+]] = getelementptr inbounds i8, ptr %2, i64 %{{[0-9]+}}
-; ARRAYS-NEXT: %[[KF:[0-9]+]] = getelementptr inbounds i8, ptr %[[ST]], i64 4
-; ARRAYS-NEXT: %[[KA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %j
-; ARRAYS-NEXT: %[[KV:[0-9]+]] = load i32, ptr %[[KA]]
-; ARRAYS-NEXT: store i32 %[[KV]], ptr %[[KF]]
-; ARRAYS-DAG: define internal i32 @__hetgpu_exec_fuse_soa(
 ; NOLANES-NOT: .lanes
 ; NOLANES-NOT: @__hetgpu_exec_block_lanes
 ; NOLANES: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @s.hetgpu.thread,
@@ -143,8 +95,90 @@ define void @s(ptr %out) #0 {
   ret void
 }
 
+; A ballot: with per-warp arrays.
+; ARRAYS-LABEL: define internal void @w.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
+; ARRAYS: %x0 = load i32, ptr
+; ARRAYS: %lin0 = load i32, ptr
+; ARRAYS: %ntid.x = load i32, ptr
+; ARRAYS: %[[LAST:[0-9]+]] = add i32 %x0, 31
+; ARRAYS-NEXT: %[[INROW:[0-9]+]] = icmp ult i32 %[[LAST]], %ntid.x
+; ARRAYS-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
+; ARRAYS-NEXT: %row = and i1 %[[FULL]], %[[INROW]]
+; ARRAYS: %warp.kind = alloca [32 x i32], align 64
+; Entering at 1 copies the ballot's result in first.
+; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
+; ARRAYS-NEXT: i32 0, label %[[AT0:.*]]
+; ARRAYS-NEXT: i32 1, label %copyin1.head
+; After a fused operation: the loops directly, anything else copies out.
+; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse ]
+; ARRAYS-NEXT: switch i32 %at, label %copyout [
+; ARRAYS-NEXT: i32 0, label %[[AT0]]
+; ARRAYS-NEXT: i32 1, label %[[AT1:.*]]
+; The generic loop (plain calls) returns without copying out.
+; ARRAYS: [[GEN]]:
+; ARRAYS: call i32 @w.hetgpu.thread(
+; ARRAYS: br i1 %{{[0-9]+}}, label %[[GEN]], label %exit
+; ARRAYS: [[AT0]]:
+; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
+; Region 0 of the loop for any mask: tid from the state, the ballot's kind
+; (12) and operands to the warp arrays (the state is not written).
+; ARRAYS: [[PLAIN0]]:
+; ARRAYS: lshr i32 %3, %[[I:.*]]
+; ARRAYS: %tid.x.i = load i32
+; ARRAYS-NOT: store i32 0, ptr %{{[0-9]+}}, align 4
+; ARRAYS: %[[K:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %[[I]]
+; ARRAYS-NEXT: store i32 12, ptr %[[K]], align 4
+; ARRAYS: %[[A0:[0-9]+]] = add i32 %[[I]], 0
+; ARRAYS-NEXT: getelementptr inbounds [128 x i32], ptr %warp.args, i32 0, i32 %[[A0]]
+; ARRAYS-NEXT: store i32 -1, ptr
+; ARRAYS: %[[A1:[0-9]+]] = add i32 %[[I]], 32
+; ARRAYS-NEXT: getelementptr inbounds [128 x i32], ptr %warp.args, i32 0, i32 %[[A1]]
+; ARRAYS-NEXT: store i32 %p.i, ptr
+; The row loop: no mask test, tid.x = x0 + i.
+; ARRAYS: [[ROW0]]:
+; ARRAYS-NEXT: %[[RI:.*]] = phi i32
+; ARRAYS-NOT: lshr i32 %3
+; ARRAYS: %tid.x.row = add i32 %x0, %[[RI]]
+; ARRAYS: store i32 12, ptr
+; Region 1 reads the ballot's result from the warp array.
+; ARRAYS: [[AT1]]:
+; ARRAYS: getelementptr inbounds [32 x i32], ptr %warp.result, i32 0, i32 %
+; ARRAYS: fuse:
+; ARRAYS-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(i32 %3, ptr %5, ptr %warp.kind, ptr %warp.args, ptr %warp.result)
+; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
+; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
+; Entering at 1 copies the result in from ts[j].result (offset 24); the
+; copy-out writes the kind to ts[j].kind (offset 4) for the lanes of the
+; mask.
+; ARRAYS: copyin1.lane:
+; ARRAYS: %[[RA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.result, i32 0, i32 %j
+; ARRAYS-NEXT: %[[RF:[0-9]+]] = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 24
+; ARRAYS-NEXT: %[[RV:[0-9]+]] = load i32, ptr %[[RF]]
+; ARRAYS-NEXT: store i32 %[[RV]], ptr %[[RA]]
+; ARRAYS: copyout.lane:
+; ARRAYS: %[[ST:[0-9]+]] = getelementptr inbounds i8, ptr %2, i64 %{{[0-9]+}}
+; ARRAYS-NEXT: %[[KF:[0-9]+]] = getelementptr inbounds i8, ptr %[[ST]], i64 4
+; ARRAYS-NEXT: %[[KA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %j{{[0-9]*}}
+; ARRAYS-NEXT: %[[KV:[0-9]+]] = load i32, ptr %[[KA]]
+; ARRAYS-NEXT: store i32 %[[KV]], ptr %[[KF]]
+; A kernel whose only sync point is a block barrier gets the row loops but
+; keeps its states (no per-warp arrays).
+; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(
+; ARRAYS-NOT: warp.kind
+; ARRAYS: %row = and i1
+; ARRAYS-NOT: warp.kind
+; ARRAYS: call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
+; ARRAYS-NEXT: icmp
+; ARRAYS: define internal i32 @__hetgpu_exec_fuse_soa(
+define void @w(ptr %out, i32 %p) #0 {
+  %b = call i32 @__hetgpu_vote_ballot(i32 -1, i32 %p)
+  store i32 %b, ptr %out
+  ret void
+}
+
 declare float @__hetgpu_math_sinf(float)
 declare double @__hetgpu_math_pow(double, double)
 declare void @__hetgpu_barrier()
+declare i32 @__hetgpu_vote_ballot(i32, i32)
 
 attributes #0 = { "hetgpu-kernel" }
