@@ -620,6 +620,27 @@ void convertToWarpArrays(Module &M, LaneLoopFunction &L) {
   Fuse->eraseFromParent();
 }
 
+/// Whether the thread function \p T stops at a warp operation: it stores a
+/// kind other than a block barrier's to ts->kind.
+bool hasWarpOps(Function &T) {
+  for (Instruction &I : instructions(T)) {
+    auto *SI = dyn_cast<StoreInst>(&I);
+    auto *GEP = SI ? dyn_cast<GetElementPtrInst>(SI->getPointerOperand())
+                   : nullptr;
+    if (!GEP || GEP->getPointerOperand() != T.getArg(2) ||
+        GEP->getNumIndices() != 1)
+      continue;
+    auto *Off = dyn_cast<ConstantInt>(GEP->getOperand(1));
+    if (!Off || Off->getZExtValue() != offsetof(hetgpu_thread_state, kind))
+      continue;
+    auto *K = dyn_cast<ConstantInt>(SI->getValueOperand());
+    if (!K || K->getZExtValue() < HETGPU_SYNC_BARRIER ||
+        K->getZExtValue() > HETGPU_SYNC_BARRIER_OR)
+      return true;
+  }
+  return false;
+}
+
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
 /// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
 /// (SIMTToMIMDABI.h): a switch on the resume point around one loop per
@@ -636,9 +657,11 @@ Function *buildLaneFunction(Module &M, Function &T) {
   if (Ids.empty() ||
       T.getInstructionCount() * Ids.size() > MaxLaneLoopInstructions)
     return nullptr;
-  // Two loops per resume point when small enough (see Row below).
+  // Two loops per resume point (see Row below) for kernels with warp
+  // operations, when small enough: barrier-only kernels keep one (the
+  // second doubles their translation time).
   bool TwoLoops =
-      !rowLoopsDisabled() &&
+      !rowLoopsDisabled() && hasWarpOps(T) &&
       T.getInstructionCount() * Ids.size() * 2 <= MaxLaneLoopInstructions;
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I8 = Type::getInt8Ty(C);
