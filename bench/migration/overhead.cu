@@ -121,55 +121,70 @@ static void check(const char *name, bool ok) {
     printf("KERNEL %s-result 0 FAIL\n", name);
 }
 
+/// Device memory (cudaMalloc) filled from \p H: managed memory of a
+/// migratable process is host memory on a discrete GPU (docs/Migration.md),
+/// which would measure its placement, not the instrumentation.
+template <typename T> static T *toDevice(const std::vector<T> &H) {
+  T *D = nullptr;
+  cudaMalloc(&D, H.size() * sizeof(T));
+  cudaMemcpy(D, H.data(), H.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return D;
+}
+template <typename T> static std::vector<T> fromDevice(const T *D, size_t N) {
+  std::vector<T> H(N);
+  cudaMemcpy(H.data(), D, N * sizeof(T), cudaMemcpyDeviceToHost);
+  return H;
+}
+
 int main(int argc, char **argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 1;
   if (scale < 1)
     scale = 1;
   const int N = (1 << 18) * scale;
-  float *a, *b, *c;
-  cudaMallocManaged(&a, N * sizeof(float));
-  cudaMallocManaged(&b, N * sizeof(float));
-  cudaMallocManaged(&c, N * sizeof(float));
+  std::vector<float> ha(N), hb(N);
   for (int i = 0; i < N; ++i) {
-    a[i] = 1.0f;
-    b[i] = float(i & 7);
+    ha[i] = 1.0f;
+    hb[i] = float(i & 7);
   }
+  float *a = toDevice(ha), *b = toDevice(hb), *c = toDevice(std::vector<float>(N));
   timeIt("vecadd", [&] { vecadd<<<N / 256, 256>>>(a, b, c, N); }, true);
-  check("vecadd", c[9] == 2.0f);
+  check("vecadd", fromDevice(c, 16)[9] == 2.0f);
   timeIt("saxpyloop", [&] { saxpyLoop<<<N / 1024, 256>>>(c, a, N / 4, 256); }, true);
   timeIt("reduce", [&] { reduce<<<N / 256, 256>>>(a, c); }, true);
-  check("reduce", c[0] == 256.0f && c[N / 256 - 1] == 256.0f);
+  {
+    std::vector<float> hc = fromDevice(c, N / 256);
+    check("reduce", hc[0] == 256.0f && hc[N / 256 - 1] == 256.0f);
+  }
   timeIt("stencil", [&] { stencil<<<64 * scale, 256>>>(b, 50); }, true);
 
   // Square matrices, n = 128 * 2^k with n^2 <= 4 * 128^2 * scale.
   int n = 128;
   while ((n * 2) * (n * 2) <= 128 * 128 * 4 * scale)
     n *= 2;
-  float *ma, *mb, *mc;
-  cudaMallocManaged(&ma, n * n * sizeof(float));
-  cudaMallocManaged(&mb, n * n * sizeof(float));
-  cudaMallocManaged(&mc, n * n * sizeof(float));
+  std::vector<float> hma(size_t(n) * n), hmb(size_t(n) * n);
   for (int i = 0; i < n * n; ++i) {
-    ma[i] = float(i % 3);
-    mb[i] = i / n == i % n ? 1.0f : 0.0f; // identity
+    hma[i] = float(i % 3);
+    hmb[i] = i / n == i % n ? 1.0f : 0.0f; // identity
   }
+  float *ma = toDevice(hma), *mb = toDevice(hmb),
+        *mc = toDevice(std::vector<float>(size_t(n) * n));
   timeIt("matmul", [&] { matmul<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(ma, mb, mc, n); },
          true);
-  check("matmul", mc[5] == ma[5] && mc[n * n - 1] == ma[n * n - 1]);
+  {
+    std::vector<float> hmc = fromDevice(mc, size_t(n) * n);
+    check("matmul", hmc[5] == hma[5] && hmc[n * n - 1] == hma[n * n - 1]);
+  }
 
-  unsigned *in, *bins;
   const int PerThread = 64, Threads = N / 16;
-  cudaMallocManaged(&in, size_t(Threads) * PerThread * sizeof(unsigned));
-  cudaMallocManaged(&bins, 64 * sizeof(unsigned));
+  std::vector<unsigned> hin(size_t(Threads) * PerThread);
   for (int i = 0; i < Threads * PerThread; ++i)
-    in[i] = unsigned(i);
-  for (int i = 0; i < 64; ++i)
-    bins[i] = 0;
+    hin[i] = unsigned(i);
+  unsigned *in = toDevice(hin), *bins = toDevice(std::vector<unsigned>(64));
   timeIt("histogram", [&] { histogram<<<Threads / 256, 256>>>(in, bins, PerThread); },
          true);
   unsigned total = 0;
-  for (int i = 0; i < 64; ++i)
-    total += bins[i];
+  for (unsigned v : fromDevice(bins, 64))
+    total += v;
   // Six launches (one warm-up, five timed) of every element.
   check("histogram", total == 6u * unsigned(Threads) * PerThread);
   return 0;

@@ -501,9 +501,15 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   B.SetInsertPoint(Pre);
   B.CreateCondBr(T0, TestBB, SP);
   B.SetInsertPoint(TestBB);
-  // {Yield, YieldAfter} in one volatile load: one memory round trip.
-  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), /*isVolatile=*/true,
-                                "hetgpu.ctrlword");
+  // {Yield, YieldAfter} in one plain load: on a GPU it may hit the SM's L1
+  // (a volatile load always waits for L2, which tripled barrier-heavy
+  // kernels on the H200). That is enough: on devices with their own memory
+  // the host sets the flag before the launch, and a block that raises it
+  // (the random trigger) yields itself; blocks that see it later, or not at
+  // all, still run correctly (to the end, or to a later safe point). The
+  // barrier after it is a call that may write memory, so the load is not
+  // hoisted or merged across safe points; host-memory devices are coherent.
+  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
   Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
   Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32);
   B.CreateCondBr(B.CreateICmpNE(After, B.getInt32(0)), CountBB, ReadBB);

@@ -52,7 +52,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
 ; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count.test, label %hetgpu.sp.1
 ; CHECK: hetgpu.count.test:
-; CHECK: %hetgpu.ctrlword = load volatile i64, ptr addrspace(1)
+; CHECK: %hetgpu.ctrlword = load i64, ptr addrspace(1)
 ; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
 ; CHECK-NEXT: %[[SH:.*]] = lshr i64 %hetgpu.ctrlword, 32
 ; CHECK-NEXT: %[[AFTER:.*]] = trunc i64 %[[SH]] to i32
