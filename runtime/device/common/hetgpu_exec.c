@@ -156,11 +156,15 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
   }
   uint32_t NumWarps = (N + 31) / 32;
   for (;;) {
+    int AtBarrier = 0;
     for (uint32_t W = 0; W < NumWarps; ++W) {
       uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
-      hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn, &TS[W * 32],
-                            NumLanes);
+      AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn, &TS[W * 32],
+                                         NumLanes);
     }
+    /* Every thread has exited: no barrier round to complete. */
+    if (!AtBarrier)
+      return;
     /* Every thread now waits at a block barrier or has exited. */
     uint32_t Id = 0, Waiting = 0, Count = 0;
     for (uint32_t I = 0; I < N; ++I) {

@@ -310,19 +310,19 @@ HETGPU_SCHED_INLINE void hetgpu_sched_warp_op(HETGPU_SCHED_LANES Lanes,
 }
 
 /* Runs one warp until every lane waits at a block barrier or has exited
- * (their status says which). Lanes is the warp's lanes 0..NumLanes-1.
+ * (their status says which); returns whether any lane waits at a barrier. Lanes is the warp's lanes 0..NumLanes-1.
  * Runnable lanes always stand at one sync point (the kernel entry, the
  * barrier that completed, or the warp operation just performed): with
  * \p LanesFn (the host's lane-loop function, which needs the lanes'
  * states consecutive from lane 0) they run through one call of it,
  * otherwise through one call of \p Fn each. */
-HETGPU_SCHED_INLINE void
+HETGPU_SCHED_INLINE int
 hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
                       hetgpu_lanes_fn LanesFn, HETGPU_SCHED_LANES Lanes,
                       uint32_t NumLanes) {
 #define LANE(L) HETGPU_SCHED_LANE(Lanes, L)
   uint32_t Gone = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
-  uint32_t Run = 0, Waiting = 0;
+  uint32_t Run = 0, Waiting = 0, AtBarrier = 0;
   for (uint32_t L = 0; L < NumLanes; ++L) {
     uint32_t St = LANE(L)->status;
     Run |= (uint32_t)(St == HETGPU_ST_RUN) << L;
@@ -348,6 +348,7 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
         T->resume = Id;
         if (hetgpu_sched_is_barrier(T->kind)) {
           T->status = HETGPU_ST_BAR;
+          AtBarrier = 1;
         } else {
           T->status = HETGPU_ST_WARP;
           Waiting |= 1u << L;
@@ -359,7 +360,7 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       }
     }
     if (!Waiting)
-      return;
+      return AtBarrier;
     if (!Mixed) {
       /* The common case: every waiting lane is at the same operation. */
       hetgpu_sched_warp_op(Lanes, Waiting);
