@@ -3,8 +3,9 @@
 // is a kernel argument) is suspended in the loop at random points (seeds
 // that draw a visit within the launches), resumed (also CPU -> OpenCL ->
 // CPU where PoCL is there) and computes what an unmigrated run computes.
-// The grid-stride kernel gets no safe point and is never suspended; it still runs correctly under HETGPU_MIGRATE. A warp
-// shuffle after the loop does not keep the loop from being suspended.
+// The grid-stride kernel gets no safe point and is never suspended; it
+// still runs correctly under HETGPU_MIGRATE. A warp shuffle after the loop
+// does not keep the loop from being suspended.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // The container records the loop safe point, with the per-thread value and
