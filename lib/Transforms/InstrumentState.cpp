@@ -482,58 +482,55 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   BasicBlock *Pre = CB->getParent();
   BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
 
-  // Only thread 0 of the block touches the control block: it counts the
-  // visit for the random trigger (when one is armed) and reads the yield
-  // flag; every other thread passes 0 to the barrier_or that makes the
-  // decision block-uniform. The thread test uses the index builtins, so no
-  // value of the entry block stays live across the barrier.
+  // Every thread reads {Yield, YieldAfter} with one plain 64-bit load of
+  // the same word (no branch, so no divergence in warp 0 on a GPU, and an
+  // L1 hit there after the block's first safe point: a volatile load
+  // always waited for L2, which tripled barrier-heavy kernels on the
+  // H200), and the barrier_or makes the decision block-uniform even if the
+  // threads saw the flag change. A plain load is enough: on devices with
+  // their own memory the host sets the flag before the launch, and a block
+  // that raises it (the random trigger) yields itself; blocks that see it
+  // later, or not at all, still run correctly (to their end, or to a later
+  // safe point). The barrier is a call that may write memory, so the load
+  // is neither hoisted nor merged across safe points; host-memory devices
+  // are coherent. Only when the random trigger is armed (YieldAfter != 0,
+  // the same for every thread) does thread 0 count the visit.
   IRBuilder<> B(Pre->getTerminator());
+  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
+  Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
+  Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
+  BasicBlock *TestBB = BasicBlock::Create(*C, "hetgpu.count.test", NF, SP);
+  BasicBlock *CountBB = BasicBlock::Create(*C, "hetgpu.count", NF, SP);
+  BasicBlock *SetBB = BasicBlock::Create(*C, "hetgpu.count.set", NF, SP);
+  Pre->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Pre);
+  B.CreateCondBr(B.CreateICmpNE(After, B.getInt32(0)), TestBB, SP);
+  // The thread test uses the index builtins, so no value of the entry
+  // block stays live across the barrier.
+  B.SetInsertPoint(TestBB);
   Value *T0 = B.CreateICmpEQ(
       B.CreateOr(builtin(B, BuiltinID::tid_x),
                  B.CreateOr(builtin(B, BuiltinID::tid_y),
                             builtin(B, BuiltinID::tid_z))),
       B.getInt32(0), "hetgpu.t0");
-  BasicBlock *TestBB = BasicBlock::Create(*C, "hetgpu.count.test", NF, SP);
-  BasicBlock *CountBB = BasicBlock::Create(*C, "hetgpu.count", NF, SP);
-  BasicBlock *SetBB = BasicBlock::Create(*C, "hetgpu.count.set", NF, SP);
-  BasicBlock *ReadBB = BasicBlock::Create(*C, "hetgpu.read", NF, SP);
-  Pre->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(Pre);
-  B.CreateCondBr(T0, TestBB, SP);
-  B.SetInsertPoint(TestBB);
-  // {Yield, YieldAfter} in one plain load: on a GPU it may hit the SM's L1
-  // (a volatile load always waits for L2, which tripled barrier-heavy
-  // kernels on the H200). That is enough: on devices with their own memory
-  // the host sets the flag before the launch, and a block that raises it
-  // (the random trigger) yields itself; blocks that see it later, or not at
-  // all, still run correctly (to the end, or to a later safe point). The
-  // barrier after it is a call that may write memory, so the load is not
-  // hoisted or merged across safe points; host-memory devices are coherent.
-  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
-  Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
-  Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32);
-  B.CreateCondBr(B.CreateICmpNE(After, B.getInt32(0)), CountBB, ReadBB);
+  B.CreateCondBr(T0, CountBB, SP);
   B.SetInsertPoint(CountBB);
   Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, CF_Visits),
                                  B.getInt32(1), MaybeAlign(4),
                                  AtomicOrdering::Monotonic);
   B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), SetBB,
-                 ReadBB);
+                 SP);
   B.SetInsertPoint(SetBB);
   B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
-  B.CreateBr(ReadBB);
-  B.SetInsertPoint(ReadBB);
-  PHINode *YR = B.CreatePHI(I32, 3, "hetgpu.yield.t0");
-  YR->addIncoming(Y0, TestBB);
-  YR->addIncoming(Y0, CountBB);
-  YR->addIncoming(B.getInt32(1), SetBB);
   B.CreateBr(SP);
 
   // The yield test is the barrier itself (or precedes barrier_count/and/or).
   B.SetInsertPoint(SP, SP->begin());
-  PHINode *Y = B.CreatePHI(I32, 3, "hetgpu.y");
-  Y->addIncoming(B.getInt32(0), Pre);
-  Y->addIncoming(YR, ReadBB);
+  PHINode *Y = B.CreatePHI(I32, 5, "hetgpu.y");
+  Y->addIncoming(Y0, Pre);
+  Y->addIncoming(Y0, TestBB);
+  Y->addIncoming(Y0, CountBB);
+  Y->addIncoming(B.getInt32(1), SetBB);
   YieldPhis.push_back(Y);
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));

@@ -46,22 +46,23 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: hetgpu.restore.1:
 ; CHECK: br label %hetgpu.copy
 
-; Before each barrier only thread 0 reads the control block: the trigger
-; word (offset 12), then the yield flag.
+; Before each barrier every thread reads {yield, trigger} with one plain
+; 64-bit load (no branch on the thread); only when the random trigger is
+; armed does thread 0 count the visit.
 ; CHECK: hetgpu.body:
-; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
-; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count.test, label %hetgpu.sp.1
-; CHECK: hetgpu.count.test:
 ; CHECK: %hetgpu.ctrlword = load i64, ptr addrspace(1)
 ; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
 ; CHECK-NEXT: %[[SH:.*]] = lshr i64 %hetgpu.ctrlword, 32
-; CHECK-NEXT: %[[AFTER:.*]] = trunc i64 %[[SH]] to i32
+; CHECK-NEXT: %hetgpu.after = trunc i64 %[[SH]] to i32
+; CHECK-NEXT: %[[ARMED:.*]] = icmp ne i32 %hetgpu.after, 0
+; CHECK-NEXT: br i1 %[[ARMED]], label %hetgpu.count.test, label %hetgpu.sp.1
+; CHECK: hetgpu.count.test:
+; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
+; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count, label %hetgpu.sp.1
 ; CHECK: hetgpu.count:
 ; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 1 monotonic
 ; CHECK: hetgpu.count.set:
 ; CHECK: store volatile i32 1, ptr addrspace(1)
-; CHECK: hetgpu.read:
-; CHECK-NEXT: %hetgpu.yield.t0 = phi i32 [ %hetgpu.yield, %hetgpu.count.test ], [ %hetgpu.yield, %hetgpu.count ], [ 1, %hetgpu.count.set ]
 ; CHECK-NEXT: br label %hetgpu.sp.1
 ; The landing block reloads every slot.
 ; CHECK: hetgpu.land.1:
@@ -70,10 +71,10 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %[[L8:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 8
 ; CHECK-NEXT: load float, ptr %[[L8]]
 ; CHECK: br label %hetgpu.sp.1
-; First barrier: replaced by the yield test (no plain barrier remains); the
-; other threads contribute 0.
+; First barrier: replaced by the yield test (no plain barrier remains); a
+; resumed thread contributes 0.
 ; CHECK: hetgpu.sp.1:
-; CHECK: %hetgpu.y = phi i32 [ 0, %hetgpu.body ], [ %hetgpu.yield.t0, %hetgpu.read ], [ 0, %hetgpu.land.1 ]
+; CHECK: %hetgpu.y = phi i32 [ %hetgpu.yield, %hetgpu.body ], [ %hetgpu.yield, %hetgpu.count.test ], [ %hetgpu.yield, %hetgpu.count ], [ 1, %hetgpu.count.set ], [ 0, %hetgpu.land.1 ]
 ; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NOT: hetgpu.live
 ; CHECK: br i1 %{{.*}}, label %hetgpu.save.1, label %hetgpu.cont.1
