@@ -3,8 +3,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `hetgpu-state-layout`: numbers the safe points of every kernel (entry and
-/// each barrier), attaches the live values at each barrier as a
+/// `hetgpu-state-layout`: numbers the safe points of every kernel (entry,
+/// each barrier and each loop safe point `__hetgpu_safepoint`), attaches the
+/// live values at each of them as a
 /// `"hetgpu.live"` operand bundle and records their byte layout in
 /// `!hetgpu.state` (docs/hetIR.md, docs/StateMetadata.md).
 ///
