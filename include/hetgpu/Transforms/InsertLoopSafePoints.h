@@ -33,6 +33,16 @@ public:
 /// in the target's optimizer). Returns true when something was erased.
 bool stripSafePoints(llvm::Module &M);
 
+/// `hetgpu-strip-safepoints`: stripSafePoints as a pass (what a translation
+/// that is not instrumented does before the target lowering).
+class StripSafePointsPass : public RequiredPass<StripSafePointsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    return stripSafePoints(M) ? llvm::PreservedAnalyses::none()
+                              : llvm::PreservedAnalyses::all();
+  }
+};
+
 } // namespace hetgpu
 
 #endif // HETGPU_TRANSFORMS_INSERTLOOPSAFEPOINTS_H
