@@ -85,6 +85,9 @@ struct SharedRegion {
   uint64_t Size;
 };
 
+/// One barrier visit in SampleEvery tests the yield flag.
+constexpr unsigned SampleEvery = 32;
+
 class KernelInstrumenter {
 public:
   KernelInstrumenter(Function &K, const KernelInfo &KI) : K(&K), KI(KI) {}
@@ -122,6 +125,9 @@ private:
   SmallVector<ResumePath, 8> ResumePaths;
   /// Safe point id being resumed (0: none); promoted to SSA with the rest.
   AllocaInst *ResumeId = nullptr;
+  /// Barrier visits of the block (the same in every thread): only every
+  /// SampleEvery-th barrier safe point tests the yield flag.
+  AllocaInst *VisitSlot = nullptr;
   /// The yield value each safe point's barrier_or reduces (0 but on thread 0).
   SmallVector<PHINode *, 8> YieldPhis;
 
@@ -321,6 +327,13 @@ void KernelInstrumenter::buildEntry() {
   SwitchInst *SW = B.CreateSwitch(Way, Body, 2);
   SW->addCase(B.getInt32(1), Resume);
   SW->addCase(B.getInt32(2), RetBB);
+  // The visit counter starts at ctaid.x - 1 (mod SampleEvery), so blocks
+  // test at different visits and some at their first barrier.
+  VisitSlot = new AllocaInst(I32, 0, "hetgpu.visit", Entry->begin());
+  IRBuilder<> EB(SW);
+  EB.CreateStore(EB.CreateAdd(builtin(EB, BuiltinID::ctaid_x),
+                              EB.getInt32(SampleEvery - 1)),
+                 VisitSlot);
 
   B.SetInsertPoint(Resume);
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
@@ -496,6 +509,29 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   // are coherent. Only when the random trigger is armed (YieldAfter != 0,
   // the same for every thread) does thread 0 count the visit.
   IRBuilder<> B(Pre->getTerminator());
+  // A plain barrier tests the flag at one visit in SampleEvery (the
+  // counter is block-uniform: every thread of the block passes the same
+  // barriers); the other visits keep the plain barrier, so a barrier-dense
+  // loop pays a counter increment and a uniform branch per barrier. (Loop
+  // safe points are already one per 1024 iterations: always tested.)
+  auto BI0 = getCalledBuiltin(*CB);
+  bool Sampled = BI0->ID == BuiltinID::barrier;
+  BasicBlock *Plain = nullptr;
+  if (Sampled) {
+    Value *V = B.CreateAdd(B.CreateLoad(I32, VisitSlot), B.getInt32(1));
+    B.CreateStore(V, VisitSlot);
+    Value *Test = B.CreateICmpEQ(B.CreateAnd(V, B.getInt32(SampleEvery - 1)),
+                                 B.getInt32(0), "hetgpu.sample");
+    BasicBlock *Read = BasicBlock::Create(*C, "hetgpu.read." + Twine(Id), NF, SP);
+    Plain = BasicBlock::Create(*C, "hetgpu.plain." + Twine(Id), NF, SP);
+    Pre->getTerminator()->eraseFromParent();
+    B.SetInsertPoint(Pre);
+    B.CreateCondBr(Test, Read, Plain);
+    B.SetInsertPoint(Read);
+    B.CreateBr(SP);
+    Pre = Read;
+    B.SetInsertPoint(Pre->getTerminator());
+  }
   LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
   Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
   Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
@@ -543,6 +579,12 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   }
   BasicBlock *Cont =
       SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
+  if (Plain) {
+    B.SetInsertPoint(Plain);
+    if (BI0->ID == BuiltinID::barrier)
+      builtin(B, BuiltinID::barrier);
+    B.CreateBr(Cont);
+  }
   BasicBlock *Save = BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
   SP->getTerminator()->eraseFromParent();
   B.SetInsertPoint(SP);
@@ -697,6 +739,8 @@ void KernelInstrumenter::repairSSA() {
       new StoreInst(R, Slots[V], BB->getTerminator()->getIterator());
   if (ResumeId)
     Allocas.push_back(ResumeId);
+  if (VisitSlot)
+    Allocas.push_back(VisitSlot);
   DominatorTree DT(*NF);
   PromoteMemToReg(Allocas, DT);
 }

@@ -15,10 +15,13 @@
 // RUN: tail -n 1 %t.m1 | diff %t.plain -
 // RUN: tail -n 1 %t.m4 | diff %t.plain -
 // RUN: python3 %S/Inputs/scan_ref.py | diff - %t.plain
-// Blocks that start after the flag is set run to their first barrier and
-// suspend there (no entry test in a fresh launch).
+// A block tests the flag at one barrier visit in 32, the first test at
+// visit 32 - ctaid.x (block 0 at its first barrier). With the trigger at
+// the first tested visit every block suspends at its first test; at the
+// 4th, block 0 has passed its own test already and raises the flag at its
+// 33rd... so only one block suspends and the others run to their end.
 // M1: migration: yield=1 suspended=3 ran-to-end=0
-// M4: migration: yield=1 suspended=3 ran-to-end=0
+// M4: migration: yield=1 suspended=1 ran-to-end=2
 
 // Per block: an inclusive prefix sum (Hillis-Steele, a barrier per step)
 // over dynamic shared memory, `rounds` times, with a private array that

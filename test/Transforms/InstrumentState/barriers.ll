@@ -35,7 +35,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %[[MINE:.*]] = icmp eq i32 %hetgpu.status, %hetgpu.round
 ; CHECK-NEXT: %[[W:.*]] = select i1 %[[MINE]], i32 1, i32 2
 ; CHECK-NEXT: %hetgpu.way = select i1 %hetgpu.fresh, i32 0, i32 %[[W]]
-; CHECK-NEXT: switch i32 %hetgpu.way, label %hetgpu.body [
+; CHECK: switch i32 %hetgpu.way, label %hetgpu.body [
 ; CHECK-NEXT: i32 1, label %hetgpu.resume
 ; CHECK-NEXT: i32 2, label %hetgpu.return
 ; CHECK: hetgpu.resume:
@@ -46,16 +46,26 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: hetgpu.restore.1:
 ; CHECK: br label %hetgpu.copy
 
-; Before each barrier every thread reads {yield, trigger} with one plain
-; 64-bit load (no branch on the thread); only when the random trigger is
-; armed does thread 0 count the visit.
+; A plain barrier tests the flag at one visit in 32 (a block-uniform
+; counter, starting at ctaid.x + 31 in the entry); the other visits keep a
+; plain barrier. A tested visit: every thread reads {yield, trigger} with
+; one plain 64-bit load (no branch on the thread); only when the random
+; trigger is armed does thread 0 count the visit.
 ; CHECK: hetgpu.body:
+; CHECK: %[[V:.*]] = add i32 %{{.*}}, 1
+; CHECK-NEXT: %[[VM:.*]] = and i32 %[[V]], 31
+; CHECK-NEXT: %hetgpu.sample = icmp eq i32 %[[VM]], 0
+; CHECK-NEXT: br i1 %hetgpu.sample, label %hetgpu.read.1, label %hetgpu.plain.1
+; CHECK: hetgpu.read.1:
 ; CHECK: %hetgpu.ctrlword = load i64, ptr addrspace(1)
 ; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
 ; CHECK-NEXT: %[[SH:.*]] = lshr i64 %hetgpu.ctrlword, 32
 ; CHECK-NEXT: %hetgpu.after = trunc i64 %[[SH]] to i32
 ; CHECK-NEXT: %[[ARMED:.*]] = icmp ne i32 %hetgpu.after, 0
 ; CHECK-NEXT: br i1 %[[ARMED]], label %hetgpu.count.test, label %hetgpu.sp.1
+; CHECK: hetgpu.plain.1:
+; CHECK-NEXT: call void @__hetgpu_barrier()
+; CHECK-NEXT: br label %hetgpu.cont.1
 ; CHECK: hetgpu.count.test:
 ; CHECK: %hetgpu.t0 = icmp eq i32 %{{.*}}, 0
 ; CHECK-NEXT: br i1 %hetgpu.t0, label %hetgpu.count, label %hetgpu.sp.1
@@ -74,7 +84,7 @@ target triple = "unknown-hetgpu-unknown"
 ; First barrier: replaced by the yield test (no plain barrier remains); a
 ; resumed thread contributes 0.
 ; CHECK: hetgpu.sp.1:
-; CHECK: %hetgpu.y = phi i32 [ %hetgpu.yield, %hetgpu.body ], [ %hetgpu.yield, %hetgpu.count.test ], [ %hetgpu.yield, %hetgpu.count ], [ 1, %hetgpu.count.set ], [ 0, %hetgpu.land.1 ]
+; CHECK: %hetgpu.y = phi i32 [ %hetgpu.yield, %hetgpu.read.1 ], [ %hetgpu.yield, %hetgpu.count.test ], [ %hetgpu.yield, %hetgpu.count ], [ 1, %hetgpu.count.set ], [ 0, %hetgpu.land.1 ]
 ; CHECK-NEXT: %[[Y1:.*]] = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NOT: hetgpu.live
 ; CHECK: br i1 %{{.*}}, label %hetgpu.save.1, label %hetgpu.cont.1
@@ -88,7 +98,8 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: sub i64 %{{.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
 ; CHECK: store i64 %{{.*}}, ptr %[[R16]]
 ; CHECK: hetgpu.cont.1:
-; CHECK-NEXT: %w = load float, ptr addrspace(3)
+; The tested and the plain visit join here: phis for the live values.
+; CHECK: %w = load float, ptr addrspace(3)
 ; Second safe point: barrier_count keeps its result; the yield test precedes it.
 ; CHECK: hetgpu.sp.2:
 ; CHECK: call i32 @__hetgpu_barrier_or(
