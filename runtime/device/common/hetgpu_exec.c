@@ -59,6 +59,20 @@ static char *frameArea(size_t Bytes) {
 }
 #endif
 
+/* The sync id at which every lane of Mask waits, or 0 (none, or they
+ * wait at different ones). */
+static uint32_t commonSyncId(uint32_t Mask, const uint32_t *Ids) {
+  if (!Mask)
+    return 0;
+  uint32_t Id = Ids[__builtin_ctz(Mask)];
+  if (!Id)
+    return 0;
+  uint32_t Same = 0;
+  for (uint32_t L = 0; L < 32; ++L)
+    Same |= (uint32_t)(Ids[L] == Id) << L;
+  return (Same & Mask) == Mask ? Id : 0;
+}
+
 /* Called by lane-loop functions (hetgpu_lanes_fn) after the lanes of Mask
  * (bit i: TS[i]) ran to their next sync points, Ids[i] their return values.
  * When all of them stopped at the same warp operation, performs it
@@ -67,15 +81,8 @@ static char *frameArea(size_t Bytes) {
  * returns 0. */
 uint32_t __hetgpu_exec_fuse(hetgpu_thread_state *TS, uint32_t Mask,
                             const uint32_t *Ids) {
-  if (!Mask)
-    return 0;
-  uint32_t First = (uint32_t)__builtin_ctz(Mask), Id = Ids[First];
-  if (!Id)
-    return 0;
-  uint32_t Same = 0;
-  for (uint32_t L = 0; L < 32; ++L)
-    Same |= (uint32_t)(Ids[L] == Id) << L;
-  if ((Same & Mask) != Mask || hetgpu_sched_is_barrier(TS[First].kind))
+  uint32_t Id = commonSyncId(Mask, Ids);
+  if (!Id || hetgpu_sched_is_barrier(TS[__builtin_ctz(Mask)].kind))
     return 0;
   hetgpu_sched_warp_op(TS, Mask);
   return Id;
@@ -88,16 +95,11 @@ uint32_t __hetgpu_exec_fuse(hetgpu_thread_state *TS, uint32_t Mask,
 uint32_t __hetgpu_exec_fuse_soa(uint32_t Mask, const uint32_t *Ids,
                                 const uint32_t *Kinds, const int32_t *Args,
                                 int32_t *Results) {
-  if (!Mask)
-    return 0;
-  uint32_t First = (uint32_t)__builtin_ctz(Mask), Id = Ids[First];
+  uint32_t Id = commonSyncId(Mask, Ids);
   if (!Id)
     return 0;
-  uint32_t Same = 0;
-  for (uint32_t L = 0; L < 32; ++L)
-    Same |= (uint32_t)(Ids[L] == Id) << L;
-  uint32_t Kind = Kinds[First];
-  if ((Same & Mask) != Mask || hetgpu_sched_is_barrier(Kind))
+  uint32_t Kind = Kinds[__builtin_ctz(Mask)];
+  if (hetgpu_sched_is_barrier(Kind))
     return 0;
   hetgpu_sched_warp_op_soa(Kind, Mask, Args, Args + 32, Args + 64, Args + 96,
                            Results);

@@ -1054,27 +1054,34 @@ cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
 
 } // namespace
 
+/// The two CUDA devices of a peer copy (devices the program can name).
+static cudaError_t peerDevices(int DstDevice, int SrcDevice, DeviceContext *&D,
+                               DeviceContext *&S) {
+  Runtime &R = RT();
+  if (cudaError_t E = R.init())
+    return E;
+  D = R.context(DstDevice);
+  S = R.context(SrcDevice);
+  if (!D || !S || DstDevice >= R.deviceCount() || SrcDevice >= R.deviceCount())
+    return cudaErrorInvalidDevice;
+  return cudaSuccess;
+}
+
 HETGPU_API cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice,
                                       const void *Src, int SrcDevice,
                                       size_t N) {
-  Runtime &R = RT();
-  if (cudaError_t E = R.init())
+  DeviceContext *D, *S;
+  if (cudaError_t E = peerDevices(DstDevice, SrcDevice, D, S))
     return ret(E);
-  DeviceContext *D = R.context(DstDevice), *S = R.context(SrcDevice);
-  if (!D || !S || DstDevice >= R.deviceCount() || SrcDevice >= R.deviceCount())
-    return ret(cudaErrorInvalidDevice);
   return ret(peerCopy(D, Dst, S, Src, N, nullptr, true));
 }
 
 HETGPU_API cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice,
                                            const void *Src, int SrcDevice,
                                            size_t N, cudaStream_t Stream) {
-  Runtime &R = RT();
-  if (cudaError_t E = R.init())
+  DeviceContext *D, *S;
+  if (cudaError_t E = peerDevices(DstDevice, SrcDevice, D, S))
     return ret(E);
-  DeviceContext *D = R.context(DstDevice), *S = R.context(SrcDevice);
-  if (!D || !S || DstDevice >= R.deviceCount() || SrcDevice >= R.deviceCount())
-    return ret(cudaErrorInvalidDevice);
   StreamObj *Q;
   if (cudaError_t E = resolve(Stream, Q))
     return ret(E);
