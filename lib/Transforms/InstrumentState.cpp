@@ -128,6 +128,9 @@ private:
   /// Barrier visits of the block (the same in every thread): only every
   /// SampleEvery-th barrier safe point tests the yield flag.
   AllocaInst *VisitSlot = nullptr;
+  /// UntestedBarrierOrFlag: untested visits run barrier_or(0), not a plain
+  /// barrier.
+  bool UntestedBarrierOr = false;
   /// The yield value each safe point's barrier_or reduces (0 but on thread 0).
   SmallVector<PHINode *, 8> YieldPhis;
 
@@ -579,10 +582,15 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   }
   BasicBlock *Cont =
       SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
-  if (Plain) {
+  if (Plain && UntestedBarrierOr) {
+    // The same barrier_or as the tested visit, with 0: one barrier
+    // instruction, so the branch only skips the flag's load.
     B.SetInsertPoint(Plain);
-    if (BI0->ID == BuiltinID::barrier)
-      builtin(B, BuiltinID::barrier);
+    B.CreateBr(SP);
+    Y->addIncoming(B.getInt32(0), Plain);
+  } else if (Plain) {
+    B.SetInsertPoint(Plain);
+    builtin(B, BuiltinID::barrier);
     B.CreateBr(Cont);
   }
   BasicBlock *Save = BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
@@ -787,6 +795,9 @@ void KernelInstrumenter::markInstrumented() {
 bool KernelInstrumenter::run() {
   M = K->getParent();
   C = &K->getContext();
+  if (auto *F = mdconst::extract_or_null<ConstantInt>(
+          M->getModuleFlag(UntestedBarrierOrFlag)))
+    UntestedBarrierOr = !F->isZero();
   I8 = Type::getInt8Ty(*C);
   I32 = Type::getInt32Ty(*C);
   I64 = Type::getInt64Ty(*C);

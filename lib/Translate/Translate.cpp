@@ -16,6 +16,7 @@
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
+#include "hetgpu/Transforms/InstrumentState.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -127,6 +128,12 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
     Opts.Arch = Target->defaultArch();
 
   if (Opts.Instrument) {
+    // GPUs keep barrier_or at the untested visits of a sampled barrier: a
+    // branch around two different barrier instructions costs them more
+    // than the reduction (docs/Migration.md, "Instrumentation overhead").
+    StringRef T = Req->target;
+    if (T == "nvptx" || T == "amdgpu")
+      (*M)->addModuleFlag(Module::Override, hetgpu::UntestedBarrierOrFlag, 1);
     if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state"))
       return failWith(Res, "live-migration instrumentation is not available: " +
                                toString(std::move(E)));

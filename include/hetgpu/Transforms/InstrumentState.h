@@ -53,6 +53,12 @@ inline uint64_t migrationBlockBytes(uint64_t StaticShared, uint64_t DynShared,
   return 16 + Shared + Threads * RecordSize;
 }
 
+/// Module flag (i32 1) read by the pass: the untested visits of a sampled
+/// barrier become `__hetgpu_barrier_or(0)` (the tested visits' barrier)
+/// instead of a plain `__hetgpu_barrier()`. The translator sets it for GPU
+/// targets.
+inline constexpr const char *UntestedBarrierOrFlag = "hetgpu.untested-barrier-or";
+
 class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
