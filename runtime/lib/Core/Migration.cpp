@@ -922,13 +922,15 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     ControlBlock CB = {};
     CB.DynShared = uint32_t(P.DynamicShared);
     CB.Round = Round;
-    // Random safe points: thread 0 of each block counts its barrier visits
-    // in the control block; the launch yields at visit YieldAfter, drawn
-    // log-uniformly in [1, 2^16] (a launch that ends first just finishes).
+    // Random safe points: thread 0 of each block counts the safe-point
+    // visits at which it tests the flag (one barrier visit in 32, every
+    // loop safe point) in the control block; the launch yields at visit
+    // YieldAfter, drawn log-uniformly in [1, 2^11] (a launch that ends
+    // first just finishes).
     // At most three suspensions per launch keep every launch finite.
     if (Cfg.Mode == MigrationConfig::Trigger::Random && BarrierPoints &&
         Suspensions < 3)
-      CB.YieldAfter = 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 17)));
+      CB.YieldAfter = 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 12)));
     if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
       CB.Yield = 1;
     if (Status St = copyIn(*S.Q, Ctrl, &CB, sizeof(CB)))
