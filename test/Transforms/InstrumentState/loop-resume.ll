@@ -6,6 +6,15 @@
 ; the landing block that reloads the live values is entered from the
 ; innermost header only.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
+; On GPU targets (module flag hetgpu.untested-barrier-or) a barrier inside a
+; loop runs the tested visits' barrier_or with 0 on untested visits: one
+; barrier instruction, the branch only skips the flag's load.
+; RUN: sed -e '$a !llvm.module.flags = !{!99}' -e '$a !99 = !{i32 4, !"hetgpu.untested-barrier-or", i32 1}' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S | FileCheck --check-prefix=GPU %s
+; GPU: hetgpu.plain.1:
+; GPU-NEXT: br label %hetgpu.sp.1
+; GPU: hetgpu.plain.2:
+; GPU-NEXT: br label %hetgpu.sp.2
+; GPU-NOT: call void @__hetgpu_barrier()
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state,'print<loops>' -disable-output %s 2>&1 | FileCheck --check-prefix=LOOPS %s
 ; Negative twin: the same kernel without the inner barrier has no inner
 ; dispatch.
