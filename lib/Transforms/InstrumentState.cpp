@@ -129,9 +129,9 @@ private:
   /// Barrier visits of the block (the same in every thread): only every
   /// SampleEvery-th barrier safe point tests the yield flag.
   AllocaInst *VisitSlot = nullptr;
-  /// UntestedBarrierOrFlag: untested visits run barrier_or(0), not a plain
-  /// barrier.
-  bool UntestedBarrierOr = false;
+  /// UntestedBarrierOrFlag: 1: untested visits of barriers inside loops
+  /// run barrier_or(0), not a plain barrier; 2: those of every barrier.
+  uint64_t UntestedBarrierOr = 0;
   /// The yield value each safe point's barrier_or reduces (0 but on thread 0).
   SmallVector<PHINode *, 8> YieldPhis;
 
@@ -586,7 +586,7 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   }
   BasicBlock *Cont =
       SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
-  if (Plain && UntestedBarrierOr && P.InLoop) {
+  if (Plain && (UntestedBarrierOr >= 2 || (UntestedBarrierOr && P.InLoop))) {
     // The same barrier_or as the tested visit, with 0: one barrier
     // instruction, so the branch only skips the flag's load (inside a loop
     // a branch around two barrier instructions cost a GPU more than the
@@ -804,7 +804,7 @@ bool KernelInstrumenter::run() {
   C = &K->getContext();
   if (auto *F = mdconst::extract_or_null<ConstantInt>(
           M->getModuleFlag(UntestedBarrierOrFlag)))
-    UntestedBarrierOr = !F->isZero();
+    UntestedBarrierOr = F->getZExtValue();
   I8 = Type::getInt8Ty(*C);
   I32 = Type::getInt32Ty(*C);
   I64 = Type::getInt64Ty(*C);

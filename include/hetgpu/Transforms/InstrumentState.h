@@ -53,10 +53,13 @@ inline uint64_t migrationBlockBytes(uint64_t StaticShared, uint64_t DynShared,
   return 16 + Shared + Threads * RecordSize;
 }
 
-/// Module flag (i32 1) read by the pass: the untested visits of a sampled
-/// barrier become `__hetgpu_barrier_or(0)` (the tested visits' barrier)
-/// instead of a plain `__hetgpu_barrier()`. The translator sets it for GPU
-/// targets.
+/// Module flag read by the pass: the untested visits of a sampled barrier
+/// become `__hetgpu_barrier_or(0)` (the tested visits' barrier) instead of
+/// a plain `__hetgpu_barrier()`: 1 for barriers inside loops (GPU targets:
+/// a branch around two barrier instructions costs a tight loop more than
+/// the reduction), 2 for every barrier (SPIR-V: PoCL replicates the code
+/// between barriers per path, so barriers inside branches made its kernel
+/// compiler run for minutes). The translator sets it per target.
 inline constexpr const char *UntestedBarrierOrFlag = "hetgpu.untested-barrier-or";
 
 class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {

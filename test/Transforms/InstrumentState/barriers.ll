@@ -16,6 +16,13 @@
 ; GPU: hetgpu.plain.1:
 ; GPU-NEXT: call void @__hetgpu_barrier()
 ; GPU-NEXT: br label %hetgpu.cont.1
+; SPIR-V (flag 2): every untested visit runs barrier_or(0), no barrier
+; inside a branch (PoCL's kernel compiler replicates code per path between
+; barriers).
+; RUN: sed -e '$a !llvm.module.flags = !{!99}' -e '$a !99 = !{i32 4, !"hetgpu.untested-barrier-or", i32 2}' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S | FileCheck --check-prefix=SPV %s
+; SPV: hetgpu.plain.1:
+; SPV-NEXT: br label %hetgpu.sp.1
+; SPV-NOT: call void @__hetgpu_barrier()
 ; The layout the code follows is the state layout's (unchanged by the pass).
 ; RUN: hetgpu-opt -passes='hetgpu-state-layout,hetgpu-instrument-state,print<hetgpu-state>' -disable-output %s 2>&1 | FileCheck --check-prefix=PRINT %s
 
