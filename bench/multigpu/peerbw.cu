@@ -12,15 +12,7 @@
 #include <cstring>
 #include <hetgpu/hetgpu.h>
 
-#define CK(X)                                                                  \
-  do {                                                                         \
-    cudaError_t E_ = (X);                                                      \
-    if (E_ != cudaSuccess) {                                                   \
-      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #X,                   \
-             cudaGetErrorName(E_));                                            \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 template <typename F> static double best(F f) {
   f();

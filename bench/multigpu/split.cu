@@ -14,15 +14,7 @@
 #include <hetgpu/hetgpu.h>
 #include <vector>
 
-#define CK(X)                                                                  \
-  do {                                                                         \
-    cudaError_t E_ = (X);                                                      \
-    if (E_ != cudaSuccess) {                                                   \
-      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #X,                   \
-             cudaGetErrorName(E_));                                            \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 __host__ __device__ unsigned hashOf(unsigned i) {
   unsigned h = i * 2654435761u;

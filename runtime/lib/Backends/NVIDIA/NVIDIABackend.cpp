@@ -786,11 +786,7 @@ public:
         if (Status St = check(D, R, "cuCtxEnablePeerAccess"))
           return St;
     }
-    if (!P->useArena())
-      return Status::ok();
-    std::lock_guard<std::mutex> L(VM);
-    P->AccessFrom.insert(Ordinal);
-    return P->setPeerAccess(Ordinal, /*ReadWrite=*/true);
+    return grantArenaAccess(*P, /*On=*/true);
   }
 
   Status disablePeerAccess(Device &PeerDev) override {
@@ -805,11 +801,20 @@ public:
     if (R != CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
       if (Status St = check(D, R, "cuCtxDisablePeerAccess"))
         return St;
-    if (!P->useArena())
+    return grantArenaAccess(*P, /*On=*/false);
+  }
+
+  /// The unified-address (VMM) half of peer access: every page \p P maps,
+  /// now and later, readable and writable by this GPU, or no longer.
+  Status grantArenaAccess(NVIDIADevice &P, bool On) {
+    if (!P.useArena())
       return Status::ok();
     std::lock_guard<std::mutex> L(VM);
-    P->AccessFrom.erase(Ordinal);
-    return P->setPeerAccess(Ordinal, /*ReadWrite=*/false);
+    if (On)
+      P.AccessFrom.insert(Ordinal);
+    else
+      P.AccessFrom.erase(Ordinal);
+    return P.setPeerAccess(Ordinal, /*ReadWrite=*/On);
   }
 
   /// Whether a copy engine of this GPU may touch \p Ptr, memory of \p Owner:
