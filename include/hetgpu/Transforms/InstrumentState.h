@@ -23,9 +23,9 @@
 
 namespace hetgpu {
 
-/// Control block shared by host and device (32 bytes, 8-aligned). Thread 0
-/// of a block reads Yield and YieldAfter with one volatile 64-bit load at
-/// every barrier safe point; a launch reads Round once at entry.
+/// Control block shared by host and device (32 bytes, 8-aligned). Every
+/// thread reads Yield and YieldAfter with one plain 64-bit load at a tested
+/// safe-point visit; a launch reads Round once at entry.
 struct MigrationControl {
   uint32_t Yield;       ///< nonzero: suspend at the next safe point
   uint32_t YieldAfter;  ///< 0: off; else set Yield at this visit count
@@ -34,6 +34,8 @@ struct MigrationControl {
   uint32_t Round;       ///< 0: a fresh launch; R > 0: resume blocks with status R
   uint32_t Reserved[3];
 };
+static_assert(sizeof(MigrationControl) == 32,
+              "the runtime's ControlBlock has the same 32 bytes");
 
 /// Block header of the state buffer (docs/StateMetadata.md): `{u32 status,
 /// u32 safe point, u64 reserved}`. A fresh launch (Round 0) never reads or
@@ -41,8 +43,7 @@ struct MigrationControl {
 /// writes status R + 1 and its safe point id. The host clears the headers
 /// before a launch it watches, so status 0 means "ran to its end" and a
 /// resumed launch of round R continues exactly the blocks whose status is R.
-inline constexpr unsigned MigrationControlBytes = 32;
-
+///
 /// Bytes of one block in a launch's state buffer: 16-byte header, shared
 /// memory (static rounded to 16, then dynamic, total rounded to 16), then
 /// \p Threads records of \p RecordSize bytes.
