@@ -3,30 +3,39 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `hetgpu-insert-loop-safepoints` gives long barrier-free loops a place
-/// where a block may be suspended (docs/LoopSafePoints.md). A safe point must
-/// be reached by every thread of the block together, so only loops that a
-/// conservative uniformity analysis proves block-uniform qualify:
+/// `hetgpu-insert-loop-safepoints` gives long loops a place where a block
+/// may be suspended (docs/LoopSafePoints.md). These are the only safe points
+/// inside a kernel that the instrumentation tests: a yield test at every
+/// barrier cost barrier-dense kernels 20-90% on the H200 (docs/Migration.md).
+/// A safe point must be reached by every thread of the block together, so
+/// only block-uniform loops qualify:
 ///
 /// * every conditional branch or switch in a block from which the loop
 ///   header is reachable (which includes every branch of the loop itself)
 ///   has a block-uniform condition, so all threads arrive at the header
-///   along the same path and leave the loop after the same iteration;
+///   along the same path and leave the loop after the same iteration; or
+///   the loop contains a barrier that dominates every latch (every thread
+///   passes it in every iteration, so by CUDA's rules all threads run the
+///   same iterations);
 /// * block-uniform values are constants, globals, kernel arguments, the
 ///   block/grid index builtins (ctaid, nctaid, ntid), pure math builtins of
 ///   uniform operands, and arithmetic, compares, casts, selects, GEPs and
 ///   phis of uniform values. Thread and lane ids, loads, atomics, allocas,
 ///   warp operations and calls of other functions are divergent;
-/// * the loop calls no barrier, safe point, warp builtin or non-builtin
-///   function.
+/// * the loop calls no safe point and no non-builtin function, and a loop
+///   without a barrier no warp builtin.
 ///
 /// The outermost such loop of a nest gets an i32 counter (reset when the
-/// nest is entered) that every back edge of the nest increments; when its
-/// low LoopSafePointPeriodLog2 bits are zero the back edge runs through a
-/// block that calls `__hetgpu_safepoint()`. hetgpu-state-layout makes that
-/// call a `loop-latch` safe point, hetgpu-instrument-state a yield test; a
-/// translation that is not instrumented erases it (stripSafePoints) and the
-/// counter folds away.
+/// nest is entered). In a nest without barriers every back edge increments
+/// it; in a nest with barriers the back edges of the loops that contain a
+/// barrier do. When the counter's low bits (LoopSafePointPeriodLog2, or
+/// BarrierLoopSafePointPeriodLog2 for a nest with barriers) are zero the
+/// back edge runs through a block that calls `__hetgpu_safepoint()`.
+/// hetgpu-state-layout makes that call a `loop-latch` safe point,
+/// hetgpu-instrument-state a yield test; a translation that is not
+/// instrumented erases it (stripSafePoints) and the counter folds away (so
+/// does the test of a loop fully unrolled with fewer iterations than the
+/// period).
 ///
 /// Grid-stride loops (bounds from threadIdx) are not uniform and get
 /// nothing: suspending those needs per-thread safe points (not done).
@@ -135,11 +144,30 @@ private:
   DenseMap<const Loop *, bool> Eligible;
 
   bool isEligible(const Loop *L);
-  bool hasUniformControl(const Loop *L, StringRef &Why);
+  bool hasUniformControl(const Loop *L, StringRef &Why,
+                         bool OutsideOnly = false);
   bool hasForbiddenCall(const Loop *L, StringRef &Why);
+  bool barrierDominatesLatches(const Loop *L);
 };
 
+/// A barrier of any kind (not a loop safe point).
+static bool isBarrierCall(const Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB)
+    return false;
+  auto BI = getCalledBuiltin(*CB);
+  return BI && (BI->Flags & BF_SafePoint) && BI->ID != BuiltinID::safepoint;
+}
+
+static bool containsBarrier(const Loop *L) {
+  for (BasicBlock *BB : L->blocks())
+    if (any_of(*BB, isBarrierCall))
+      return true;
+  return false;
+}
+
 bool KernelInserter::hasForbiddenCall(const Loop *L, StringRef &Why) {
+  bool Barrier = containsBarrier(L);
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
       auto *CB = dyn_cast<CallBase>(&I);
@@ -150,11 +178,13 @@ bool KernelInserter::hasForbiddenCall(const Loop *L, StringRef &Why) {
         Why = "calls a function";
         return true;
       }
-      if (BI->Flags & BF_SafePoint) {
-        Why = "has a barrier or safe point";
+      if (BI->ID == BuiltinID::safepoint) {
+        Why = "has a safe point";
         return true;
       }
-      if (BI->Group == "warp") {
+      // A barrier in the loop means the whole block runs it together, warp
+      // operations included.
+      if (BI->Group == "warp" && !Barrier) {
         Why = "has a warp operation";
         return true;
       }
@@ -162,15 +192,32 @@ bool KernelInserter::hasForbiddenCall(const Loop *L, StringRef &Why) {
   return false;
 }
 
-bool KernelInserter::hasUniformControl(const Loop *L, StringRef &Why) {
-  // Every block from which the header is reachable.
+bool KernelInserter::barrierDominatesLatches(const Loop *L) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L->getLoopLatches(Latches);
+  SmallVector<BasicBlock *, 8> BarrierBlocks;
+  for (BasicBlock *BB : L->blocks())
+    if (any_of(*BB, isBarrierCall))
+      BarrierBlocks.push_back(BB);
+  return !Latches.empty() && all_of(Latches, [&](BasicBlock *Latch) {
+    return any_of(BarrierBlocks,
+                  [&](BasicBlock *BB) { return DT.dominates(BB, Latch); });
+  });
+}
+
+bool KernelInserter::hasUniformControl(const Loop *L, StringRef &Why,
+                                       bool OutsideOnly) {
+  // Every block from which the header is reachable (OutsideOnly: those
+  // outside the loop).
   SmallPtrSet<BasicBlock *, 32> Seen;
   SmallVector<BasicBlock *, 32> Work{L->getHeader()};
   Seen.insert(L->getHeader());
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
     Instruction *T = BB->getTerminator();
-    if (auto *Br = dyn_cast<BranchInst>(T)) {
+    if (OutsideOnly && L->contains(BB)) {
+      // Only the header's predecessors matter from inside.
+    } else if (auto *Br = dyn_cast<BranchInst>(T)) {
       if (Br->isConditional() && !U.isUniform(Br->getCondition())) {
         Why = "is reached or left through a divergent branch";
         return false;
@@ -195,7 +242,12 @@ bool KernelInserter::isEligible(const Loop *L) {
   if (auto It = Eligible.find(L); It != Eligible.end())
     return It->second;
   StringRef Why;
-  bool Ok = !hasForbiddenCall(L, Why) && hasUniformControl(L, Why);
+  // Threads that left before the loop (an early return) must not be
+  // suspended with it, so the way into the loop is uniform either way.
+  bool Ok = !hasForbiddenCall(L, Why) &&
+            (barrierDominatesLatches(L)
+                 ? hasUniformControl(L, Why, /*OutsideOnly=*/true)
+                 : hasUniformControl(L, Why));
   if (Ok) {
     SmallVector<BasicBlock *, 4> Latches;
     L->getLoopLatches(Latches);
@@ -238,6 +290,7 @@ bool KernelInserter::run() {
   struct BackEdge {
     BasicBlock *Latch, *Header;
     AllocaInst *Counter;
+    uint32_t Mask; ///< the safe point is due when (counter & Mask) == 0
   };
   SmallVector<BackEdge, 16> Edges;
   for (Loop *Root : Roots) {
@@ -251,18 +304,25 @@ bool KernelInserter::run() {
         new StoreInst(ConstantInt::get(I32, 0), Ctr,
                       P->getTerminator()->getIterator());
     Counters.push_back(Ctr);
+    // In a nest with barriers only the loops with a barrier count: the
+    // others run between two barriers of one iteration.
+    bool Barriers = containsBarrier(Root);
+    uint32_t Mask = (1u << (Barriers ? BarrierLoopSafePointPeriodLog2
+                                     : LoopSafePointPeriodLog2)) -
+                    1;
     SmallVector<Loop *, 8> Nest{Root};
     for (unsigned I = 0; I < Nest.size(); ++I) {
       Nest.append(Nest[I]->begin(), Nest[I]->end());
+      if (Barriers && !containsBarrier(Nest[I]))
+        continue;
       SmallVector<BasicBlock *, 4> Latches;
       Nest[I]->getLoopLatches(Latches);
       for (BasicBlock *Latch : Latches)
-        Edges.push_back({Latch, Nest[I]->getHeader(), Ctr});
+        Edges.push_back({Latch, Nest[I]->getHeader(), Ctr, Mask});
     }
     ++NumUniformLoops;
   }
 
-  const uint32_t Mask = (1u << LoopSafePointPeriodLog2) - 1;
   for (BackEdge &E : Edges) {
     // A latch may branch to its header along two edges of one terminator;
     // split each of them.
@@ -281,7 +341,7 @@ bool KernelInserter::run() {
       Value *N = B.CreateAdd(B.CreateLoad(I32, E.Counter), B.getInt32(1),
                              "hetgpu.loopctr.next");
       B.CreateStore(N, E.Counter);
-      Value *Due = B.CreateICmpEQ(B.CreateAnd(N, B.getInt32(Mask)),
+      Value *Due = B.CreateICmpEQ(B.CreateAnd(N, B.getInt32(E.Mask)),
                                   B.getInt32(0), "hetgpu.loopsp.due");
       Count->getTerminator()->eraseFromParent();
       B.SetInsertPoint(Count);

@@ -8,25 +8,28 @@
 /// checkpoint code and a state buffer written on one device is read on any
 /// other. Per kernel:
 ///
-/// * two hidden parameters are appended: `ptr %hetgpu.state` (the launch's
-///   state buffer, docs/StateMetadata.md) and `ptr %hetgpu.ctrl` (a
-///   MigrationControl block); the kernel entry of `!hetgpu.kernels` gets
-///   `!"instrumented", i1 true` (the parameter list stays the user's);
-/// * at entry a kernel with safe points reads the launch's round from the
-///   control block: a fresh launch (round 0) runs the body untouched; a
-///   resumed launch of round R continues only the blocks whose header says
-///   "suspended in round R - 1" (status R): every thread copies its share of
-///   the saved shared memory back, reloads the live values of the saved safe
-///   point and enters it through the loop headers around it; other blocks
-///   return;
-/// * every barrier becomes (or is preceded by) `__hetgpu_barrier_or(y)`,
-///   where thread 0 contributes the yield flag (one volatile load) and the
-///   others 0; when it returns nonzero every thread stores its live values
-///   at their slot offsets, the block stores its shared memory, the header
-///   becomes {R + 1, id} and the block returns;
+/// * three hidden parameters are appended: `ptr %hetgpu.state` (the
+///   launch's state buffer, docs/StateMetadata.md), `ptr %hetgpu.ctrl` (a
+///   MigrationControl block) and `i32 %hetgpu.round`; the kernel entry of
+///   `!hetgpu.kernels` gets `!"instrumented", i1 true` (the parameter list
+///   stays the user's);
+/// * at entry a fresh launch (round 0, a parameter: no memory access) runs
+///   the body untouched; a resumed launch of round R continues only the
+///   blocks whose header says "suspended in round R - 1" (status R): every
+///   thread copies its share of the saved shared memory back, reloads the
+///   live values of the saved safe point and enters it through the loop
+///   headers of a copy of the loop nest around it; other blocks return;
+/// * the loop safe points (`__hetgpu_safepoint`, inserted every 2^k
+///   iterations of block-uniform loops by hetgpu-insert-loop-safepoints)
+///   become `__hetgpu_barrier_or(yield flag)`; when it returns nonzero every
+///   thread stores its live values at their slot offsets, the block stores
+///   its shared memory, the header becomes {R + 1, id} and the block
+///   returns. Barriers stay plain barriers: a yield test at every barrier
+///   cost barrier-dense kernels 20-90% on the H200;
 /// * nothing else: a block that runs to its end writes nothing (the host
 ///   clears the headers of a launch it watches), so a launch that is never
-///   asked to yield costs one load at entry and one load per barrier.
+///   asked to yield pays a loop counter and, once per period, one load and
+///   one barrier_or.
 ///
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
@@ -40,6 +43,7 @@
 #include "hetgpu/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -53,6 +57,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -73,7 +79,6 @@ constexpr StringLiteral InstrumentedKey = "instrumented";
 struct SafePointPlan {
   CallBase *Call = nullptr;
   const SafePointInfo *Info = nullptr;
-  bool InLoop = false; ///< the barrier is inside a loop of the kernel
   SmallVector<Value *, 16> Values; ///< bundle operands, slot order
 };
 
@@ -85,9 +90,6 @@ struct SharedRegion {
   uint64_t Offset;
   uint64_t Size;
 };
-
-/// One barrier visit in SampleEvery tests the yield flag.
-constexpr unsigned SampleEvery = 32;
 
 class KernelInstrumenter {
 public:
@@ -106,7 +108,7 @@ private:
   uint64_t RecordSize = 0;
 
   Function *NF = nullptr;
-  Value *State = nullptr, *Ctrl = nullptr;
+  Value *State = nullptr, *Ctrl = nullptr, *Round = nullptr;
   Value *TLin = nullptr, *NThreads = nullptr, *DynShared = nullptr;
   Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
   Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
@@ -115,25 +117,24 @@ private:
   SmallVector<std::pair<BasicBlock *, SmallVector<std::pair<Instruction *, Value *>, 16>>, 8>
       Restores;
   /// Resume path of one safe point: the block that ends the shared-memory
-  /// restore (entered from the entry dispatch), the landing block that
-  /// reloads the live values, and the safe point's block.
+  /// restore (entered from the entry dispatch), the landing blocks that
+  /// reload the live values (first and last), the safe point's block, and
+  /// the map to the copy of its loop nest (wireResumes; null outside loops).
   struct ResumePath {
     BasicBlock *RestoreEnd;
-    BasicBlock *Land;
+    BasicBlock *Land, *LandEnd;
     BasicBlock *SP;
     unsigned Id;
+    ValueToValueMapTy *Copy = nullptr;
   };
   SmallVector<ResumePath, 8> ResumePaths;
   /// Safe point id being resumed (0: none); promoted to SSA with the rest.
   AllocaInst *ResumeId = nullptr;
-  /// Barrier visits of the block (the same in every thread): only every
-  /// SampleEvery-th barrier safe point tests the yield flag.
-  AllocaInst *VisitSlot = nullptr;
-  /// UntestedBarrierOrFlag: 1: untested visits of barriers inside loops
-  /// run barrier_or(0), not a plain barrier; 2: those of every barrier.
-  uint64_t UntestedBarrierOr = 0;
-  /// The yield value each safe point's barrier_or reduces (0 but on thread 0).
-  SmallVector<PHINode *, 8> YieldPhis;
+  /// Stack slots of values that leave a loop copied for resumption, by
+  /// value (the original; its copy stores to the same slot).
+  MapVector<Instruction *, AllocaInst *> EscapeSlots;
+  /// Original -> copy, per loop nest copied for resumption.
+  SmallVector<std::unique_ptr<ValueToValueMapTy>, 4> CopyMaps;
 
   bool UsesDynShared = false;
 
@@ -149,6 +150,7 @@ private:
   void emitStridedCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *N);
   SmallVector<SharedRegion, 4> sharedRegions(IRBuilder<> &B, unsigned AS);
   void wireResumes();
+  ValueToValueMapTy &copyLoopNest(Loop *L);
   void hoistRecomputable();
   void repairSSA();
   void stripBundles();
@@ -185,29 +187,28 @@ bool KernelInstrumenter::collectPlans() {
     ById[SP.Id] = &SP;
     RecordSize = std::max<uint64_t>(RecordSize, SP.RecordSize);
   }
-  DominatorTree DT(*K);
-  LoopInfo LI(DT);
   for (Instruction &I : instructions(*K)) {
     auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)
       continue;
+    // Barriers keep their layout (hetgpu-objdump shows it) but are not
+    // tested: only the loop safe points are.
     auto BI = getCalledBuiltin(*CB);
-    if (!BI || !(BI->Flags & BF_SafePoint))
+    if (!BI || BI->ID != BuiltinID::safepoint)
       continue;
     int Id = getSafePointId(*CB);
     const SafePointInfo *SP = Id > 0 ? ById.lookup(unsigned(Id)) : nullptr;
     if (!SP) {
       reportFailure(*K,
                     "cannot instrument kernel '" + K->getName() +
-                        "' for migration: barrier without a laid-out safe "
-                        "point (run hetgpu-state-layout first)",
+                        "' for migration: safe point without a layout (run "
+                        "hetgpu-state-layout first)",
                     CB);
       return false;
     }
     SafePointPlan P;
     P.Call = CB;
     P.Info = SP;
-    P.InLoop = LI.getLoopFor(CB->getParent()) != nullptr;
     if (auto Bundle = CB->getOperandBundle(LiveBundle))
       for (const Use &U : Bundle->Inputs)
         P.Values.push_back(U.get());
@@ -215,7 +216,7 @@ bool KernelInstrumenter::collectPlans() {
       reportFailure(*K,
                     "cannot instrument kernel '" + K->getName() +
                         "': safe point " + Twine(SP->Id) + " lists " +
-                        Twine(SP->Slots.size()) + " slots but its barrier " +
+                        Twine(SP->Slots.size()) + " slots but its call " +
                         "carries " + Twine(P.Values.size()) + " live values",
                     CB);
       return false;
@@ -230,6 +231,7 @@ void KernelInstrumenter::cloneWithHiddenParams() {
   SmallVector<Type *, 8> Params(FT->params());
   Params.push_back(Ptr);
   Params.push_back(Ptr);
+  Params.push_back(I32);
   auto *NFT = FunctionType::get(FT->getReturnType(), Params, false);
   NF = Function::Create(NFT, K->getLinkage(), K->getAddressSpace(), "");
   M->getFunctionList().insert(K->getIterator(), NF);
@@ -242,8 +244,10 @@ void KernelInstrumenter::cloneWithHiddenParams() {
   }
   State = NF->getArg(FT->getNumParams());
   Ctrl = NF->getArg(FT->getNumParams() + 1);
+  Round = NF->getArg(FT->getNumParams() + 2);
   State->setName("hetgpu.state");
   Ctrl->setName("hetgpu.ctrl");
+  Round->setName("hetgpu.round");
   NF->takeName(K);
   // Opaque pointers: the metadata lists (and any other reference) follow.
   K->replaceAllUsesWith(NF);
@@ -308,43 +312,28 @@ void KernelInstrumenter::buildEntry() {
     B.CreateBr(Body);
     return;
   }
-  // A fresh launch (round 0) goes straight to the body: nothing else runs
-  // unless a block suspends. A resumed launch of round R continues the
-  // blocks whose status is R (they suspended in the previous round); every
-  // other block already ran to its end and returns. Nothing is written
-  // here, so no barrier orders the status reads of the block's threads.
-  // One switch decides all three ways: a fresh launch reads the round word
-  // again (an L1 hit) instead of its header. (Two nested branches before
-  // the first barrier crash PoCL 3.1's work-group functions.)
-  Value *RoundPtr = ctrlField(B, CF_Round);
-  Value *Round = B.CreateLoad(I32, RoundPtr, "hetgpu.round");
+  // A fresh launch (round 0, a parameter) goes straight to the body:
+  // nothing else runs unless a block suspends. A resumed launch of round R
+  // continues the blocks whose status is R (they suspended in the previous
+  // round) at their safe point; every other block already ran to its end
+  // and returns. Nothing is written here, so no barrier orders the header
+  // reads of the block's threads. (One branch, then one switch: deeper
+  // nests of branches before the first barrier crash PoCL 3.1's
+  // work-group functions.)
   RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
   ReturnInst::Create(*C, RetBB);
   BasicBlock *Resume = BasicBlock::Create(*C, "hetgpu.resume", NF, Body);
-  emitAddressing(B);
-  Value *Fresh = B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh");
-  Value *Status = B.CreateLoad(
-      I32, B.CreateSelect(Fresh, castTo(B, RoundPtr, AS_Generic), Header),
-      "hetgpu.status");
-  Value *Way = B.CreateSelect(
-      Fresh, B.getInt32(0),
-      B.CreateSelect(B.CreateICmpEQ(Status, Round), B.getInt32(1),
-                     B.getInt32(2)),
-      "hetgpu.way");
-  SwitchInst *SW = B.CreateSwitch(Way, Body, 2);
-  SW->addCase(B.getInt32(1), Resume);
-  SW->addCase(B.getInt32(2), RetBB);
-  // The visit counter starts at ctaid.x - 1 (mod SampleEvery), so blocks
-  // test at different visits and some at their first barrier.
-  VisitSlot = new AllocaInst(I32, 0, "hetgpu.visit", Entry->begin());
-  IRBuilder<> EB(SW);
-  EB.CreateStore(EB.CreateAdd(builtin(EB, BuiltinID::ctaid_x),
-                              EB.getInt32(SampleEvery - 1)),
-                 VisitSlot);
+  B.CreateCondBr(B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh"), Body,
+                 Resume);
 
   B.SetInsertPoint(Resume);
+  emitAddressing(B);
+  Value *Status = B.CreateLoad(I32, Header, "hetgpu.status");
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
-  SwitchInst *RS = B.CreateSwitch(SPId, RetBB, Plans.size());
+  // Safe point ids start at 1: 0 (status other than R) returns.
+  SwitchInst *RS = B.CreateSwitch(
+      B.CreateSelect(B.CreateICmpEQ(Status, Round), SPId, B.getInt32(0)),
+      RetBB, Plans.size());
   for (SafePointPlan &P : Plans) {
     BasicBlock *RB = BasicBlock::Create(
         *C, "hetgpu.restore." + Twine(P.Info->Id), NF, Body);
@@ -503,42 +492,17 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
 
   // Every thread reads {Yield, YieldAfter} with one plain 64-bit load of
-  // the same word (no branch, so no divergence in warp 0 on a GPU, and an
-  // L1 hit there after the block's first safe point: a volatile load
-  // always waited for L2, which tripled barrier-heavy kernels on the
-  // H200), and the barrier_or makes the decision block-uniform even if the
-  // threads saw the flag change. A plain load is enough: on devices with
-  // their own memory the host sets the flag before the launch, and a block
-  // that raises it (the random trigger) yields itself; blocks that see it
-  // later, or not at all, still run correctly (to their end, or to a later
-  // safe point). The barrier is a call that may write memory, so the load
-  // is neither hoisted nor merged across safe points; host-memory devices
-  // are coherent. Only when the random trigger is armed (YieldAfter != 0,
-  // the same for every thread) does thread 0 count the visit.
+  // the same word (no branch, so no divergence in warp 0 on a GPU), and the
+  // barrier_or makes the decision block-uniform even if the threads saw the
+  // flag change. A plain load is enough: on devices with their own memory
+  // the host sets the flag before the launch, and a block that raises it
+  // (the random trigger) yields itself; blocks that see it later, or not
+  // at all, still run correctly (to their end, or to a later safe point).
+  // The barrier is a call that may write memory, so the load is neither
+  // hoisted nor merged across safe points; host-memory devices are
+  // coherent. Only when the random trigger is armed (YieldAfter != 0, the
+  // same for every thread) does thread 0 count the visit.
   IRBuilder<> B(Pre->getTerminator());
-  // A plain barrier tests the flag at one visit in SampleEvery (the
-  // counter is block-uniform: every thread of the block passes the same
-  // barriers); the other visits keep the plain barrier, so a barrier-dense
-  // loop pays a counter increment and a uniform branch per barrier. (Loop
-  // safe points are already one per 1024 iterations: always tested.)
-  auto BI0 = getCalledBuiltin(*CB);
-  bool Sampled = BI0->ID == BuiltinID::barrier;
-  BasicBlock *Plain = nullptr;
-  if (Sampled) {
-    Value *V = B.CreateAdd(B.CreateLoad(I32, VisitSlot), B.getInt32(1));
-    B.CreateStore(V, VisitSlot);
-    Value *Test = B.CreateICmpEQ(B.CreateAnd(V, B.getInt32(SampleEvery - 1)),
-                                 B.getInt32(0), "hetgpu.sample");
-    BasicBlock *Read = BasicBlock::Create(*C, "hetgpu.read." + Twine(Id), NF, SP);
-    Plain = BasicBlock::Create(*C, "hetgpu.plain." + Twine(Id), NF, SP);
-    Pre->getTerminator()->eraseFromParent();
-    B.SetInsertPoint(Pre);
-    B.CreateCondBr(Test, Read, Plain);
-    B.SetInsertPoint(Read);
-    B.CreateBr(SP);
-    Pre = Read;
-    B.SetInsertPoint(Pre->getTerminator());
-  }
   LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
   Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
   Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
@@ -567,39 +531,21 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
   B.CreateBr(SP);
 
-  // The yield test is the barrier itself (or precedes barrier_count/and/or).
+  // The yield test: a barrier_or of the flag in place of the call.
   B.SetInsertPoint(SP, SP->begin());
   PHINode *Y = B.CreatePHI(I32, 5, "hetgpu.y");
   Y->addIncoming(Y0, Pre);
   Y->addIncoming(Y0, TestBB);
   Y->addIncoming(Y0, CountBB);
   Y->addIncoming(B.getInt32(1), SetBB);
-  YieldPhis.push_back(Y);
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
-  auto BI = getCalledBuiltin(*CB);
   // A loop safe point (__hetgpu_safepoint) is only this test.
-  if (BI->ID == BuiltinID::barrier || BI->ID == BuiltinID::safepoint) {
-    Any->takeName(CB);
-    CB->eraseFromParent();
-    P.Call = nullptr;
-  }
+  Any->takeName(CB);
+  CB->eraseFromParent();
+  P.Call = nullptr;
   BasicBlock *Cont =
       SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
-  if (Plain && (UntestedBarrierOr >= 2 || (UntestedBarrierOr && P.InLoop))) {
-    // The same barrier_or as the tested visit, with 0: one barrier
-    // instruction, so the branch only skips the flag's load (inside a loop
-    // a branch around two barrier instructions cost a GPU more than the
-    // reduction: stencil 3.1x vs 1.9x on the H200; outside loops the plain
-    // barrier is cheaper: reduce 1.32x vs 1.85x).
-    B.SetInsertPoint(Plain);
-    B.CreateBr(SP);
-    Y->addIncoming(B.getInt32(0), Plain);
-  } else if (Plain) {
-    B.SetInsertPoint(Plain);
-    builtin(B, BuiltinID::barrier);
-    B.CreateBr(Cont);
-  }
   BasicBlock *Save = BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
   SP->getTerminator()->eraseFromParent();
   B.SetInsertPoint(SP);
@@ -611,9 +557,7 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   emitSharedCopy(B, /*ToBuffer=*/true);
   B.CreateStore(B.getInt32(Id), byteGEP(B, Header, 4));
   // Suspended in round R: status R + 1, what round R + 1 resumes.
-  B.CreateStore(B.CreateAdd(B.CreateLoad(I32, ctrlField(B, CF_Round)),
-                            B.getInt32(1)),
-                Header);
+  B.CreateStore(B.CreateAdd(Round, B.getInt32(1)), Header);
   B.CreateRetVoid();
 
   // Resume: the shared memory is copied back here; the live values are
@@ -634,17 +578,84 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   Restores.back().first = B.GetInsertBlock();
   B.CreateBr(SP);
   Y->addIncoming(B.getInt32(0), Restores.back().first);
-  ResumePaths.push_back({RestoreEnd, Land, SP, Id});
+  ResumePaths.push_back({RestoreEnd, Land, Restores.back().first, SP, Id});
   ++NumInstrumentedSafePoints;
 }
 
-/// Connects each resume path to its safe point through the headers of the
-/// loops around it, outermost first: a jump from the entry straight into a
+/// Copies the loop nest \p L (all its blocks) for the resume paths into
+/// it and returns the map from original to copied values. The copy leaves
+/// to the same exits; values of the nest used outside it first go through
+/// stack slots (EscapeSlots, promoted again by repairSSA), so both copies
+/// feed the same uses. The copy is entered only from wireResumes' edges.
+ValueToValueMapTy &KernelInstrumenter::copyLoopNest(Loop *L) {
+  SmallPtrSet<BasicBlock *, 32> In(L->block_begin(), L->block_end());
+  BasicBlock::iterator SlotPt = NF->getEntryBlock().begin();
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : make_early_inc_range(*BB)) {
+      if (I.getType()->isVoidTy() || isa<AllocaInst>(I))
+        continue;
+      bool Escapes = any_of(I.uses(), [&](const Use &U) {
+        auto *UI = cast<Instruction>(U.getUser());
+        BasicBlock *UB = UI->getParent();
+        if (auto *Phi = dyn_cast<PHINode>(UI))
+          UB = Phi->getIncomingBlock(U);
+        return !In.count(UB);
+      });
+      if (!Escapes)
+        continue;
+      // (Phis too: the instruction stays, the live-value lists refer to it.)
+      EscapeSlots[&I] = DemoteRegToStack(I, false, SlotPt);
+    }
+
+  CopyMaps.push_back(std::make_unique<ValueToValueMapTy>());
+  ValueToValueMapTy &VM = *CopyMaps.back();
+  SmallVector<BasicBlock *, 32> Copies;
+  for (BasicBlock *BB : L->blocks()) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VM, ".resume", NF);
+    VM[BB] = Copy;
+    Copies.push_back(Copy);
+  }
+  remapInstructionsInBlocks(Copies, VM);
+  // Exits reached from the copy: their phis get the copied incoming values
+  // (after the demotion above these are the values the phi already had, or
+  // their copies).
+  SmallVector<BasicBlock *, 8> Exits;
+  L->getExitBlocks(Exits);
+  SmallPtrSet<BasicBlock *, 8> Done;
+  for (BasicBlock *Exit : Exits) {
+    if (!Done.insert(Exit).second)
+      continue;
+    for (PHINode &Phi : Exit->phis())
+      for (unsigned I = 0, E = Phi.getNumIncomingValues(); I != E; ++I) {
+        BasicBlock *From = Phi.getIncomingBlock(I);
+        if (!In.count(From))
+          continue;
+        Value *V = Phi.getIncomingValue(I);
+        auto It = VM.find(V);
+        Phi.addIncoming(It != VM.end() ? static_cast<Value *>(It->second) : V,
+                        cast<BasicBlock>(VM[From]));
+      }
+  }
+  // The copy's header is entered from the resume path only: its phis'
+  // values from the preheader side are replaced in wireResumes.
+  SmallPtrSet<BasicBlock *, 32> CopySet(Copies.begin(), Copies.end());
+  BasicBlock *H = cast<BasicBlock>(VM[L->getHeader()]);
+  for (PHINode &Phi : H->phis())
+    for (unsigned I = Phi.getNumIncomingValues(); I-- > 0;)
+      if (!CopySet.count(Phi.getIncomingBlock(I)))
+        Phi.removeIncomingValue(I, /*DeletePHIIfEmpty=*/false);
+  return VM;
+}
+
+/// Connects each resume path to its safe point. A safe point inside a loop
+/// nest is entered in a copy of the nest (copyLoopNest) through the copy's
+/// loop headers, outermost first: a jump from the entry straight into a
 /// loop body would make the loop irreducible, which OpenCL compilers that
-/// form work-item loops between barriers (PoCL) reject. Each such header
-/// gets a dispatch on the resumed safe point id (0 on every normal path:
-/// one phi and one switch per loop header, no memory access); the safe
-/// point resets the id so later iterations run normally.
+/// form work-item loops between barriers (PoCL) reject, and a dispatch in
+/// the original headers would cost every iteration of every launch. Each
+/// copied header gets a dispatch on the resumed safe point id (0 after the
+/// safe point: one phi and one switch per iteration of the copy, which
+/// only resumed blocks run).
 void KernelInstrumenter::wireResumes() {
   if (ResumePaths.empty())
     return;
@@ -654,6 +665,14 @@ void KernelInstrumenter::wireResumes() {
                 Entry.getTerminator()->getIterator());
   DominatorTree DT(*NF);
   LoopInfo LI(DT);
+  // One copy per outermost loop with a resumed safe point.
+  DenseMap<Loop *, ValueToValueMapTy *> Copied;
+  for (ResumePath &RP : ResumePaths)
+    if (Loop *L = LI.getLoopFor(RP.SP)) {
+      Loop *Top = L->getOutermostLoop();
+      if (!Copied.count(Top))
+        Copied[Top] = &copyLoopNest(Top);
+    }
   DenseMap<BasicBlock *, SwitchInst *> Dispatch;
   auto DispatchOf = [&](BasicBlock *H) {
     SwitchInst *&SW = Dispatch[H];
@@ -674,9 +693,20 @@ void KernelInstrumenter::wireResumes() {
   };
   for (ResumePath &RP : ResumePaths) {
     SmallVector<BasicBlock *, 4> Headers;
-    for (Loop *L = LI.getLoopFor(RP.SP); L; L = L->getParentLoop())
-      Headers.push_back(L->getHeader());
+    Loop *L = LI.getLoopFor(RP.SP);
+    ValueToValueMapTy *VM = L ? Copied[L->getOutermostLoop()] : nullptr;
+    for (; L; L = L->getParentLoop())
+      Headers.push_back(cast<BasicBlock>((*VM)[L->getHeader()]));
     std::reverse(Headers.begin(), Headers.end());
+    BasicBlock *SP = VM ? cast<BasicBlock>((*VM)[RP.SP]) : RP.SP;
+    if (VM) {
+      // The landing block now continues in the copy.
+      for (PHINode &Phi : RP.SP->phis())
+        Phi.removeIncomingValue(RP.LandEnd, /*DeletePHIIfEmpty=*/false);
+      RP.LandEnd->getTerminator()->replaceUsesOfWith(RP.SP, SP);
+      RP.SP = SP;
+      RP.Copy = VM;
+    }
     RP.RestoreEnd->getTerminator()->eraseFromParent();
     IRBuilder<> B(RP.RestoreEnd);
     B.CreateStore(B.getInt32(RP.Id), ResumeId);
@@ -688,7 +718,7 @@ void KernelInstrumenter::wireResumes() {
       DispatchOf(Headers[I])->addCase(B.getInt32(RP.Id), Next);
       AddEdge(Headers[I], Next);
     }
-    new StoreInst(B.getInt32(0), ResumeId, RP.SP->getFirstInsertionPt());
+    new StoreInst(B.getInt32(0), ResumeId, SP->getFirstInsertionPt());
   }
 }
 
@@ -737,6 +767,18 @@ void KernelInstrumenter::hoistRecomputable() {
 }
 
 void KernelInstrumenter::repairSSA() {
+  // A safe point in a copied loop nest restores the copies of its values,
+  // and the stack slot through which a value leaves the nest (its store
+  // right after the value's definition is skipped on the resume path).
+  for (unsigned I = 0; I < Restores.size(); ++I)
+    if (ValueToValueMapTy *VM = ResumePaths[I].Copy)
+      for (auto &[V, R] : Restores[I].second) {
+        if (AllocaInst *Slot = EscapeSlots.lookup(V))
+          new StoreInst(R, Slot,
+                        Restores[I].first->getTerminator()->getIterator());
+        if (auto It = VM->find(V); It != VM->end())
+          V = cast<Instruction>(It->second);
+      }
   SetVector<Instruction *> Live;
   for (auto &[BB, Pairs] : Restores)
     for (auto &[V, R] : Pairs)
@@ -754,8 +796,8 @@ void KernelInstrumenter::repairSSA() {
       new StoreInst(R, Slots[V], BB->getTerminator()->getIterator());
   if (ResumeId)
     Allocas.push_back(ResumeId);
-  if (VisitSlot)
-    Allocas.push_back(VisitSlot);
+  for (auto &[V, Slot] : EscapeSlots)
+    Allocas.push_back(Slot);
   DominatorTree DT(*NF);
   PromoteMemToReg(Allocas, DT);
 }
@@ -802,9 +844,6 @@ void KernelInstrumenter::markInstrumented() {
 bool KernelInstrumenter::run() {
   M = K->getParent();
   C = &K->getContext();
-  if (auto *F = mdconst::extract_or_null<ConstantInt>(
-          M->getModuleFlag(UntestedBarrierOrFlag)))
-    UntestedBarrierOr = F->getZExtValue();
   I8 = Type::getInt8Ty(*C);
   I32 = Type::getInt32Ty(*C);
   I64 = Type::getInt64Ty(*C);

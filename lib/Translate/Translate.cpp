@@ -128,14 +128,6 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
     Opts.Arch = Target->defaultArch();
 
   if (Opts.Instrument) {
-    // Which untested barrier visits keep barrier_or(0) rather than a plain
-    // barrier (InstrumentState.h, docs/Migration.md "Instrumentation
-    // overhead"): GPUs inside loops, SPIR-V everywhere.
-    StringRef T = Req->target;
-    if (T == "nvptx" || T == "amdgpu")
-      (*M)->addModuleFlag(Module::Override, hetgpu::UntestedBarrierOrFlag, 1);
-    else if (T == "spirv")
-      (*M)->addModuleFlag(Module::Override, hetgpu::UntestedBarrierOrFlag, 2);
     if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state"))
       return failWith(Res, "live-migration instrumentation is not available: " +
                                toString(std::move(E)));

@@ -4,8 +4,9 @@
 ///
 /// \file
 /// `hetgpu-insert-loop-safepoints` (docs/LoopSafePoints.md): gives the
-/// barrier-free, block-uniform loops of every kernel a potential safe point,
-/// a call of `__hetgpu_safepoint()` every 2^k iterations on the back edge.
+/// block-uniform loops of every kernel (with or without barriers) a
+/// potential safe point, a call of `__hetgpu_safepoint()` every 2^k
+/// iterations on the back edge.
 /// `stripSafePoints` erases those calls again (a translation that is not
 /// instrumented for migration runs it before the target lowering).
 ///
@@ -21,6 +22,10 @@ namespace hetgpu {
 
 /// log2 of the back edges (of one loop nest) between two safe points.
 constexpr unsigned LoopSafePointPeriodLog2 = 10;
+/// The same for a nest whose loops contain a barrier: an iteration costs a
+/// barrier at least, and the safe point's test (a barrier_or) is paid once
+/// per period.
+constexpr unsigned BarrierLoopSafePointPeriodLog2 = 5;
 
 class InsertLoopSafePointsPass
     : public RequiredPass<InsertLoopSafePointsPass> {

@@ -4,12 +4,12 @@
 ///
 /// \file
 /// `hetgpu-instrument-state`: hetIR -> hetIR instrumentation for live
-/// migration (docs/Migration.md). Every kernel gets two hidden trailing
-/// pointer parameters (the launch's state buffer and its control block),
-/// entry checks (finished blocks return, suspended blocks restore their
-/// shared memory and live values and jump back to their safe point), and at
-/// every barrier safe point a block-uniform yield test that saves the state
-/// laid out by `hetgpu-state-layout` and returns.
+/// migration (docs/Migration.md). Every kernel gets three hidden trailing
+/// parameters (the launch's state buffer, its control block and its round),
+/// entry checks (in a resumed launch finished blocks return, suspended
+/// blocks restore their shared memory and live values and jump back to
+/// their safe point), and at every loop safe point a block-uniform yield
+/// test that saves the state laid out by `hetgpu-state-layout` and returns.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -24,14 +24,16 @@
 namespace hetgpu {
 
 /// Control block shared by host and device (32 bytes, 8-aligned). Every
-/// thread reads Yield and YieldAfter with one plain 64-bit load at a tested
-/// safe-point visit; a launch reads Round once at entry.
+/// thread reads Yield and YieldAfter with one plain 64-bit load at a loop
+/// safe point. The launch's round is also the third hidden parameter (the
+/// kernel reads that one: a parameter costs no memory access at entry).
 struct MigrationControl {
   uint32_t Yield;       ///< nonzero: suspend at the next safe point
   uint32_t YieldAfter;  ///< 0: off; else set Yield at this visit count
   uint32_t Visits;      ///< safe-point visits (thread 0 of each block)
   uint32_t DynShared;   ///< dynamic shared bytes of the launch
   uint32_t Round;       ///< 0: a fresh launch; R > 0: resume blocks with status R
+                        ///< (a copy of the hidden parameter, for debugging)
   uint32_t Reserved[3];
 };
 static_assert(sizeof(MigrationControl) == 32,
@@ -53,15 +55,6 @@ inline uint64_t migrationBlockBytes(uint64_t StaticShared, uint64_t DynShared,
                     ~uint64_t(15);
   return 16 + Shared + Threads * RecordSize;
 }
-
-/// Module flag read by the pass: the untested visits of a sampled barrier
-/// become `__hetgpu_barrier_or(0)` (the tested visits' barrier) instead of
-/// a plain `__hetgpu_barrier()`: 1 for barriers inside loops (GPU targets:
-/// a branch around two barrier instructions costs a tight loop more than
-/// the reduction), 2 for every barrier (SPIR-V: PoCL replicates the code
-/// between barriers per path, so barriers inside branches made its kernel
-/// compiler run for minutes). The translator sets it per target.
-inline constexpr const char *UntestedBarrierOrFlag = "hetgpu.untested-barrier-or";
 
 class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {
 public:

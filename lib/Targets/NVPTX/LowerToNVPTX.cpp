@@ -155,7 +155,14 @@ void NVPTXLowering::lowerBuiltinCall(CallInst *CI, BuiltinID ID) {
                             ? Intrinsic::nvvm_barrier_cta_red_and_aligned_all
                             : Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
     Barrier = B.CreateIntrinsic(IID, {}, {B.getInt32(0), isNonZero(B, Arg(0))});
-    R = B.CreateZExt(Barrier, B.getInt32Ty());
+    // The result is the same in every thread, but ptxas does not know it:
+    // a branch on it made the loop around it divergent (a WARPSYNC before
+    // every later bar.sync and the loop counter out of the uniform
+    // registers: 23% on a barrier-dense loop with a migration safe point).
+    // A vote over the (converged, non-exited) warp says so.
+    R = B.CreateZExt(B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
+                                       {B.getInt32(~0u), Barrier}),
+                     B.getInt32Ty());
     break;
   }
 

@@ -212,6 +212,13 @@ hetgpu::rt::instrumentedModuleInfo(const container::ModuleInfo &MI) {
       Off += 8;
       K.Params.push_back(P);
     }
+    container::ParamInfo R; // the round (u32)
+    R.Kind = container::ParamKind::Value;
+    R.Size = 4;
+    R.Align = 4;
+    R.Offset = Off;
+    Off += 4;
+    K.Params.push_back(R);
     K.ParamBufferSize = Off;
   }
   return R;
@@ -791,7 +798,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   Runtime &RT = Runtime::get();
   Kernel *K = &K0;
   const std::string &Name = KR.Name;
-  if (K0.info().Params.size() < 2)
+  if (K0.info().Params.size() < NumHiddenParams)
     return Status(ErrorCode::LaunchFailure,
                   "migratable launch of " + Name +
                       ": the loaded kernel has no hidden state parameters");
@@ -806,18 +813,20 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     void *Ctrl = nullptr;
     if (Status St = idleControl(Ctx.Dev, *S.Q, Ctrl))
       return St;
-    size_t NUser = K0.info().Params.size() - 2;
+    size_t NUser = K0.info().Params.size() - NumHiddenParams;
     void *Hidden[2] = {Ctrl, Ctrl};
+    uint32_t Round0 = 0;
     void *Small[16];
     std::vector<void *> Big;
     void **Args = Small;
-    if (NUser + 2 > 16) {
-      Big.resize(NUser + 2);
+    if (NUser + NumHiddenParams > 16) {
+      Big.resize(NUser + NumHiddenParams);
       Args = Big.data();
     }
     std::copy(P.Args, P.Args + NUser, Args);
     Args[NUser] = &Hidden[0];
     Args[NUser + 1] = &Hidden[1];
+    Args[NUser + 2] = &Round0;
     P.Args = Args;
     P.State = nullptr;
     {
@@ -828,7 +837,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   }
 
   const container::KernelInfo KI = K->info();
-  size_t NUser = KI.Params.size() - 2;
+  size_t NUser = KI.Params.size() - NumHiddenParams;
   if (Status St = S.Q->synchronize())
     return St;
 
@@ -838,9 +847,10 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
                                         Threads, KI.StateRecordSize);
   uint64_t StateBytes = Blocks * BlockBytes;
   uint64_t StateAlloc = StateBytes ? StateBytes : 16;
-  unsigned BarrierPoints = 0;
+  // Only loop safe points test the yield flag (docs/Migration.md).
+  unsigned TestedPoints = 0;
   for (const container::SafePointInfo &SP : KI.SafePoints)
-    BarrierPoints += SP.Kind != container::SafePointKind::Entry;
+    TestedPoints += SP.Kind == container::SafePointKind::LoopLatch;
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
                   "checkpoint refused: its state buffer has " +
@@ -880,8 +890,13 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   }
   std::vector<void *> Args(P.Args, P.Args + NUser);
   void *Hidden[2] = {State, Ctrl};
+  // Round 0 runs fresh on a cleared state buffer; later rounds resume the
+  // blocks whose (normalised) status is 1, and a block suspending in round R
+  // writes status R + 1.
+  uint32_t Round = Resume ? 1 : 0;
   Args.push_back(&Hidden[0]);
   Args.push_back(&Hidden[1]);
+  Args.push_back(&Round);
   P.Args = Args.data();
   // The backends see the state buffer as an ordinary argument.
   P.State = nullptr;
@@ -908,10 +923,6 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
 
   std::vector<char> Host; // the state buffer read back, when it may hold news
   unsigned Suspensions = 0;
-  // Round 0 runs fresh on a cleared state buffer; later rounds resume the
-  // blocks whose (normalised) status is 1, and a block suspending in round R
-  // writes status R + 1.
-  uint32_t Round = Resume ? 1 : 0;
   for (;;) {
     Hidden[0] = State;
     Hidden[1] = Ctrl;
@@ -922,13 +933,12 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     ControlBlock CB = {};
     CB.DynShared = uint32_t(P.DynamicShared);
     CB.Round = Round;
-    // Random safe points: thread 0 of each block counts the safe-point
-    // visits at which it tests the flag (one barrier visit in 32, every
-    // loop safe point) in the control block; the launch yields at visit
+    // Random safe points: thread 0 of each block counts its visits of loop
+    // safe points in the control block; the launch yields at visit
     // YieldAfter, drawn log-uniformly in [1, 2^11] (a launch that ends
     // first just finishes).
     // At most three suspensions per launch keep every launch finite.
-    if (Cfg.Mode == MigrationConfig::Trigger::Random && BarrierPoints &&
+    if (Cfg.Mode == MigrationConfig::Trigger::Random && TestedPoints &&
         Suspensions < 3)
       CB.YieldAfter = 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 12)));
     if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())

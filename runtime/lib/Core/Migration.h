@@ -63,7 +63,7 @@ struct ControlBlock {
   uint32_t YieldAfter;
   uint32_t Visits;
   uint32_t DynShared;
-  uint32_t Round; ///< 0: fresh launch; R: resume the blocks with status R
+  uint32_t Round; ///< a copy of the round parameter (the kernel reads that)
   uint32_t Reserved[3];
 };
 static_assert(sizeof(ControlBlock) == 32, "MigrationControl is 32 bytes");
@@ -76,8 +76,12 @@ inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
   return 16 + Shared + Threads * RecordSize;
 }
 
-/// \p MI as loaded when instrumented: two hidden pointer parameters appended
-/// to every kernel (the container keeps the user's list).
+/// Parameters the instrumentation appends to every kernel: the state
+/// buffer, the control block (pointers) and the round (u32).
+constexpr size_t NumHiddenParams = 3;
+
+/// \p MI as loaded when instrumented: the hidden parameters appended to
+/// every kernel (the container keeps the user's list).
 container::ModuleInfo instrumentedModuleInfo(const container::ModuleInfo &MI);
 
 /// One device allocation captured in a checkpoint.

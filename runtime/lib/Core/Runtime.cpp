@@ -345,7 +345,7 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   Out = &LM;
   const container::ModuleInfo &MI = B.C.Modules[ModuleIndex];
   std::vector<char> Binary;
-  // Live migration (Core/Migration.h): instrumented translation, two hidden
+  // Live migration (Core/Migration.h): instrumented translation, three hidden
   // kernel parameters.
   bool Instrument = migrationEnabled();
   Status S = getTranslation(MI, Ctx.Dev->properties(),
