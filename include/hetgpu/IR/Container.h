@@ -112,6 +112,26 @@ struct KernelInfo {
   std::vector<SafePointInfo> SafePoints;
 };
 
+/// Number of parameters `hetgpu-instrument-state` appends to a kernel: the
+/// state buffer and the control block (pointers) and the round (u32).
+constexpr size_t MigrationHiddenParams = 3;
+
+/// \p K's parameters as the instrumented kernel has them: the hidden ones
+/// appended after the user's (the container lists only the user's), the
+/// pointers 8-aligned (docs/Migration.md).
+inline void appendMigrationParams(KernelInfo &K) {
+  uint32_t Off = (K.ParamBufferSize + 7) & ~7u;
+  for (int I = 0; I < 3; ++I) {
+    ParamInfo P;
+    P.Kind = I < 2 ? ParamKind::Pointer : ParamKind::Value;
+    P.Size = P.Align = I < 2 ? 8 : 4;
+    P.Offset = Off;
+    Off += P.Size;
+    K.Params.push_back(P);
+  }
+  K.ParamBufferSize = Off;
+}
+
 /// A `__device__`, `__constant__` or `__managed__` variable of a module.
 struct GlobalInfo {
   std::string Name;

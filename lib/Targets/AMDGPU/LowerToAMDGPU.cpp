@@ -735,23 +735,13 @@ void AMDGPULowering::lowerKernels() {
     return;
   }
   // A kernel instrumented for live migration (hetgpu-instrument-state marks
-  // its !hetgpu.kernels entry "instrumented") has two hidden trailing
-  // pointer parameters that the metadata's list leaves out; the runtime
-  // packs them after the user's, 8-aligned (docs/Migration.md).
-  for (auto &[F, K] : *Infos) {
-    if (!F || F->arg_size() != K.Params.size() + 2 ||
-        !isMigrationInstrumented(M, *F))
-      continue;
-    uint32_t Off = alignTo(K.ParamBufferSize, 8);
-    for (int I = 0; I < 2; ++I, Off += 8) {
-      container::ParamInfo P;
-      P.Kind = container::ParamKind::Pointer;
-      P.Size = P.Align = 8;
-      P.Offset = Off;
-      K.Params.push_back(P);
-    }
-    K.ParamBufferSize = Off;
-  }
+  // its !hetgpu.kernels entry "instrumented") has hidden trailing
+  // parameters that the metadata's list leaves out; the runtime packs them
+  // after the user's (docs/Migration.md).
+  for (auto &[F, K] : *Infos)
+    if (F && F->arg_size() == K.Params.size() + container::MigrationHiddenParams &&
+        isMigrationInstrumented(M, *F))
+      container::appendMigrationParams(K);
   const DataLayout &DL = M.getDataLayout();
   std::vector<std::pair<Function *, const container::KernelInfo *>> Kernels;
   for (auto &[F, K] : *Infos)

@@ -201,26 +201,8 @@ const MigrationConfig &hetgpu::rt::migrationConfig() {
 container::ModuleInfo
 hetgpu::rt::instrumentedModuleInfo(const container::ModuleInfo &MI) {
   container::ModuleInfo R = MI;
-  for (container::KernelInfo &K : R.Kernels) {
-    uint32_t Off = (K.ParamBufferSize + 7) & ~7u;
-    for (int I = 0; I < 2; ++I) {
-      container::ParamInfo P;
-      P.Kind = container::ParamKind::Pointer;
-      P.Size = 8;
-      P.Align = 8;
-      P.Offset = Off;
-      Off += 8;
-      K.Params.push_back(P);
-    }
-    container::ParamInfo R; // the round (u32)
-    R.Kind = container::ParamKind::Value;
-    R.Size = 4;
-    R.Align = 4;
-    R.Offset = Off;
-    Off += 4;
-    K.Params.push_back(R);
-    K.ParamBufferSize = Off;
-  }
+  for (container::KernelInfo &K : R.Kernels)
+    container::appendMigrationParams(K);
   return R;
 }
 
@@ -798,7 +780,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   Runtime &RT = Runtime::get();
   Kernel *K = &K0;
   const std::string &Name = KR.Name;
-  if (K0.info().Params.size() < NumHiddenParams)
+  if (K0.info().Params.size() < container::MigrationHiddenParams)
     return Status(ErrorCode::LaunchFailure,
                   "migratable launch of " + Name +
                       ": the loaded kernel has no hidden state parameters");
@@ -813,14 +795,14 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     void *Ctrl = nullptr;
     if (Status St = idleControl(Ctx.Dev, *S.Q, Ctrl))
       return St;
-    size_t NUser = K0.info().Params.size() - NumHiddenParams;
+    size_t NUser = K0.info().Params.size() - container::MigrationHiddenParams;
     void *Hidden[2] = {Ctrl, Ctrl};
     uint32_t Round0 = 0;
     void *Small[16];
     std::vector<void *> Big;
     void **Args = Small;
-    if (NUser + NumHiddenParams > 16) {
-      Big.resize(NUser + NumHiddenParams);
+    if (NUser + container::MigrationHiddenParams > 16) {
+      Big.resize(NUser + container::MigrationHiddenParams);
       Args = Big.data();
     }
     std::copy(P.Args, P.Args + NUser, Args);
@@ -837,7 +819,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   }
 
   const container::KernelInfo KI = K->info();
-  size_t NUser = KI.Params.size() - NumHiddenParams;
+  size_t NUser = KI.Params.size() - container::MigrationHiddenParams;
   if (Status St = S.Q->synchronize())
     return St;
 

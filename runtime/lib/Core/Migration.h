@@ -76,10 +76,6 @@ inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
   return 16 + Shared + Threads * RecordSize;
 }
 
-/// Parameters the instrumentation appends to every kernel: the state
-/// buffer, the control block (pointers) and the round (u32).
-constexpr size_t NumHiddenParams = 3;
-
 /// \p MI as loaded when instrumented: the hidden parameters appended to
 /// every kernel (the container keeps the user's list).
 container::ModuleInfo instrumentedModuleInfo(const container::ModuleInfo &MI);

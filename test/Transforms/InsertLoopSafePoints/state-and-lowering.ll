@@ -2,9 +2,9 @@
 ; * hetgpu-state-layout numbers it as a safe point of kind loop-latch, with
 ;   the values live on the back edge (the loop counter, the per-thread value
 ;   and the nest's safe-point counter);
-; * hetgpu-instrument-state turns it into the barrier_or yield test of a
-;   barrier safe point, with save and restore code; no __hetgpu_safepoint
-;   call is left;
+; * hetgpu-instrument-state turns it into a barrier_or yield test with
+;   save and restore code, the resume path entering a copy of the loop; no
+;   __hetgpu_safepoint call is left;
 ; * lowering.test: a translation that is not instrumented erases it (the
 ;   lowered code equals that of the kernel without the pass).
 ; RUN: hetgpu-opt -passes='hetgpu-insert-loop-safepoints,hetgpu-state-layout,print<hetgpu-state>' -disable-output %s 2>&1 | FileCheck --check-prefix=PRINT %s
@@ -26,14 +26,30 @@
 ; LAYOUT: ![[L]] = !{i32 1, !"loop-latch", i32 16,
 ; LAYOUT: ![[ID]] = !{i32 1}
 
-; INSTR-LABEL: define void @spin(ptr %out, i32 %iters, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; INSTR-LABEL: define void @spin(ptr %out, i32 %iters, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; INSTR-NOT: call void @__hetgpu_safepoint
+; INSTR: hetgpu.restore.1:
+; INSTR: br label %loop.resume
+; The original loop has no dispatch on the resumed safe point.
+; INSTR: loop:
+; INSTR-NOT: hetgpu.resumeid
 ; INSTR: hetgpu.sp.1:
 ; INSTR: %hetgpu.y = phi i32
 ; INSTR-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; INSTR: hetgpu.save.1:
 ; INSTR: store i32 %hetgpu.loopctr.next{{[.a-z0-9]*}},
 ; INSTR: ret void
+; INSTR: exit:
+; INSTR-NEXT: %r = phi float [ %x0, %hetgpu.body ], [ %x.next, %loop ], [ %x.next.resume, %loop.resume.run ]
+; The resume path runs a copy of the loop: its header dispatches, the
+; landing block reloads the values and continues at the copy's safe point.
+; INSTR: loop.resume:
+; INSTR-NEXT: %hetgpu.resumeid.0 = phi i32 [ 1, %hetgpu.restore.1 ],
+; INSTR: switch i32 %hetgpu.resumeid.0, label %loop.resume.run [
+; INSTR-NEXT: i32 1, label %hetgpu.land.1
+; INSTR: hetgpu.sp.1.resume:
+; INSTR: [ %{{[0-9]+}}, %hetgpu.land.1 ]
+; INSTR: call i32 @__hetgpu_barrier_or(
 ; INSTR-NOT: call void @__hetgpu_safepoint
 
 ; What a translation that is not instrumented lowers: the call, its block

@@ -2,9 +2,9 @@
 ; the same number of times (bounds from kernel arguments and block indices)
 ; gets a counter on its back edge and, every 1024 back edges, a call of
 ; __hetgpu_safepoint(). Negative twins get nothing: a grid-stride loop
-; (bounds from threadIdx), a loop with a barrier, a uniform loop after
-; `if (tid >= n) return;`, a loop whose bound is loaded from memory, a loop
-; with a warp operation and a loop outside any kernel.
+; (bounds from threadIdx), a uniform loop after `if (tid >= n) return;`, a
+; loop whose bound is loaded from memory, a loop with a warp operation and a
+; loop outside any kernel. (Loops with barriers: barrier-loops.ll.)
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | FileCheck %s
 ; Running it twice adds nothing (the loops now contain a safe point).
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-insert-loop-safepoints -S %s | FileCheck %s
@@ -64,7 +64,7 @@ exit:
 ; for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
 ; CHECK-NOT: __hetgpu_safepoint
 ; CHECK-NOT: hetgpu.loopctr
-; CHECK-LABEL: define void @with_barrier(
+; CHECK-LABEL: define void @early_return(
 define void @gridstride(ptr %out, i32 %n) #0 {
 entry:
   %tid = call i32 @__hetgpu_tid_x()
@@ -83,25 +83,6 @@ loop:
   store i32 %i, ptr %p
   %i.next = add i32 %i, %stride
   %more = icmp slt i32 %i.next, %n
-  br i1 %more, label %loop, label %exit
-
-exit:
-  ret void
-}
-
-; A uniform loop with a barrier already has a safe point every iteration.
-; CHECK-NOT: __hetgpu_safepoint
-; CHECK-NOT: hetgpu.loopctr
-; CHECK-LABEL: define void @early_return(
-define void @with_barrier(ptr %out, i32 %iters) #0 {
-entry:
-  br label %loop
-
-loop:
-  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
-  call void @__hetgpu_barrier()
-  %i.next = add i32 %i, 1
-  %more = icmp slt i32 %i.next, %iters
   br i1 %more, label %loop, label %exit
 
 exit:
@@ -234,20 +215,18 @@ declare i32 @__hetgpu_tid_x()
 declare i32 @__hetgpu_ctaid_x()
 declare i32 @__hetgpu_ntid_x()
 declare i32 @__hetgpu_nctaid_x()
-declare void @__hetgpu_barrier()
 declare i32 @__hetgpu_shfl_xor_i32(i32, i32, i32, i32)
 
 attributes #0 = { "hetgpu-kernel" }
 
 !hetgpu.ir.version = !{!0}
-!hetgpu.kernels = !{!1, !5, !6, !7, !8, !9, !10}
+!hetgpu.kernels = !{!1, !5, !7, !8, !9, !10}
 !0 = !{i32 1, i32 0}
 !1 = !{ptr @uniform, !"name", !"uniform", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
 !2 = !{!3, !12}
 !3 = !{!"ptr", i32 8, i32 8}
 !4 = !{}
 !5 = !{ptr @gridstride, !"name", !"gridstride", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
-!6 = !{ptr @with_barrier, !"name", !"with_barrier", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
 !7 = !{ptr @early_return, !"name", !"early_return", !"params", !13, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
 !8 = !{ptr @load_bound, !"name", !"load_bound", !"params", !14, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
 !9 = !{ptr @warp_op, !"name", !"warp_op", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !11}
