@@ -1,12 +1,14 @@
-; Negative twin: a kernel without barriers gets only the hidden parameters:
-; no entry test (such a block cannot be suspended), no yield barrier, no
-; save or restore code, no header write: the body is unchanged.
+; Negative twin: a kernel without safe points (no barrier, no loop safe
+; point) gets only the three hidden trailing parameters (state buffer,
+; control block, round): no entry test on the round (such a block cannot
+; be suspended), no yield test, no save or restore code, no header access:
+; the body is unchanged. (barriers.ll has the twin with plain barriers.)
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
-; CHECK-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; CHECK-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; CHECK-NEXT: hetgpu.entry:
 ; CHECK-NEXT: br label %hetgpu.body
 ; CHECK: hetgpu.body:
@@ -15,6 +17,8 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: ret void
 ; CHECK-NOT: hetgpu.header
 ; CHECK-NOT: hetgpu.ctrl
+; CHECK-NOT: hetgpu.round
+; CHECK-NOT: hetgpu.resume
 ; CHECK-NOT: hetgpu.status
 ; CHECK-NOT: hetgpu.save
 ; CHECK-NOT: hetgpu.restore

@@ -1,19 +1,38 @@
-; A private array live across a barrier is saved with memcpy and restored
-; into the same alloca; a pointer into it as (memory slot index << 32 |
-; offset); a pointer into dynamic shared memory as its offset from the
-; dynamic part of the shared layout (static size rounded to 16 = 16).
+; At a loop safe point (__hetgpu_safepoint) a private array live across it
+; is saved with memcpy and restored into the same alloca; a pointer into it
+; as (memory slot index << 32 | offset); a pointer into dynamic shared
+; memory as its offset from the dynamic part of the shared layout (static
+; size rounded to 16 = 16); the dynamic shared memory itself is copied with
+; the size in the control block.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
+; Negative twin: the same kernel with a plain barrier in place of the safe
+; point saves and restores nothing (no memcpy, no entry test on the round,
+; no yield test).
+; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' -e 's/^declare void @__hetgpu_safepoint()$/declare void @__hetgpu_barrier()/' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S | FileCheck --check-prefix=BARRIER --implicit-check-not=llvm.memcpy --implicit-check-not=__hetgpu_barrier_or %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
 @s = internal addrspace(3) global [3 x i32] undef, align 4
 
-; CHECK-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl)
+; CHECK-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; The alloca moves to the new entry block, which dominates the resume path.
-; CHECK: hetgpu.entry:
+; CHECK-NEXT: hetgpu.entry:
 ; CHECK-NEXT: %arr = alloca [4 x i32]
-; CHECK: call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK: hetgpu.resume:
+; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
+; CHECK-NEXT: i32 1, label %hetgpu.restore.1
+; CHECK-NEXT: ]
+; Restore: static then dynamic shared memory back from the buffer.
+; CHECK: hetgpu.restore.1:
+; CHECK: %[[RDS:.*]] = call ptr addrspace(3) @__hetgpu_dynamic_shared()
+; CHECK-NEXT: %[[RDSG:.*]] = addrspacecast ptr addrspace(3) %[[RDS]] to ptr
+; CHECK: hetgpu.body:
+; CHECK: store i32 3, ptr addrspace(3) @s
+; CHECK-NEXT: addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; CHECK-NEXT: %hetgpu.ctrlword = load i64
 ; Landing block: memcpy back into %arr, pointer rebuilt from %arr, the
 ; dynamic shared pointer rebuilt from its layout offset.
 ; CHECK: hetgpu.land.1:
@@ -38,6 +57,37 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %[[DSI:.*]] = ptrtoint ptr addrspace(3) %[[DS]] to i64
 ; CHECK: %[[REL:.*]] = sub i64 %{{.*}}, %[[DSI]]
 ; CHECK-NEXT: add i64 %[[REL]], 16
+; CHECK: hetgpu.cont.1:
+; CHECK-NEXT: %v = load i32, ptr %p.reg2mem.0
+; CHECK-NEXT: %w = load i32, ptr %arr
+; CHECK-NEXT: %x = load i32, ptr addrspace(3) %dp.reg2mem.0
+; Save: 12 bytes of @s, then the dynamic part (its size from the control
+; block) at layout offset 16.
+; CHECK: icmp ult i64 %hetgpu.i, 12
+; CHECK: hetgpu.copy.end:
+; CHECK-NEXT: getelementptr i8, ptr %hetgpu.sharedsave{{[0-9]+}}, i64 16
+; CHECK: icmp ult i64 %hetgpu.i{{[0-9]+}}, %hetgpu.dynshared{{[0-9]+}}
+; CHECK: store i32 1, ptr
+; CHECK-NEXT: add i32 %hetgpu.round, 1
+; The restore copies the dynamic part back into the dynamic shared memory.
+; CHECK: %[[DST:.*]] = getelementptr i8, ptr %[[RDSG]], i64 %hetgpu.i{{[0-9]+}}
+; CHECK-NEXT: store i8 %{{.*}}, ptr %[[DST]]
+; CHECK: hetgpu.copy.end{{[0-9]+}}:
+; CHECK-NEXT: br label %hetgpu.land.1
+
+; BARRIER-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
+; BARRIER-NEXT: hetgpu.entry:
+; BARRIER-NEXT: %arr = alloca [4 x i32]
+; BARRIER-NEXT: br label %hetgpu.body
+; BARRIER: hetgpu.body:
+; BARRIER: store i32 3, ptr addrspace(3) @s
+; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
+; BARRIER-NEXT: %v = load i32, ptr %p
+; BARRIER-NEXT: %w = load i32, ptr %arr
+; BARRIER-NEXT: %x = load i32, ptr addrspace(3) %dp
+; BARRIER-NOT: hetgpu.
+; BARRIER: ret void
+; BARRIER-NEXT: }
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
@@ -46,7 +96,7 @@ define void @k(ptr %out, i64 %i) #0 {
   %j = load i64, ptr %out
   %dp = getelementptr i32, ptr addrspace(3) %d, i64 %j
   store i32 3, ptr addrspace(3) @s
-  call void @__hetgpu_barrier()
+  call void @__hetgpu_safepoint()
   %v = load i32, ptr %p
   %w = load i32, ptr %arr
   %x = load i32, ptr addrspace(3) %dp
@@ -55,7 +105,7 @@ define void @k(ptr %out, i64 %i) #0 {
   store i32 %s2, ptr %out
   ret void
 }
-declare void @__hetgpu_barrier()
+declare void @__hetgpu_safepoint()
 declare ptr addrspace(3) @__hetgpu_dynamic_shared()
 attributes #0 = { "hetgpu-kernel" }
 !hetgpu.ir.version = !{!0}
