@@ -1,6 +1,8 @@
-// Kernels whose safe points sit inside loop nests (the resume path enters
-// them through the loop headers, so the CFG stays reducible), used by the
-// exec-migrate-*.cu tests. Integer arithmetic: results are bit-identical on
+// Kernels whose safe points sit inside loop nests (hetgpu-cc puts loop
+// safe points on the latches of these block-uniform loops; the resume path
+// enters a copy of the loop nest through its headers, so the CFG stays
+// reducible; the barriers stay plain barriers), used by the exec-migrate-*
+// tests. Integer arithmetic: results are bit-identical on
 // every device.
 #include <cstdio>
 
