@@ -18,10 +18,10 @@ HETGPU_CC="$CC" python3 "$ROOT/utils/run-e2e-suite.py" --device nvidia \
   --out "$C/e2e" --build-only "$ROOT"/test/Runtime "$ROOT"/test/Execution \
   "$ROOT"/test/Headers "$ROOT"/test/Corpus "$ROOT"/test/Targets/Host
 cp /usr/lib/llvm-22/bin/FileCheck "$C/bin/"
-# Live migration on the GPU (bench/migration): the checks' program and the
-# instrumentation-overhead benchmark.
-"$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$C/bin/migrate"
-"$CC" -O3 "$ROOT/bench/migration/overhead.cu" -o "$C/bin/mig-overhead"
+# Live migration on the GPU (bench/migration/run-gpu.sh --prebuilt): the
+# checks' programs, the downtime and overhead benchmarks, ld.lld and the
+# host math library for the CPU device.
+sh "$ROOT/bench/migration/run-gpu.sh" --stage "$ROOT/$B" "$C/bin"
 "$CC" -O3 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-hetgpu"
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-nvcc"

@@ -864,7 +864,7 @@ bool KernelInstrumenter::run() {
           reportFailure(*NF,
                         "cannot instrument kernel '" + NF->getName() +
                             "': a variable-sized private allocation is live "
-                            "across a barrier",
+                            "across a safe point",
                         AI);
           return false;
         }
