@@ -45,12 +45,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -332,8 +332,8 @@ void KernelInstrumenter::buildEntry() {
   Value *SPId = B.CreateLoad(I32, byteGEP(B, Header, 4), "hetgpu.spid");
   // Safe point ids start at 1: 0 (status other than R) returns.
   SwitchInst *RS = B.CreateSwitch(
-      B.CreateSelect(B.CreateICmpEQ(Status, Round), SPId, B.getInt32(0)),
-      RetBB, Plans.size());
+      B.CreateSelect(B.CreateICmpEQ(Status, Round), SPId, B.getInt32(0)), RetBB,
+      Plans.size());
   for (SafePointPlan &P : Plans) {
     BasicBlock *RB = BasicBlock::Create(
         *C, "hetgpu.restore." + Twine(P.Info->Id), NF, Body);
@@ -544,8 +544,8 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   Any->takeName(CB);
   CB->eraseFromParent();
   P.Call = nullptr;
-  BasicBlock *Cont =
-      SP->splitBasicBlock(std::next(Any->getIterator()), "hetgpu.cont." + Twine(Id));
+  BasicBlock *Cont = SP->splitBasicBlock(std::next(Any->getIterator()),
+                                         "hetgpu.cont." + Twine(Id));
   BasicBlock *Save = BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
   SP->getTerminator()->eraseFromParent();
   B.SetInsertPoint(SP);

@@ -739,7 +739,8 @@ void AMDGPULowering::lowerKernels() {
   // parameters that the metadata's list leaves out; the runtime packs them
   // after the user's (docs/Migration.md).
   for (auto &[F, K] : *Infos)
-    if (F && F->arg_size() == K.Params.size() + container::MigrationHiddenParams &&
+    if (F &&
+        F->arg_size() == K.Params.size() + container::MigrationHiddenParams &&
         isMigrationInstrumented(M, *F))
       container::appendMigrationParams(K);
   const DataLayout &DL = M.getDataLayout();
