@@ -491,19 +491,20 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   BasicBlock *Pre = CB->getParent();
   BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
 
-  // Every thread reads {Yield, YieldAfter} with one plain 64-bit load of
+  // Every thread reads {Yield, YieldAfter} with one volatile 64-bit load of
   // the same word (no branch, so no divergence in warp 0 on a GPU), and the
   // barrier_or makes the decision block-uniform even if the threads saw the
-  // flag change. A plain load is enough: on devices with their own memory
-  // the host sets the flag before the launch, and a block that raises it
-  // (the random trigger) yields itself; blocks that see it later, or not
-  // at all, still run correctly (to their end, or to a later safe point).
-  // The barrier is a call that may write memory, so the load is neither
-  // hoisted nor merged across safe points; host-memory devices are
-  // coherent. Only when the random trigger is armed (YieldAfter != 0, the
-  // same for every thread) does thread 0 count the visit.
+  // flag change. Volatile because the host may raise the flag while the
+  // kernel runs (host memory, or a copy on another queue into device
+  // memory: a GPU's L1 is not coherent with that); at one test per loop
+  // safe point it costs nothing measurable. A block that raises the flag
+  // (the random trigger) yields itself; blocks that see it later, or not at
+  // all, still run correctly (to their end, or to a later safe point). Only
+  // when the random trigger is armed (YieldAfter != 0, the same for every
+  // thread) does thread 0 count the visit.
   IRBuilder<> B(Pre->getTerminator());
-  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield), "hetgpu.ctrlword");
+  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield),
+                                /*isVolatile=*/true, "hetgpu.ctrlword");
   Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
   Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
   BasicBlock *TestBB = BasicBlock::Create(*C, "hetgpu.count.test", NF, SP);

@@ -293,12 +293,66 @@ MigrationStats hetgpu::rt::migrationStats() {
 
 namespace {
 
-/// The after_ms trigger: a host thread that sets the yield flag of the
+/// The yield flag of a watched launch, raised by the host while the kernel
+/// runs: a plain store when the control block is host memory (devices that
+/// share the arena), else a one-byte memset on a second queue of the device
+/// (the launch's own queue is busy with the kernel; NVIDIA streams are
+/// non-blocking, so the copy engine writes the word while the kernel runs,
+/// and the kernel's volatile load sees it at its next loop safe point).
+struct YieldFlag {
+  volatile uint32_t *Host = nullptr;
+  Queue *Side = nullptr;
+  void *Word = nullptr;
+  std::mutex M;
+  bool Raised = false;
+
+  bool usable() const { return Host || Side; }
+  void raise() {
+    std::lock_guard<std::mutex> L(M);
+    Raised = true;
+    if (Host)
+      *Host = 1;
+    else if (Side)
+      Side->memset(Word, 1, 1); // the flag was 0: now 1
+  }
+  bool raised() {
+    std::lock_guard<std::mutex> L(M);
+    return Raised;
+  }
+  /// After the launch: a memset still queued must not reach the next
+  /// launch's control block.
+  Status settle() {
+    std::lock_guard<std::mutex> L(M);
+    return Side && Raised ? Side->synchronize() : Status::ok();
+  }
+};
+
+/// A second queue per device for YieldFlag (created on first use).
+struct SideQueue {
+  std::shared_ptr<Device> Dev;
+  std::unique_ptr<Queue> Q;
+};
+std::mutex SideM;
+std::vector<SideQueue> SideQueues;
+
+Queue *sideQueue(const std::shared_ptr<Device> &Dev) {
+  std::lock_guard<std::mutex> L(SideM);
+  for (SideQueue &E : SideQueues)
+    if (E.Dev == Dev)
+      return E.Q.get();
+  std::unique_ptr<Queue> Q;
+  if (Dev->createQueue(Q))
+    return nullptr;
+  SideQueues.push_back({Dev, std::move(Q)});
+  return SideQueues.back().Q.get();
+}
+
+/// The after_ms trigger: a host thread that raises the yield flag of the
 /// launch in flight once, N ms after the first migratable launch; between
 /// launches the next launch yields at its first safe point.
 struct AfterMsTrigger {
   std::mutex M;
-  volatile uint32_t *Flag = nullptr; ///< the running launch's yield flag
+  YieldFlag *Flag = nullptr; ///< the running launch's yield flag
   bool Started = false, Fired = false, Pending = false;
 
   void start(unsigned Ms) {
@@ -311,7 +365,7 @@ struct AfterMsTrigger {
       std::lock_guard<std::mutex> L(M);
       Fired = true;
       if (Flag)
-        *Flag = 1;
+        Flag->raise();
       else
         Pending = true;
     }).detach();
@@ -329,9 +383,9 @@ struct AfterMsTrigger {
     Pending = false;
     return P;
   }
-  /// \p F: the yield flag of the launch now running, when the host can write
-  /// it while the kernel runs.
-  void enter(volatile uint32_t *F) {
+  /// \p F: the yield flag of the launch now running, when the host can
+  /// raise it while the kernel runs.
+  void enter(YieldFlag *F) {
     std::lock_guard<std::mutex> L(M);
     Flag = F;
   }
@@ -350,7 +404,7 @@ AfterMsTrigger &afterMs() {
 /// launch in flight on another host thread.
 struct Running {
   StreamObj *S = nullptr;
-  volatile uint32_t *Flag = nullptr; ///< host-writable yield flag, or null
+  YieldFlag *Flag = nullptr; ///< raisable while the launch runs, or null
   int MoveTo = -1;                   ///< context to move to
   std::string CheckpointTo;          ///< file to write the checkpoint to
   std::vector<char> *CheckpointBuf = nullptr;
@@ -908,10 +962,12 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
   for (;;) {
     Hidden[0] = State;
     Hidden[1] = Ctrl;
-    // The host may write the yield flag while the kernel runs when the
-    // control block is host memory (arena devices that share host memory).
-    bool HostFlag = Ctx.Dev->sharesArena() &&
-                    Arena::get().contains(Ctrl);
+    // The host raises the yield flag while the kernel runs (YieldFlag).
+    YieldFlag YF;
+    if (Ctx.Dev->sharesArena() && Arena::get().contains(Ctrl))
+      YF.Host = static_cast<volatile uint32_t *>(Ctrl);
+    else if ((YF.Side = sideQueue(Ctx.Dev)))
+      YF.Word = Ctrl;
     ControlBlock CB = {};
     CB.DynShared = uint32_t(P.DynamicShared);
     CB.Round = Round;
@@ -927,8 +983,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       CB.Yield = 1;
     if (Status St = copyIn(*S.Q, Ctrl, &CB, sizeof(CB)))
       return St;
-    volatile uint32_t *Flag =
-        HostFlag ? static_cast<volatile uint32_t *>(Ctrl) : nullptr;
+    YieldFlag *Flag = YF.usable() ? &YF : nullptr;
     if (Flag && Cfg.Mode == MigrationConfig::Trigger::AfterMs)
       afterMs().enter(Flag);
     {
@@ -938,7 +993,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       if ((Me.MoveTo >= 0 || !Me.CheckpointTo.empty() || Me.CheckpointBuf) &&
           !Me.Served) {
         if (Flag)
-          *Flag = 1;
+          Flag->raise();
         else
           CB.Yield = 1, copyIn(*S.Q, Ctrl, &CB, sizeof(CB));
       }
@@ -952,13 +1007,15 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       std::lock_guard<std::mutex> L(RunM);
       Me.Flag = nullptr;
     }
+    if (St.isOk())
+      St = YF.settle();
     auto Finish = [](Status R) { return R; };
     if (St)
       return Finish(St);
     // Nothing asked this round to yield (no trigger armed, no request, the
     // host-written flag still clear): every block ran to its end, so the
     // state buffer need not be read back.
-    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && *Flag);
+    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && Flag->raised());
     if (!StateBytes || !MayYield)
       return Finish(Status::ok());
     Host.resize(StateBytes);
@@ -978,7 +1035,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       memcpy(H, &Norm, 4);
     }
     if (!Suspended) {
-      if (Flag && *Flag && !CB.Yield &&
+      if (Flag && Flag->raised() && !CB.Yield &&
           Cfg.Mode == MigrationConfig::Trigger::AfterMs)
         afterMs().rearm();
       return Finish(Status::ok());
@@ -1196,7 +1253,7 @@ bool requestFromLaunch(DeviceContext &Ctx, StreamObj *S, int MoveTo,
   R->Served = false;
   R->Result = Status::ok();
   if (R->Flag)
-    *R->Flag = 1;
+    R->Flag->raise();
   RunCV.wait(L, [&] {
     auto I = InFlight.find(&Ctx);
     return I == InFlight.end() || I->second != R || R->Served;

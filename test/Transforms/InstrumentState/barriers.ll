@@ -72,7 +72,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: store float %v, ptr addrspace(3) %ps
 ; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
 ; CHECK-NEXT: %[[CG:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
-; CHECK-NEXT: %hetgpu.ctrlword = load i64, ptr addrspace(1) %[[CG]]
+; CHECK-NEXT: %hetgpu.ctrlword = load volatile i64, ptr addrspace(1) %[[CG]]
 ; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
 ; CHECK-NEXT: %[[SH:.*]] = lshr i64 %hetgpu.ctrlword, 32
 ; CHECK-NEXT: %hetgpu.after = trunc i64 %[[SH]] to i32

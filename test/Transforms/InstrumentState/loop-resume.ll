@@ -52,7 +52,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
 ; CHECK-NEXT: %j.next = add i32 %j, 1
 ; CHECK-NEXT: addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
-; CHECK-NEXT: %hetgpu.ctrlword = load i64
+; CHECK-NEXT: %hetgpu.ctrlword = load volatile i64
 ; The landing blocks are entered from the copied headers only.
 ; CHECK: hetgpu.land.2: ; preds = %inner.resume
 ; CHECK: br label %hetgpu.sp.2.resume

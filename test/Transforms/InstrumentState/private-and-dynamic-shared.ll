@@ -32,7 +32,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: hetgpu.body:
 ; CHECK: store i32 3, ptr addrspace(3) @s
 ; CHECK-NEXT: addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
-; CHECK-NEXT: %hetgpu.ctrlword = load i64
+; CHECK-NEXT: %hetgpu.ctrlword = load volatile i64
 ; Landing block: memcpy back into %arr, pointer rebuilt from %arr, the
 ; dynamic shared pointer rebuilt from its layout offset.
 ; CHECK: hetgpu.land.1:
