@@ -42,6 +42,7 @@ stage() { # BUILD_DIR DIR
   mkdir -p "$2"
   "$CC" -O2 "$ROOT/test/Migration/Inputs/xdev.cu" -o "$2/mig-xdev" &&
     "$CC" -O2 "$HERE/downtime.cu" -o "$2/mig-downtime" &&
+    "$CC" -O2 "$HERE/longrun.cu" -o "$2/mig-longrun" &&
     { [ -x "$2/mig-overhead" ] || "$CC" -O3 "$HERE/overhead.cu" -o "$2/mig-overhead"; } &&
     { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&
     # The CPU device links its translations with ld.lld, which the GPU
@@ -147,14 +148,29 @@ for s in 2 4 6; do
   # there; the way back is checked by nvidia-to-cpu above)
   check cpu-nvidia-cpu "$X" "$T/ref.cpu" cpu nvidia,cpu "$s" "nvidia|cpu"
 done
-# The time trigger (between launches on the GPU: the host cannot write GPU
-# memory while a kernel runs, so the next launch yields at its first safe
-# point).
+# The time trigger. CPU -> GPU: the host writes the CPU device's flag
+# while the kernel runs.
 if HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:to=nvidia:verbose $TO "$X" > "$T/t" 2> "$T/t.err" &&
    cmp -s "$T/ref.cpu" "$T/t" && grep -q 'resumed on device 0: .*(nvidia)$' "$T/t.err"; then
   echo "PASS cpu-to-nvidia after_ms=1"
 else
   echo "FAIL cpu-to-nvidia after_ms=1: $(tail -2 "$T/t.err" | tr '\n' ' ')"; rc=1
+fi
+# A kernel running on the GPU (longrun.cu, about 10 ms) suspended by the
+# time trigger: the host raises the flag in device memory through a second
+# stream while the kernel runs; resumed on the GPU and on the CPU.
+if [ -x "$P/mig-longrun" ]; then
+  HETGPU_DEVICE=nvidia "$P/mig-longrun" > "$T/lref" 2>/dev/null
+  for to in nvidia cpu; do
+    if HETGPU_DEVICE=nvidia HETGPU_MIGRATE=after_ms=3:to=$to:verbose $TO "$P/mig-longrun" > "$T/l" 2> "$T/l.err" &&
+       grep -q '^longrun ok' "$T/l" && cmp -s "$T/lref" "$T/l" &&
+       grep -q 'yield flag raised while a launch runs' "$T/l.err" &&
+       grep -q "resumed on device 0: .*($to)\$" "$T/l.err"; then
+      echo "PASS nvidia-running-to-$to after_ms=3 ($(grep -o 'suspended ([0-9]* of [0-9]* blocks' "$T/l.err" | head -1)))"
+    else
+      echo "FAIL nvidia-running-to-$to after_ms=3: $(tail -3 "$T/l.err" | tr '\n' ' ')"; rc=1
+    fi
+  done
 fi
 # test/Migration/migrate-cpu.cu (floats in its stencil: compared on the
 # GPU only).

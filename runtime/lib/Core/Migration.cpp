@@ -368,6 +368,9 @@ struct AfterMsTrigger {
         Flag->raise();
       else
         Pending = true;
+      if (migrationConfig().Verbose)
+        fprintf(stderr, "hetgpu-migrate: after_ms: yield flag raised %s\n",
+                Flag ? "while a launch runs" : "between launches");
     }).detach();
   }
   /// The flag was set while a launch ran but every block had passed its
