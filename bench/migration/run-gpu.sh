@@ -21,7 +21,7 @@
 #   run:   sh bench/migration/run-gpu.sh --device build-x/migcarry | tee $OUT/mig.txt
 #          (carry ["build-x/migcarry"])
 #
-# Programs: mig-xdev (test/Migration/Inputs/xdev.cu: barriers, shared memory,
+# Programs: mig-longrun (longrun.cu), mig-xdev (test/Migration/Inputs/xdev.cu: barriers, shared memory,
 # warp shuffles, atomics, device pointers stored in device memory; integer
 # output, identical on every device), mig-downtime (downtime.cu), and
 # `migrate` (test/Migration/migrate-cpu.cu, staged by prepare-carry.sh).
@@ -32,6 +32,9 @@
 #    device (the runtime's verbose "resumed on device 0: ... (nvidia|cpu)");
 #    device memory keeps its addresses (the NVIDIA backend maps GPU memory
 #    into the process-wide arena with the driver's VMM API);
+#  * a kernel running on the GPU (longrun.cu) suspended by after_ms, the
+#    host raising the flag in device memory while it runs; resumed on the
+#    GPU and on the CPU;
 #  * downtime: one suspension of downtime.cu moved cpu -> nvidia and
 #    nvidia -> cpu for 16/64/256 MB of allocations, next to the measured
 #    copy bandwidth.
