@@ -23,6 +23,7 @@
 
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
 #include "hetgpu/host_abi.h"
 
@@ -428,6 +429,10 @@ Expected<std::string> sharedObjectFor(const std::string &In) {
     ModulePassManager MPM;
     MPM.addPass(hetgpu::InstrumentStatePass());
     MPM.run(*M, MAM);
+  } else {
+    // As hetgpu_translate does: loop safe points are nothing unless the
+    // translation is instrumented.
+    hetgpu::stripSafePoints(*M);
   }
   auto T = hetgpu::createHostTarget();
   if (!T)
@@ -504,11 +509,12 @@ int main(int argc, char **argv) {
     ArgPtrs.push_back(A.IsBuf ? static_cast<void *>(&A.Ptr)
                               : static_cast<void *>(A.Bytes.data()));
 
-  // Live migration: the state buffer and control block are the two hidden
-  // trailing parameters of an instrumented kernel.
+  // Live migration: the state buffer, the control block and the round are
+  // the hidden trailing parameters of an instrumented kernel.
   std::vector<char> StateBuf;
   hetgpu::MigrationControl Ctrl = {};
   void *StatePtr = nullptr, *CtrlPtr = &Ctrl;
+  uint32_t Round = 0;
   if (MigrateAfter) {
     if (!Migration) {
       WithColor::error() << "--migrate-after needs a hetIR input that "
@@ -526,6 +532,7 @@ int main(int argc, char **argv) {
     Ctrl.YieldAfter = MigrateAfter;
     ArgPtrs.push_back(&StatePtr);
     ArgPtrs.push_back(&CtrlPtr);
+    ArgPtrs.push_back(&Round);
   }
 
   hetgpu_host_services Svc = {nullptr,     devicePrintf, deviceAssert,
@@ -590,7 +597,7 @@ int main(int argc, char **argv) {
     }
     printf("migration: yield=%u suspended=%u ran-to-end=%u\n", Ctrl.Yield,
            Suspended, Ended);
-    Ctrl.Round = 1;
+    Ctrl.Round = Round = 1;
     Ctrl.Yield = 0;
     Ctrl.YieldAfter = 0;
     Launch();

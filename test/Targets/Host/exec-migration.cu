@@ -1,27 +1,30 @@
 // Live migration on the host: the kernel is instrumented by
-// hetgpu-instrument-state (hidden state/control parameters, passed as the
-// last two entries of `args`), suspended at the N-th safe-point visit
+// hetgpu-instrument-state (hidden state/control/round parameters, passed as
+// the last three entries of `args`), suspended at the N-th safe-point visit
 // (registers, private arrays and shared memory saved in the state buffer),
 // and resumed by a second launch; the result equals an uninterrupted run.
 // RUN: %hetir %s -o %t.bc
 // RUN: hetgpu-host-run --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
-// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=4 > %t.plain
-// RUN: hetgpu-host-run --migrate-after=1 --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
-// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=4 > %t.m1
-// RUN: hetgpu-host-run --migrate-after=4 --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
-// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=4 > %t.m4
+// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=12 > %t.plain
+// RUN: for n in 1 6 7; do \
+// RUN:   hetgpu-host-run --migrate-after=$n --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
+// RUN:     _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=12 > %t.m$n || exit 1; \
+// RUN:   tail -n 1 %t.m$n | diff %t.plain - || exit 1; \
+// RUN: done
 // RUN: FileCheck --check-prefix=M1 %s < %t.m1
-// RUN: FileCheck --check-prefix=M4 %s < %t.m4
-// RUN: tail -n 1 %t.m1 | diff %t.plain -
-// RUN: tail -n 1 %t.m4 | diff %t.plain -
+// RUN: FileCheck --check-prefix=M6 %s < %t.m6
+// RUN: FileCheck --check-prefix=M7 %s < %t.m7
 // RUN: python3 %S/Inputs/scan_ref.py | diff - %t.plain
-// A block tests the flag at one barrier visit in 32, the first test at
-// visit 32 - ctaid.x (block 0 at its first barrier). With the trigger at
-// the first tested visit every block suspends at its first test; at the
-// 4th, block 0 has passed its own test already and raises the flag at its
-// 33rd... so only one block suspends and the others run to their end.
+// The loops have barriers, so the nest gets a loop safe point every 32 back
+// edges of its loops (the inner loop runs 6 times per round): 12 rounds
+// make 71 back edges, a test at the 32nd and the 64th, two per block, six
+// in all. With the trigger at the first visit every block suspends at its
+// first test; at the sixth, the block that makes it suspends and the two
+// others have passed their last test and run to their end; at the seventh
+// nothing yields.
 // M1: migration: yield=1 suspended=3 ran-to-end=0
-// M4: migration: yield=1 suspended=1 ran-to-end=2
+// M6: migration: yield=1 suspended=1 ran-to-end=2
+// M7: migration: yield=0 suspended=0 ran-to-end=3
 
 // Per block: an inclusive prefix sum (Hillis-Steele, a barrier per step)
 // over dynamic shared memory, `rounds` times, with a private array that

@@ -1,6 +1,8 @@
 ; __syncthreads and its reductions become bar.sync / bar.red (the aligned
 ; CTA barrier intrinsics), predicates compared with zero, and/or results
-; widened back to i32.
+; passed through a full-warp vote.any (the value is block-uniform, but
+; ptxas only knows it for a vote: a branch on the raw result made loops
+; around it divergent) and widened back to i32.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-nvptx -S %s | FileCheck %s
 ; RUN: hetgpu-translate --target=nvptx --arch=sm_80 %s -o - | FileCheck --check-prefix=PTX %s
 
@@ -12,16 +14,20 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: [[P1:%.*]] = icmp ne i32 %x, 0
 ; CHECK: %c = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 [[P1]])
 ; CHECK: [[P2:%.*]] = icmp ne i32 %c, 0
-; CHECK: [[A:%.*]] = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 [[P2]])
-; CHECK: %a = zext i1 [[A]] to i32
+; CHECK: [[A0:%.*]] = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 [[P2]])
+; CHECK-NEXT: [[A:%.*]] = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1 [[A0]])
+; CHECK-NEXT: %a = zext i1 [[A]] to i32
 ; CHECK: [[P3:%.*]] = icmp ne i32 %a, 0
-; CHECK: [[O:%.*]] = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 [[P3]])
-; CHECK: %o = zext i1 [[O]] to i32
+; CHECK: [[O0:%.*]] = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 [[P3]])
+; CHECK-NEXT: [[O:%.*]] = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1 [[O0]])
+; CHECK-NEXT: %o = zext i1 [[O]] to i32
 ; PTX-LABEL: .entry k(
 ; PTX: bar.sync 0;
 ; PTX: bar.red.popc.u32
 ; PTX: bar.red.and.pred
+; PTX-NEXT: vote.sync.any.pred
 ; PTX: bar.red.or.pred
+; PTX-NEXT: vote.sync.any.pred
 define void @k(ptr %p, i32 %x) #0 {
   call void @__hetgpu_barrier()
   %c = call i32 @__hetgpu_barrier_count(i32 %x)

@@ -3,7 +3,8 @@
 ; instructions) are not state: the live bundle lists only the others. A
 ; division by a non-constant may trap and a load reads memory: both stay.
 ; hetgpu-instrument-state moves the recomputable values used across the
-; safe point into the entry block (no phi joins them at the safe point).
+; safe point (a loop safe point here: barriers are not instrumented) into
+; the entry block (no phi joins them at the safe point).
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout -S %s | FileCheck %s
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck --check-prefix=INSTR %s
 
@@ -13,13 +14,13 @@ target triple = "unknown-hetgpu-unknown"
 @tile = internal addrspace(3) global [64 x float] undef, align 4
 
 ; CHECK-LABEL: define void @k(
-; CHECK: call void @__hetgpu_barrier() [ "hetgpu.live"(i32 %q, float %v) ]
+; CHECK: call void @__hetgpu_safepoint() [ "hetgpu.live"(i32 %q, float %v) ]
 ; INSTR-LABEL: define void @k(
 ; INSTR: hetgpu.entry:
 ; INSTR-DAG: %t64 = zext i32 %t to i64
 ; INSTR-DAG: %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
 ; INSTR-DAG: %half = lshr i64 %t64, 1
-; INSTR: switch i32 %hetgpu.way
+; INSTR: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
 ; INSTR: hetgpu.body:
 ; INSTR-NOT: %ps =
 ; INSTR: hetgpu.sp.1:
@@ -35,7 +36,7 @@ entry:
   %pin = getelementptr float, ptr %in, i64 %half
   %v = load float, ptr %pin
   store float %v, ptr addrspace(3) %ps
-  call void @__hetgpu_barrier()
+  call void @__hetgpu_safepoint()
   %w = load float, ptr addrspace(3) %ps
   %s = fadd float %v, %w
   %qf = uitofp i32 %q to float
@@ -45,7 +46,7 @@ entry:
   ret void
 }
 declare i32 @__hetgpu_tid_x()
-declare void @__hetgpu_barrier()
+declare void @__hetgpu_safepoint()
 attributes #0 = { "hetgpu-kernel" }
 !hetgpu.ir.version = !{!0}
 !hetgpu.kernels = !{!1}
