@@ -70,19 +70,23 @@ std::vector<TableEntry> buildTable() {
   return T;
 }
 
+// The tables are never destroyed: a program that calls exit() while another
+// thread translates (a CUDA program whose error check exits while its
+// other device threads launch) would otherwise have that thread look up
+// builtins in freed memory.
 const std::vector<TableEntry> &table() {
-  static const std::vector<TableEntry> T = buildTable();
-  return T;
+  static const auto *T = new std::vector<TableEntry>(buildTable());
+  return *T;
 }
 
 const StringMap<unsigned> &nameIndex() {
-  static const StringMap<unsigned> Index = [] {
-    StringMap<unsigned> M;
+  static const auto *Index = [] {
+    auto *M = new StringMap<unsigned>();
     for (unsigned I = 0; I < table().size(); ++I)
-      M[table()[I].Info.Name] = I;
+      (*M)[table()[I].Info.Name] = I;
     return M;
   }();
-  return Index;
+  return *Index;
 }
 
 Type *toType(LLVMContext &Ctx, TypeTok T) {
