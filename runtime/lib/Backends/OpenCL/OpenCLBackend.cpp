@@ -1163,6 +1163,14 @@ public:
           Skipped += " " + Name + ": takes neither SPIR-V nor SPIR;";
           continue;
         }
+        // A SPIR-only device cannot load a module without the Khronos
+        // translator: not offered (a program that uses every device would
+        // fail on it; seen with PoCL 5.0 on a machine without llvm-spirv).
+        std::string NoTool;
+        if (!HasIL && findSPIRVTranslator(NoTool).empty()) {
+          Skipped += " " + Name + ": takes SPIR 1.2 only, and " + NoTool + ";";
+          continue;
+        }
         cl_context_properties CP[] = {
             0x1084 /*CL_CONTEXT_PLATFORM*/,
             reinterpret_cast<cl_context_properties>(P), 0};
