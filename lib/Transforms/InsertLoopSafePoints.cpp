@@ -25,12 +25,16 @@
 /// * the loop calls no safe point and no non-builtin function, and a loop
 ///   without a barrier no warp builtin.
 ///
-/// The outermost such loop of a nest gets an i32 counter (reset when the
-/// nest is entered). In a nest without barriers every back edge increments
-/// it; in a nest with barriers the back edges of the loops that contain a
-/// barrier do. When the counter's low bits (LoopSafePointPeriodLog2, or
-/// BarrierLoopSafePointPeriodLog2 for a nest with barriers) are zero the
-/// back edge runs through a block that calls `__hetgpu_safepoint()`.
+/// In a nest with barriers, every loop that contains a barrier and counts
+/// `i + 1` against a loop-invariant bound runs in chunks of 32 iterations
+/// with the safe point between two chunks (chunkLoop: nothing added to an
+/// iteration). Otherwise the outermost such loop of a nest gets an i32
+/// counter (reset when the nest is entered): in a nest without barriers
+/// every back edge increments it, in a nest with barriers the back edges of
+/// the other loops that contain a barrier do; when the counter's low bits
+/// (LoopSafePointPeriodLog2, or BarrierLoopSafePointPeriodLog2 for a nest
+/// with barriers) are zero the back edge runs through a block that calls
+/// `__hetgpu_safepoint()`.
 /// hetgpu-state-layout makes that call a `loop-latch` safe point,
 /// hetgpu-instrument-state a yield test; a translation that is not
 /// instrumented erases it (stripSafePoints) and the counter folds away (so
@@ -148,7 +152,13 @@ private:
                          bool OutsideOnly = false);
   bool hasForbiddenCall(const Loop *L, StringRef &Why);
   bool barrierDominatesLatches(const Loop *L);
+  bool chunkLoop(Loop *L, uint32_t Period, FunctionCallee SafePoint);
 };
+
+static bool isOne(const Value *V) {
+  auto *CI = dyn_cast<ConstantInt>(V);
+  return CI && CI->isOne();
+}
 
 /// A barrier of any kind (not a loop safe point).
 static bool isBarrierCall(const Instruction &I) {
@@ -264,6 +274,115 @@ bool KernelInserter::isEligible(const Loop *L) {
   return Ok;
 }
 
+/// A loop with a barrier whose latch decides the exit on its induction
+/// variable (`%i.next = add %i, 1` compared slt/ult/ne with a bound that
+/// does not change in the loop) runs in chunks of Period iterations, the
+/// safe point between two chunks:
+///
+///   OH:     %i.in = phi [start, preheader], [%i.next, SP]  (and the others)
+///           %lim = i.in + Period, clamped to the bound
+///   H ...   the loop, unchanged but for the latch:
+///   Latch:  br (%i.next <pred> %lim), H, Chunk
+///   Chunk:  br (%i.next <pred> %bound), SP, E
+///   SP:     call @__hetgpu_safepoint() ; br OH
+///
+/// No instruction is added to an iteration, and no barrier depends on a
+/// branch inside the loop: OpenCL compilers that run a work-item loop per
+/// region between barriers (PoCL) made the back-edge counter's conditional
+/// safe point cost every iteration (a stencil loop 1.25x). The loop's own
+/// compare now tests %lim; %lim <= the bound in the compare's order, so the
+/// inner loop never runs past the original exit. stripSafePoints undoes
+/// it. False (nothing changed) for loops of another shape.
+bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
+                               FunctionCallee SafePoint) {
+  BasicBlock *H = L->getHeader(), *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional())
+    return false;
+  unsigned HIdx = Br->getSuccessor(0) == H ? 0 : 1;
+  BasicBlock *E = Br->getSuccessor(1 - HIdx);
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (Br->getSuccessor(HIdx) != H || L->contains(E) || E->isEHPad() || !Cmp ||
+      !Cmp->hasOneUse())
+    return false;
+  // "Stay in the loop while X <Pred> Bound", X = IV + 1.
+  Value *X = Cmp->getOperand(0), *Bound = Cmp->getOperand(1);
+  CmpInst::Predicate Pred = Cmp->getPredicate();
+  if (!L->isLoopInvariant(Bound)) {
+    std::swap(X, Bound);
+    Pred = CmpInst::getSwappedPredicate(Pred);
+  }
+  if (HIdx == 1)
+    Pred = CmpInst::getInversePredicate(Pred);
+  auto *Next = dyn_cast<BinaryOperator>(X);
+  if (!L->isLoopInvariant(Bound) || !Next || Next->getOpcode() != Instruction::Add ||
+      !isOne(Next->getOperand(1)) ||
+      !(Pred == CmpInst::ICMP_SLT || Pred == CmpInst::ICMP_ULT ||
+        Pred == CmpInst::ICMP_NE))
+    return false;
+  auto *IV = dyn_cast<PHINode>(Next->getOperand(0));
+  if (!IV || IV->getParent() != H || IV->getIncomingValueForBlock(Latch) != Next)
+    return false;
+  SmallVector<BasicBlock *, 4> Outside;
+  for (BasicBlock *P : predecessors(H))
+    if (!L->contains(P))
+      Outside.push_back(P);
+  if (Outside.empty())
+    return false;
+
+  LLVMContext &C = K.getContext();
+  BasicBlock *OH = SplitBlockPredecessors(H, Outside, ".chunk");
+  if (!OH)
+    return false;
+  OH->setName("hetgpu.loopsp.chunk");
+  BasicBlock *Chunk = BasicBlock::Create(C, "hetgpu.loopsp.end", &K, E);
+  BasicBlock *SP = BasicBlock::Create(C, "hetgpu.loopsp", &K, E);
+  // What H gets from the latch also reaches it through SP and OH.
+  PHINode *IVIn = nullptr;
+  for (PHINode &P : H->phis()) {
+    Value *FromOH = P.getIncomingValueForBlock(OH);
+    auto *OP = dyn_cast<PHINode>(FromOH);
+    if (!OP || OP->getParent() != OH) {
+      OP = PHINode::Create(P.getType(), Outside.size() + 1,
+                           P.getName() + ".chunk", OH->getFirstNonPHIIt());
+      for (BasicBlock *Pred : predecessors(OH))
+        OP->addIncoming(FromOH, Pred);
+      P.setIncomingValueForBlock(OH, OP);
+    }
+    OP->addIncoming(P.getIncomingValueForBlock(Latch), SP);
+    if (&P == IV)
+      IVIn = OP;
+  }
+  for (PHINode &P : E->phis())
+    for (unsigned I = 0; I < P.getNumIncomingValues(); ++I)
+      if (P.getIncomingBlock(I) == Latch)
+        P.setIncomingBlock(I, Chunk);
+  // The chunk's limit: IVIn + Period when the bound lies further (wrapping
+  // there only shortens the chunk), else the bound.
+  IRBuilder<> B(OH->getTerminator());
+  Value *Step = ConstantInt::get(IV->getType(), Period);
+  Value *Far = B.CreateAdd(IVIn, Step, "hetgpu.chunk.far");
+  Value *Before =
+      Pred == CmpInst::ICMP_NE
+          ? B.CreateICmpUGT(B.CreateSub(Bound, IVIn), Step)
+          : B.CreateICmp(Pred, Far, Bound);
+  Value *Lim = B.CreateSelect(Before, Far, Bound, "hetgpu.chunk.lim");
+  B.SetInsertPoint(Br);
+  Value *InChunk = B.CreateICmp(Pred, Next, Lim, "hetgpu.chunk.more");
+  B.CreateCondBr(InChunk, H, Chunk);
+  Br->eraseFromParent();
+  // Chunk: the loop's own test, now with the continuing side first.
+  if (HIdx == 1)
+    Cmp->setPredicate(Cmp->getInversePredicate());
+  Cmp->moveBefore(*Chunk, Chunk->end());
+  BranchInst::Create(SP, E, Cmp, Chunk);
+  B.SetInsertPoint(SP);
+  B.CreateCall(SafePoint); // convergent: the declaration says so
+  B.CreateBr(OH);
+  ++NumLoopSafePoints;
+  return true;
+}
+
 bool KernelInserter::run() {
   // Outermost eligible loops: every loop inside one is eligible too (the
   // blocks reaching an inner header are the outer loop's and those reaching
@@ -314,6 +433,8 @@ bool KernelInserter::run() {
     for (unsigned I = 0; I < Nest.size(); ++I) {
       Nest.append(Nest[I]->begin(), Nest[I]->end());
       if (Barriers && !containsBarrier(Nest[I]))
+        continue;
+      if (Barriers && chunkLoop(Nest[I], Mask + 1, SafePoint))
         continue;
       SmallVector<BasicBlock *, 4> Latches;
       Nest[I]->getLoopLatches(Latches);
@@ -370,6 +491,42 @@ PreservedAnalyses InsertLoopSafePointsPass::run(Module &M,
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
+/// Undoes chunkLoop once the safe point call is gone from \p SP: the latch
+/// branches on the loop's own compare again, and the chunk limit, the
+/// outer header's extra incoming values and the two blocks go away.
+static bool unchunkLoop(BasicBlock *SP) {
+  auto *SBr = dyn_cast<BranchInst>(SP->getTerminator());
+  BasicBlock *Chunk = SP->getSinglePredecessor();
+  if (!SBr || SBr->isConditional() || &SP->front() != SBr || !Chunk)
+    return false;
+  BasicBlock *OH = SBr->getSuccessor(0);
+  auto *CBr = dyn_cast<BranchInst>(Chunk->getTerminator());
+  BasicBlock *Latch = Chunk->getSinglePredecessor();
+  if (!CBr || !CBr->isConditional() || CBr->getSuccessor(0) != SP || !Latch)
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(CBr->getCondition());
+  auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Cmp || Cmp->getParent() != Chunk || !LBr || !LBr->isConditional() ||
+      LBr->getSuccessor(1) != Chunk ||
+      OH->getSingleSuccessor() != LBr->getSuccessor(0))
+    return false;
+  BasicBlock *H = LBr->getSuccessor(0), *E = CBr->getSuccessor(1);
+  Value *InChunk = LBr->getCondition();
+  Cmp->moveBefore(LBr->getIterator());
+  BranchInst::Create(H, E, Cmp, LBr->getIterator());
+  LBr->eraseFromParent();
+  for (PHINode &P : E->phis())
+    for (unsigned I = 0; I < P.getNumIncomingValues(); ++I)
+      if (P.getIncomingBlock(I) == Chunk)
+        P.setIncomingBlock(I, Latch);
+  for (PHINode &P : OH->phis())
+    P.removeIncomingValue(SP, /*DeletePHIIfEmpty=*/false);
+  SP->eraseFromParent();
+  Chunk->eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(InChunk);
+  return true;
+}
+
 bool stripSafePoints(Module &M) {
   Function *F = M.getFunction(getBuiltinInfo(BuiltinID::safepoint).Name);
   if (!F)
@@ -382,6 +539,8 @@ bool stripSafePoints(Module &M) {
     BasicBlock *BB = CB->getParent();
     CB->eraseFromParent();
     ++NumStripped;
+    if (unchunkLoop(BB))
+      continue;
     // The guard block is now empty: its predecessor's branch to it folds,
     // and the counter test becomes dead.
     auto *Br = dyn_cast<BranchInst>(BB->getTerminator());

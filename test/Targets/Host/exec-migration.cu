@@ -5,26 +5,27 @@
 // and resumed by a second launch; the result equals an uninterrupted run.
 // RUN: %hetir %s -o %t.bc
 // RUN: hetgpu-host-run --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
-// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=12 > %t.plain
-// RUN: for n in 1 6 7; do \
+// RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=70 > %t.plain
+// RUN: for n in 1 36 37; do \
 // RUN:   hetgpu-host-run --migrate-after=$n --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
-// RUN:     _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=12 > %t.m$n || exit 1; \
+// RUN:     _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=70 > %t.m$n || exit 1; \
 // RUN:   tail -n 1 %t.m$n | diff %t.plain - || exit 1; \
 // RUN: done
 // RUN: FileCheck --check-prefix=M1 %s < %t.m1
-// RUN: FileCheck --check-prefix=M6 %s < %t.m6
-// RUN: FileCheck --check-prefix=M7 %s < %t.m7
+// RUN: FileCheck --check-prefix=M36 %s < %t.m36
+// RUN: FileCheck --check-prefix=M37 %s < %t.m37
 // RUN: python3 %S/Inputs/scan_ref.py | diff - %t.plain
-// The loops have barriers, so the nest gets a loop safe point every 32 back
-// edges of its loops (the inner loop runs 6 times per round): 12 rounds
-// make 71 back edges, a test at the 32nd and the 64th, two per block, six
-// in all. With the trigger at the first visit every block suspends at its
-// first test; at the sixth, the block that makes it suspends and the two
-// others have passed their last test and run to their end; at the seventh
-// nothing yields.
+// The loops have barriers. The rounds loop runs in chunks of 32 iterations
+// with a safe point between two chunks: 2 tests per block in 70 rounds.
+// The inner loop (its step doubles d, so it keeps the counted form) gets a
+// safe point every 32 of its back edges: 5 per round, 10 tests. So 12 per
+// block, 36 in all. With the trigger at the first visit every block
+// suspends at its first test; at the 36th, the block that makes it
+// suspends and the two others have passed their last test and run to
+// their end; at the 37th nothing yields.
 // M1: migration: yield=1 suspended=3 ran-to-end=0
-// M6: migration: yield=1 suspended=1 ran-to-end=2
-// M7: migration: yield=0 suspended=0 ran-to-end=3
+// M36: migration: yield=1 suspended=1 ran-to-end=2
+// M37: migration: yield=0 suspended=0 ran-to-end=3
 
 // Per block: an inclusive prefix sum (Hillis-Steele, a barrier per step)
 // over dynamic shared memory, `rounds` times, with a private array that

@@ -1,29 +1,52 @@
 ; hetgpu-insert-loop-safepoints on loops with barriers: barriers are not
 ; tested for a yield (too costly in barrier-dense loops), so a block-uniform
-; loop with a barrier gets the loop safe point, every 32 back edges. A loop
+; loop with a barrier gets a loop safe point every 32 iterations. A loop
 ; qualifies when its control is uniform, or when a barrier dominates its
 ; latch (every thread passes it in every iteration, so by CUDA's rules all
 ; threads run the same iterations) and the way into it is uniform.
+; A loop counted by `i + 1` against a loop-invariant bound runs in chunks
+; of 32 iterations (the safe point between two chunks, no instruction added
+; to an iteration); other loops count their back edges.
 ; Negative twins: a barrier only on some paths of a loop with a loaded
 ; bound, and a barrier loop after `if (tid >= n) return;`.
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | FileCheck %s
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-verify -disable-output %s
-; Four back edges get a safe point: uniform, loaded_bound, with_warp_op and
-; the outer loop of nest (not its barrier-free inner loop).
+; Four safe points: uniform, loaded_bound, with_warp_op and the outer loop
+; of nest (not its barrier-free inner loop).
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint()' | FileCheck --check-prefix=COUNT %s
 ; COUNT: {{^}}4{{$}}
+; Stripped (a translation that is not instrumented), every loop is as it
+; was: the chunks and their limits are gone.
+; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-strip-safepoints -S %s | FileCheck --check-prefix=STRIP %s
+; STRIP-NOT: hetgpu.chunk
+; STRIP-NOT: hetgpu.loopsp.end
+; STRIP-LABEL: define void @uniform(
+; STRIP: loop:
+; STRIP: %more = icmp slt i32 %i.next, %iters
+; STRIP-NEXT: br i1 %more, label %loop, label %exit
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
-; for (i = 0; i < iters; ++i) { s[t] = ...; __syncthreads(); }
+; for (i = 0; i < iters; ++i) { s[t] = ...; __syncthreads(); }: chunks.
 ; CHECK-LABEL: define void @uniform(
-; CHECK: hetgpu.loopsp.count:
-; CHECK-NEXT: %hetgpu.loopctr.next = add i32 %hetgpu.loopctr{{[0-9.]*}}, 1
-; CHECK-NEXT: %[[AND:[0-9a-z.]+]] = and i32 %hetgpu.loopctr.next, 31
-; CHECK-NEXT: %hetgpu.loopsp.due = icmp eq i32 %[[AND]], 0
+; CHECK: hetgpu.loopsp.chunk:
+; CHECK-NEXT: %i.chunk = phi i32 [ 0, %entry ], [ %i.next, %hetgpu.loopsp ]
+; CHECK-NEXT: %hetgpu.chunk.far = add i32 %i.chunk, 32
+; CHECK-NEXT: %[[B:[0-9]+]] = icmp slt i32 %hetgpu.chunk.far, %iters
+; CHECK-NEXT: %hetgpu.chunk.lim = select i1 %[[B]], i32 %hetgpu.chunk.far, i32 %iters
+; CHECK: loop:
+; CHECK-NEXT: %i = phi i32 [ %i.next, %loop ], [ %i.chunk, %hetgpu.loopsp.chunk ]
+; CHECK: call void @__hetgpu_barrier()
+; CHECK-NEXT: %i.next = add i32 %i, 1
+; CHECK-NEXT: %hetgpu.chunk.more = icmp slt i32 %i.next, %hetgpu.chunk.lim
+; CHECK-NEXT: br i1 %hetgpu.chunk.more, label %loop, label %hetgpu.loopsp.end
+; CHECK: hetgpu.loopsp.end:
+; CHECK-NEXT: %more = icmp slt i32 %i.next, %iters
+; CHECK-NEXT: br i1 %more, label %hetgpu.loopsp, label %exit
 ; CHECK: hetgpu.loopsp:
 ; CHECK-NEXT: call void @__hetgpu_safepoint()
+; CHECK-NEXT: br label %hetgpu.loopsp.chunk
 ; CHECK-LABEL: define void @loaded_bound(
 define void @uniform(ptr addrspace(3) %s, i32 %iters) #0 {
 entry:
@@ -44,7 +67,8 @@ exit:
 }
 
 ; do { __syncthreads(); done = s[0]; } while (!done): the bound is loaded
-; (divergent to the analysis), but the barrier dominates the latch.
+; (divergent to the analysis), but the barrier dominates the latch; no
+; induction variable, so the back edges are counted.
 ; CHECK: call void @__hetgpu_barrier()
 ; CHECK: and i32 %hetgpu.loopctr.next, 31
 ; CHECK: call void @__hetgpu_safepoint()
@@ -135,14 +159,13 @@ exit:
 }
 
 ; An outer loop with a barrier around a barrier-free inner loop: only the
-; outer back edge counts (the inner loop runs between two barriers of one
-; iteration) and has the safe point.
+; outer loop gets a safe point (the inner loop runs between two barriers of
+; one iteration); the outer one runs in chunks.
+; CHECK: hetgpu.loopsp.chunk:
 ; CHECK: inner:
-; CHECK-NOT: hetgpu.loopctr
+; CHECK-NOT: hetgpu.chunk
 ; CHECK: outer.latch:
-; CHECK: br i1 %omore, label %hetgpu.loopsp.count, label %exit
-; CHECK: hetgpu.loopsp.count:
-; CHECK: and i32 %hetgpu.loopctr.next, 31
+; CHECK: br i1 %hetgpu.chunk.more, label %outer, label %hetgpu.loopsp.end
 ; CHECK: call void @__hetgpu_safepoint()
 ; CHECK-NOT: call void @__hetgpu_safepoint
 define void @nest(ptr addrspace(3) %s, i32 %iters, i32 %rows) #0 {

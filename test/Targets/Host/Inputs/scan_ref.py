@@ -3,7 +3,7 @@ out = []
 for b in range(3):
     v = [(b * 64 + t) % 7 for t in range(64)]
     hist = [[0] * 4 for _ in range(64)]
-    for r in range(12):
+    for r in range(70):
         acc, s = [], 0
         for t in range(64):
             s += v[t]

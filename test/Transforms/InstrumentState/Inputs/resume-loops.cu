@@ -48,7 +48,7 @@ int main() {
   cudaMalloc(&a, sizeof(h));
   cudaMalloc(&b, sizeof(h));
   cudaMemcpy(a, h, sizeof(h), cudaMemcpyHostToDevice);
-  nest<<<Blocks, 128>>>(a, b, 40, 9);
+  nest<<<Blocks, 128>>>(a, b, 400, 9);
   stencil<<<Blocks, 128, 128 * sizeof(unsigned)>>>(a, 300);
   unsigned long long sa = 0, sb = 0;
   cudaMemcpy(h, b, sizeof(h), cudaMemcpyDeviceToHost);
