@@ -159,12 +159,20 @@ int main() {
   // that point, from the memory as it was then.
   std::string Ck2 = Ck + ".running";
   long Original = -1;
+  unsigned long long Before = 0, Now = 0;
+  hetgpuMigrationGetStats(&Before, nullptr, nullptr, nullptr, nullptr);
   std::thread Runner([&] {
     walk<<<NB, NT>>>(heads, sums, 40000);
     cudaDeviceSynchronize();
     Original = total();
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  // Wait until the launch has begun (a fixed delay raced with a loaded
+  // machine), then a little longer so that it runs.
+  for (int W = 0; W < 20000 && Now == Before; ++W) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    hetgpuMigrationGetStats(&Now, nullptr, nullptr, nullptr, nullptr);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
   rc = hetgpuCheckpoint(nullptr, Ck2.c_str());
   Runner.join();
   unsigned long long Susp = 0;
