@@ -315,13 +315,14 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   if (HIdx == 1)
     Pred = CmpInst::getInversePredicate(Pred);
   auto *Next = dyn_cast<BinaryOperator>(X);
-  if (!L->isLoopInvariant(Bound) || !Next || Next->getOpcode() != Instruction::Add ||
-      !isOne(Next->getOperand(1)) ||
+  if (!L->isLoopInvariant(Bound) || !Next ||
+      Next->getOpcode() != Instruction::Add || !isOne(Next->getOperand(1)) ||
       !(Pred == CmpInst::ICMP_SLT || Pred == CmpInst::ICMP_ULT ||
         Pred == CmpInst::ICMP_NE))
     return false;
   auto *IV = dyn_cast<PHINode>(Next->getOperand(0));
-  if (!IV || IV->getParent() != H || IV->getIncomingValueForBlock(Latch) != Next)
+  if (!IV || IV->getParent() != H ||
+      IV->getIncomingValueForBlock(Latch) != Next)
     return false;
   SmallVector<BasicBlock *, 4> Outside;
   for (BasicBlock *P : predecessors(H))
@@ -362,10 +363,9 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   IRBuilder<> B(OH->getTerminator());
   Value *Step = ConstantInt::get(IV->getType(), Period);
   Value *Far = B.CreateAdd(IVIn, Step, "hetgpu.chunk.far");
-  Value *Before =
-      Pred == CmpInst::ICMP_NE
-          ? B.CreateICmpUGT(B.CreateSub(Bound, IVIn), Step)
-          : B.CreateICmp(Pred, Far, Bound);
+  Value *Before = Pred == CmpInst::ICMP_NE
+                      ? B.CreateICmpUGT(B.CreateSub(Bound, IVIn), Step)
+                      : B.CreateICmp(Pred, Far, Bound);
   Value *Lim = B.CreateSelect(Before, Far, Bound, "hetgpu.chunk.lim");
   B.SetInsertPoint(Br);
   Value *InChunk = B.CreateICmp(Pred, Next, Lim, "hetgpu.chunk.more");
