@@ -898,7 +898,7 @@ void AMDGPULowering::run() {
     return;
   }
   // Opts.Instrument needs nothing here: hetgpu-instrument-state already
-  // rewrote the hetIR (plain hetIR with two hidden pointer parameters).
+  // rewrote the hetIR (plain hetIR with three hidden parameters).
 
   M.setTargetTriple(Triple(AMDGPUTriple));
   M.setDataLayout(AMDGPUDataLayout);

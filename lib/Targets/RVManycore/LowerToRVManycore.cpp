@@ -103,7 +103,7 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
   if (!Features)
     return Features.takeError();
   // Opts.Instrument needs nothing here: hetgpu-instrument-state already
-  // rewrote the hetIR (plain hetIR with two hidden pointer parameters).
+  // rewrote the hetIR (plain hetIR with three hidden parameters).
 
   // Static shared bytes of each kernel (the layout every target uses),
   // exported next to the frame sizes below.

@@ -6,8 +6,8 @@
 /// Checkpoint/restore of launches translated with the
 /// `hetgpu-instrument-state` pass (docs/Migration.md). When migration is
 /// enabled (HETGPU_MIGRATE, read once) every module is translated with
-/// HETGPU_TRANSLATE_INSTRUMENT, every kernel takes two hidden trailing
-/// pointer arguments (state buffer, control block) and launches go through
+/// HETGPU_TRANSLATE_INSTRUMENT, every kernel takes three hidden trailing
+/// arguments (state buffer, control block, round) and launches go through
 /// migratableLaunch(), which suspends the kernel at a safe point when the
 /// trigger fires, writes a checkpoint (versioned, checksummed), restores it
 /// and resumes the launch on the chosen device.
