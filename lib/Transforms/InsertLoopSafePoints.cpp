@@ -150,6 +150,7 @@ private:
   bool isEligible(const Loop *L);
   bool hasUniformControl(const Loop *L, StringRef &Why,
                          bool OutsideOnly = false);
+  bool leavesUniformly(BasicBlock *BB, StringRef &Why);
   bool hasForbiddenCall(const Loop *L, StringRef &Why);
   bool barrierDominatesLatches(const Loop *L);
   bool chunkLoop(Loop *L, uint32_t Period, FunctionCallee SafePoint);
@@ -215,32 +216,38 @@ bool KernelInserter::barrierDominatesLatches(const Loop *L) {
   });
 }
 
+/// Whether \p BB leaves on a block-uniform condition (else \p Why says so).
+bool KernelInserter::leavesUniformly(BasicBlock *BB, StringRef &Why) {
+  Instruction *T = BB->getTerminator();
+  if (auto *Br = dyn_cast<BranchInst>(T)) {
+    if (Br->isConditional() && !U.isUniform(Br->getCondition())) {
+      Why = "is reached or left through a divergent branch";
+      return false;
+    }
+  } else if (auto *SW = dyn_cast<SwitchInst>(T)) {
+    if (!U.isUniform(SW->getCondition())) {
+      Why = "is reached or left through a divergent switch";
+      return false;
+    }
+  } else if (!isa<ReturnInst>(T) && !isa<UnreachableInst>(T)) {
+    Why = "is reached through an unsupported terminator";
+    return false;
+  }
+  return true;
+}
+
 bool KernelInserter::hasUniformControl(const Loop *L, StringRef &Why,
                                        bool OutsideOnly) {
   // Every block from which the header is reachable (OutsideOnly: those
-  // outside the loop).
+  // outside the loop; the loop's own blocks only lead to their
+  // predecessors).
   SmallPtrSet<BasicBlock *, 32> Seen;
   SmallVector<BasicBlock *, 32> Work{L->getHeader()};
   Seen.insert(L->getHeader());
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
-    Instruction *T = BB->getTerminator();
-    if (OutsideOnly && L->contains(BB)) {
-      // Only the header's predecessors matter from inside.
-    } else if (auto *Br = dyn_cast<BranchInst>(T)) {
-      if (Br->isConditional() && !U.isUniform(Br->getCondition())) {
-        Why = "is reached or left through a divergent branch";
-        return false;
-      }
-    } else if (auto *SW = dyn_cast<SwitchInst>(T)) {
-      if (!U.isUniform(SW->getCondition())) {
-        Why = "is reached or left through a divergent switch";
-        return false;
-      }
-    } else if (!isa<ReturnInst>(T) && !isa<UnreachableInst>(T)) {
-      Why = "is reached through an unsupported terminator";
+    if (!(OutsideOnly && L->contains(BB)) && !leavesUniformly(BB, Why))
       return false;
-    }
     for (BasicBlock *P : predecessors(BB))
       if (Seen.insert(P).second)
         Work.push_back(P);
@@ -413,16 +420,27 @@ bool KernelInserter::run() {
   };
   SmallVector<BackEdge, 16> Edges;
   for (Loop *Root : Roots) {
-    auto *Ctr = new AllocaInst(I32, M.getDataLayout().getAllocaAddrSpace(),
-                               "hetgpu.loopctr", Entry.getFirstInsertionPt());
-    new StoreInst(ConstantInt::get(I32, 0), Ctr,
-                  Entry.getTerminator()->getIterator());
-    // Reset whenever the nest is entered.
+    // The nest's counter, made when a back edge needs it (chunked loops do
+    // not); it is reset on the edges into the nest as they were before any
+    // loop of the nest was chunked.
+    SmallVector<BasicBlock *, 4> Entries;
     for (BasicBlock *P : predecessors(Root->getHeader()))
       if (!Root->contains(P))
+        Entries.push_back(P);
+    AllocaInst *Ctr = nullptr;
+    auto Counter = [&] {
+      if (Ctr)
+        return Ctr;
+      Ctr = new AllocaInst(I32, M.getDataLayout().getAllocaAddrSpace(),
+                           "hetgpu.loopctr", Entry.getFirstInsertionPt());
+      new StoreInst(ConstantInt::get(I32, 0), Ctr,
+                    Entry.getTerminator()->getIterator());
+      for (BasicBlock *P : Entries)
         new StoreInst(ConstantInt::get(I32, 0), Ctr,
                       P->getTerminator()->getIterator());
-    Counters.push_back(Ctr);
+      Counters.push_back(Ctr);
+      return Ctr;
+    };
     // In a nest with barriers only the loops with a barrier count: the
     // others run between two barriers of one iteration.
     bool Barriers = containsBarrier(Root);
@@ -439,7 +457,7 @@ bool KernelInserter::run() {
       SmallVector<BasicBlock *, 4> Latches;
       Nest[I]->getLoopLatches(Latches);
       for (BasicBlock *Latch : Latches)
-        Edges.push_back({Latch, Nest[I]->getHeader(), Ctr, Mask});
+        Edges.push_back({Latch, Nest[I]->getHeader(), Counter(), Mask});
     }
     ++NumUniformLoops;
   }

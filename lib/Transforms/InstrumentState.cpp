@@ -113,19 +113,18 @@ private:
   Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
   Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
   BasicBlock *RetBB = nullptr;
-  /// Restored value of a live SSA value, per landing block.
-  SmallVector<std::pair<BasicBlock *, SmallVector<std::pair<Instruction *, Value *>, 16>>, 8>
-      Restores;
   /// Resume path of one safe point: the block that ends the shared-memory
   /// restore (entered from the entry dispatch), the landing blocks that
-  /// reload the live values (first and last), the safe point's block, and
-  /// the map to the copy of its loop nest (wireResumes; null outside loops).
+  /// reload the live values (first and last), the safe point's block, the
+  /// map to the copy of its loop nest (wireResumes; null outside loops), and
+  /// the reloaded value of each live SSA value.
   struct ResumePath {
     BasicBlock *RestoreEnd;
     BasicBlock *Land, *LandEnd;
     BasicBlock *SP;
     unsigned Id;
     ValueToValueMapTy *Copy = nullptr;
+    SmallVector<std::pair<Instruction *, Value *>, 16> Reloaded;
   };
   SmallVector<ResumePath, 8> ResumePaths;
   /// Safe point id being resumed (0: none); promoted to SSA with the rest.
@@ -166,7 +165,7 @@ private:
     return B.CreateGEP(I8, P, B.getInt64(Off), N);
   }
   /// Words of the control block (hetgpu::MigrationControl).
-  enum ControlField { CF_Yield, CF_YieldAfter, CF_Visits, CF_DynShared, CF_Round };
+  enum ControlField { CF_Yield, CF_YieldAfter, CF_Visits, CF_DynShared };
   /// A word of the control block, addressed as global memory: the CPU
   /// device's SIMT -> MIMD lowering regroups warps at volatile accesses
   /// that may touch shared memory, which a generic pointer could.
@@ -574,12 +573,12 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
       BasicBlock::Create(*C, "hetgpu.land." + Twine(Id), NF, SP);
   B.SetInsertPoint(Land);
   emitAddressing(B);
-  Restores.emplace_back();
-  emitRestore(B, P, Restores.back().second);
-  Restores.back().first = B.GetInsertBlock();
+  ResumePath RP{RestoreEnd, Land, nullptr, SP, Id};
+  emitRestore(B, P, RP.Reloaded);
+  RP.LandEnd = B.GetInsertBlock();
   B.CreateBr(SP);
-  Y->addIncoming(B.getInt32(0), Restores.back().first);
-  ResumePaths.push_back({RestoreEnd, Land, Restores.back().first, SP, Id});
+  Y->addIncoming(B.getInt32(0), RP.LandEnd);
+  ResumePaths.push_back(std::move(RP));
   ++NumInstrumentedSafePoints;
 }
 
@@ -771,18 +770,17 @@ void KernelInstrumenter::repairSSA() {
   // A safe point in a copied loop nest restores the copies of its values,
   // and the stack slot through which a value leaves the nest (its store
   // right after the value's definition is skipped on the resume path).
-  for (unsigned I = 0; I < Restores.size(); ++I)
-    if (ValueToValueMapTy *VM = ResumePaths[I].Copy)
-      for (auto &[V, R] : Restores[I].second) {
+  for (ResumePath &RP : ResumePaths)
+    if (RP.Copy)
+      for (auto &[V, R] : RP.Reloaded) {
         if (AllocaInst *Slot = EscapeSlots.lookup(V))
-          new StoreInst(R, Slot,
-                        Restores[I].first->getTerminator()->getIterator());
-        if (auto It = VM->find(V); It != VM->end())
+          new StoreInst(R, Slot, RP.LandEnd->getTerminator()->getIterator());
+        if (auto It = RP.Copy->find(V); It != RP.Copy->end())
           V = cast<Instruction>(It->second);
       }
   SetVector<Instruction *> Live;
-  for (auto &[BB, Pairs] : Restores)
-    for (auto &[V, R] : Pairs)
+  for (ResumePath &RP : ResumePaths)
+    for (auto &[V, R] : RP.Reloaded)
       Live.insert(V);
   DenseMap<Instruction *, AllocaInst *> Slots;
   SmallVector<AllocaInst *, 16> Allocas;
@@ -792,9 +790,9 @@ void KernelInstrumenter::repairSSA() {
     Slots[V] = A;
     Allocas.push_back(A);
   }
-  for (auto &[BB, Pairs] : Restores)
-    for (auto &[V, R] : Pairs)
-      new StoreInst(R, Slots[V], BB->getTerminator()->getIterator());
+  for (ResumePath &RP : ResumePaths)
+    for (auto &[V, R] : RP.Reloaded)
+      new StoreInst(R, Slots[V], RP.LandEnd->getTerminator()->getIterator());
   if (ResumeId)
     Allocas.push_back(ResumeId);
   for (auto &[V, Slot] : EscapeSlots)

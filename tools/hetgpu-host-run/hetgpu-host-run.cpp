@@ -597,7 +597,7 @@ int main(int argc, char **argv) {
     }
     printf("migration: yield=%u suspended=%u ran-to-end=%u\n", Ctrl.Yield,
            Suspended, Ended);
-    Ctrl.Round = Round = 1;
+    Round = 1;
     Ctrl.Yield = 0;
     Ctrl.YieldAfter = 0;
     Launch();

@@ -24,17 +24,15 @@
 namespace hetgpu {
 
 /// Control block shared by host and device (32 bytes, 8-aligned). Every
-/// thread reads Yield and YieldAfter with one plain 64-bit load at a loop
-/// safe point. The launch's round is also the third hidden parameter (the
-/// kernel reads that one: a parameter costs no memory access at entry).
+/// thread reads Yield and YieldAfter with one volatile 64-bit load at a loop
+/// safe point. (The launch's round is the third hidden parameter, not a
+/// word here: a parameter costs no memory access at entry.)
 struct MigrationControl {
   uint32_t Yield;       ///< nonzero: suspend at the next safe point
   uint32_t YieldAfter;  ///< 0: off; else set Yield at this visit count
   uint32_t Visits;      ///< safe-point visits (thread 0 of each block)
   uint32_t DynShared;   ///< dynamic shared bytes of the launch
-  uint32_t Round;       ///< 0: a fresh launch; R > 0: resume blocks with status R
-                        ///< (a copy of the hidden parameter, for debugging)
-  uint32_t Reserved[3];
+  uint32_t Reserved[4];
 };
 static_assert(sizeof(MigrationControl) == 32,
               "the runtime's ControlBlock has the same 32 bytes");

@@ -313,7 +313,10 @@ struct YieldFlag {
     if (Host)
       *Host = 1;
     else if (Side)
-      Side->memset(Word, 1, 1); // the flag was 0: now 1
+      if (Status S = Side->memset(Word, 1, 1)) // the flag was 0: now 1
+        log(LogLevel::Error, "live migration: cannot raise the yield flag of "
+                             "the running launch: " +
+                                 S.Message);
   }
   bool raised() {
     std::lock_guard<std::mutex> L(M);
@@ -973,7 +976,6 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       YF.Word = Ctrl;
     ControlBlock CB = {};
     CB.DynShared = uint32_t(P.DynamicShared);
-    CB.Round = Round;
     // Random safe points: thread 0 of each block counts its visits of loop
     // safe points in the control block; the launch yields at visit
     // YieldAfter, drawn log-uniformly in [1, 2^11] (a launch that ends

@@ -63,8 +63,7 @@ struct ControlBlock {
   uint32_t YieldAfter;
   uint32_t Visits;
   uint32_t DynShared;
-  uint32_t Round; ///< a copy of the round parameter (the kernel reads that)
-  uint32_t Reserved[3];
+  uint32_t Reserved[4];
 };
 static_assert(sizeof(ControlBlock) == 32, "MigrationControl is 32 bytes");
 
