@@ -245,6 +245,14 @@ struct LaneLoopFunction {
 
 /// HETGPU_HOST_ROW_LOOPS=0 builds one loop per resume point only (no
 /// second loop for warps whose lanes share a row, see buildLaneFunction).
+/// Whether a value stored to ts->kind is a block barrier's sync kind (not
+/// a warp operation's); a kind only known at run time counts as a warp's.
+bool isBlockBarrierKind(Value *V) {
+  auto *K = dyn_cast<ConstantInt>(V);
+  return K && K->getZExtValue() >= HETGPU_SYNC_BARRIER &&
+         K->getZExtValue() <= HETGPU_SYNC_BARRIER_OR;
+}
+
 bool rowLoopsDisabled() {
   const char *Env = std::getenv("HETGPU_HOST_ROW_LOOPS");
   return Env && StringRef(Env) == "0";
@@ -390,12 +398,8 @@ void convertToWarpArrays(Module &M, LaneLoopFunction &L) {
   // arrays); with block barriers alone the copies would only add work.
   bool WarpOps = false;
   for (Access &A : Accesses)
-    if (A.W == Kind) {
-      auto *K = dyn_cast<ConstantInt>(
-          cast<StoreInst>(A.I)->getValueOperand());
-      WarpOps |= !K || K->getZExtValue() < HETGPU_SYNC_BARRIER ||
-                 K->getZExtValue() > HETGPU_SYNC_BARRIER_OR;
-    }
+    if (A.W == Kind)
+      WarpOps |= !isBlockBarrierKind(cast<StoreInst>(A.I)->getValueOperand());
   if (!WarpOps)
     return;
   unsigned SpillsInF = 0;
@@ -633,9 +637,7 @@ bool hasWarpOps(Function &T) {
     auto *Off = dyn_cast<ConstantInt>(GEP->getOperand(1));
     if (!Off || Off->getZExtValue() != offsetof(hetgpu_thread_state, kind))
       continue;
-    auto *K = dyn_cast<ConstantInt>(SI->getValueOperand());
-    if (!K || K->getZExtValue() < HETGPU_SYNC_BARRIER ||
-        K->getZExtValue() > HETGPU_SYNC_BARRIER_OR)
+    if (!isBlockBarrierKind(SI->getValueOperand()))
       return true;
   }
   return false;
