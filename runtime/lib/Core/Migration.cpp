@@ -832,6 +832,71 @@ Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
 
 //===--- The migratable launch --------------------------------------------===//
 
+namespace {
+
+/// The next device of HETGPU_MIGRATE's to= list (one per migration, in turn).
+Status nextTarget(int &To) {
+  const MigrationConfig &Cfg = migrationConfig();
+  uint64_t N;
+  {
+    std::lock_guard<std::mutex> L(StatsM);
+    N = Stats.Migrations;
+  }
+  const std::string &T = Cfg.To[N % Cfg.To.size()];
+  To = Runtime::get().findContext(T);
+  if (To < 0)
+    return Status(ErrorCode::InvalidValue,
+                  "HETGPU_MIGRATE to=" + T +
+                      ": no such device (names: a backend HETGPU_DEVICE "
+                      "accepts, or an index)");
+  return Status::ok();
+}
+
+/// Moves \p Ctx to the next to= device before a launch of \p KR (the
+/// after_ms trigger fired while no kernel ran); \p K becomes the kernel
+/// loaded there. A target that cannot load the kernel refuses the move and
+/// the launch stays where it is.
+Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
+  Runtime &RT = Runtime::get();
+  int MoveTo;
+  if (Status St = nextTarget(MoveTo))
+    return St;
+  DeviceContext &TC = *RT.context(MoveTo);
+  if (TC.Home == Ctx.Dev)
+    return Status::ok();
+  Kernel *Probe = nullptr;
+  if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess) {
+    log(LogLevel::Error, "cannot migrate device " + std::to_string(Ctx.Index) +
+                             " to " + TC.Home->properties().Name + ": " +
+                             KR.Name + " cannot be loaded there");
+    return Status::ok();
+  }
+  auto T0 = std::chrono::steady_clock::now();
+  std::string Moved;
+  uint64_t Bytes = 0;
+  if (Status St = moveContext(Ctx, TC, /*CopyData=*/true, &Moved, &Bytes))
+    return St;
+  if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "migration: " + KR.Name + " cannot be loaded on " +
+                      Ctx.Dev->properties().Name);
+  double Ms = msSince(T0);
+  {
+    std::lock_guard<std::mutex> L(StatsM);
+    ++Stats.Migrations;
+    Stats.BytesMoved += Bytes;
+    Stats.RestoreMs += Ms;
+  }
+  if (migrationConfig().Verbose)
+    fprintf(stderr,
+            "hetgpu-migrate: before launching %s (between launches), %llu "
+            "bytes in %.3f ms: %s\n",
+            KR.Name.c_str(), (unsigned long long)Bytes, Ms, Moved.c_str());
+  return Status::ok();
+}
+
+} // namespace
+
 Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
                                     Kernel &K0, KernelRecord &KR,
                                     LaunchParams P,
@@ -878,10 +943,19 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     return S.Q->launch(*K, P);
   }
 
-  const container::KernelInfo KI = K->info();
-  size_t NUser = KI.Params.size() - container::MigrationHiddenParams;
   if (Status St = S.Q->synchronize())
     return St;
+  // The after_ms trigger fired while no kernel ran (or after every block of
+  // the last launch had passed its last safe point): the device moves now,
+  // between launches, where there is no kernel state to carry.
+  if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && !Resume &&
+      !Cfg.To.empty() && afterMs().takePending()) {
+    if (Status St = moveBetweenLaunches(Ctx, KR, K))
+      return St;
+  }
+
+  const container::KernelInfo KI = K->info();
+  size_t NUser = KI.Params.size() - container::MigrationHiddenParams;
 
   uint64_t Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
@@ -984,6 +1058,8 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     if (Cfg.Mode == MigrationConfig::Trigger::Random && TestedPoints &&
         Suspensions < 3)
       CB.YieldAfter = 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 12)));
+    // Without a to= device a pending trigger checkpoints this launch at its
+    // first safe point instead.
     if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
       CB.Yield = 1;
     if (Status St = copyIn(*S.Q, Ctrl, &CB, sizeof(CB)))
@@ -1058,20 +1134,9 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
         ApiImage = !Me.CheckpointTo.empty() || Me.CheckpointBuf;
       }
     }
-    if (MoveTo < 0 && !Cfg.To.empty()) {
-      uint64_t N;
-      {
-        std::lock_guard<std::mutex> L(StatsM);
-        N = Stats.Migrations;
-      }
-      const std::string &T = Cfg.To[N % Cfg.To.size()];
-      MoveTo = RT.findContext(T);
-      if (MoveTo < 0)
-        return Finish(Status(ErrorCode::InvalidValue,
-                             "HETGPU_MIGRATE to=" + T +
-                                 ": no such device (names: a backend "
-                                 "HETGPU_DEVICE accepts, or an index)"));
-    }
+    if (MoveTo < 0 && !Cfg.To.empty())
+      if (Status St2 = nextTarget(MoveTo))
+        return Finish(St2);
     bool Moves = MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev;
     // Between devices that share the arena's host memory the allocations
     // stay where they are: only the state buffer moves, unless a file or
