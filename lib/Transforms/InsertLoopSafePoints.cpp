@@ -286,20 +286,27 @@ bool KernelInserter::isEligible(const Loop *L) {
 /// does not change in the loop) runs in chunks of Period iterations, the
 /// safe point between two chunks:
 ///
-///   OH:     %i.in = phi [start, preheader], [%i.next, SP]  (and the others)
-///           %lim = i.in + Period, clamped to the bound
-///   H ...   the loop, unchanged but for the latch:
-///   Latch:  br (%i.next <pred> %lim), H, Chunk
+///   OH:     %c = phi [0, preheader], [%c.next, SP]      chunk number
+///           %base = start + %c * Period
+///           %len = (bound - %base) clamped to Period   (in the compare's order)
+///           (the loop's other header values: phis of their start and latch)
+///   H:      %j = phi [0, OH], [%j.next, Latch]           the IV's phi, reused
+///           %i = %base + %j                              the IV's uses
+///   ...     the loop, unchanged but for the latch:
+///   Latch:  %j.next = %j + 1 ; br (%j.next != %len), H, Chunk
 ///   Chunk:  br (%i.next <pred> %bound), SP, E
-///   SP:     call @__hetgpu_safepoint() ; br OH
+///   SP:     call @__hetgpu_safepoint() ; %c.next = %c + 1 ; br OH
 ///
-/// No instruction is added to an iteration, and no barrier depends on a
-/// branch inside the loop: OpenCL compilers that run a work-item loop per
-/// region between barriers (PoCL) made the back-edge counter's conditional
-/// safe point cost every iteration (a stencil loop 1.25x). The loop's own
-/// compare now tests %lim; %lim <= the bound in the compare's order, so the
-/// inner loop never runs past the original exit. stripSafePoints undoes
-/// it. False (nothing changed) for loops of another shape.
+/// No barrier depends on a branch inside the loop: OpenCL compilers that run
+/// a work-item loop per region between barriers (PoCL) made the back-edge
+/// counter's conditional safe point cost every iteration (a stencil loop
+/// 1.25x). Both header counters count from 0 by 1, the shape such compilers
+/// recognise as the same in every work-item (PoCL's uniformity analysis
+/// knows a loop's canonical induction variable and nothing else about
+/// phis: a chunk start carried in a phi made it keep the IV, the chunk
+/// limit and their compares per work-item, 1.22x). %len >= 1 as the chunk
+/// is entered only while the loop goes on. stripSafePoints undoes it. False
+/// (nothing changed) for loops of another shape.
 bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
                                FunctionCallee SafePoint) {
   BasicBlock *H = L->getHeader(), *Latch = L->getLoopLatch();
@@ -338,6 +345,13 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   if (Outside.empty())
     return false;
 
+  // The start must be one value for every way in (so the chunk base is
+  // start + c * Period).
+  Value *Start = IV->getIncomingValueForBlock(Outside.front());
+  for (BasicBlock *P : Outside)
+    if (IV->getIncomingValueForBlock(P) != Start)
+      return false;
+
   LLVMContext &C = K.getContext();
   BasicBlock *OH = SplitBlockPredecessors(H, Outside, ".chunk");
   if (!OH)
@@ -345,9 +359,11 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   OH->setName("hetgpu.loopsp.chunk");
   BasicBlock *Chunk = BasicBlock::Create(C, "hetgpu.loopsp.end", &K, E);
   BasicBlock *SP = BasicBlock::Create(C, "hetgpu.loopsp", &K, E);
-  // What H gets from the latch also reaches it through SP and OH.
-  PHINode *IVIn = nullptr;
+  // What H gets from the latch also reaches it through SP and OH (but the
+  // IV, which restarts at 0 in every chunk).
   for (PHINode &P : H->phis()) {
+    if (&P == IV)
+      continue;
     Value *FromOH = P.getIncomingValueForBlock(OH);
     auto *OP = dyn_cast<PHINode>(FromOH);
     if (!OP || OP->getParent() != OH) {
@@ -358,24 +374,39 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
       P.setIncomingValueForBlock(OH, OP);
     }
     OP->addIncoming(P.getIncomingValueForBlock(Latch), SP);
-    if (&P == IV)
-      IVIn = OP;
   }
   for (PHINode &P : E->phis())
     for (unsigned I = 0; I < P.getNumIncomingValues(); ++I)
       if (P.getIncomingBlock(I) == Latch)
         P.setIncomingBlock(I, Chunk);
-  // The chunk's limit: IVIn + Period when the bound lies further (wrapping
-  // there only shortens the chunk), else the bound.
+  Type *T = IV->getType();
+  Constant *Zero = ConstantInt::get(T, 0), *One = ConstantInt::get(T, 1);
+  Value *Step = ConstantInt::get(T, Period);
+  // OH: the chunk number and the chunk's start and length: Period when the
+  // bound lies further (wrapping there only shortens the chunk), else up
+  // to the bound.
+  PHINode *Num = PHINode::Create(T, Outside.size() + 1, "hetgpu.chunk.num",
+                                 OH->begin());
   IRBuilder<> B(OH->getTerminator());
-  Value *Step = ConstantInt::get(IV->getType(), Period);
-  Value *Far = B.CreateAdd(IVIn, Step, "hetgpu.chunk.far");
-  Value *Before = Pred == CmpInst::ICMP_NE
-                      ? B.CreateICmpUGT(B.CreateSub(Bound, IVIn), Step)
-                      : B.CreateICmp(Pred, Far, Bound);
-  Value *Lim = B.CreateSelect(Before, Far, Bound, "hetgpu.chunk.lim");
+  Value *Base =
+      B.CreateAdd(Start, B.CreateMul(Num, Step), "hetgpu.chunk.base");
+  Value *Left = B.CreateSub(Bound, Base);
+  Value *Before =
+      Pred == CmpInst::ICMP_NE
+          ? B.CreateICmpUGT(Left, Step)
+          : B.CreateICmp(Pred, B.CreateAdd(Base, Step), Bound);
+  Value *Len = B.CreateSelect(Before, Step, Left, "hetgpu.chunk.len");
+  // H: the IV's phi counts the chunk's iterations; its uses see base + j.
+  auto *I = BinaryOperator::CreateAdd(Base, Base, "", H->getFirstNonPHIIt());
+  I->takeName(IV);
+  IV->setName("hetgpu.chunk.j");
+  IV->replaceAllUsesWith(I);
+  I->setOperand(1, IV);
+  IV->setIncomingValueForBlock(OH, Zero);
   B.SetInsertPoint(Br);
-  Value *InChunk = B.CreateICmp(Pred, Next, Lim, "hetgpu.chunk.more");
+  Value *JNext = B.CreateAdd(IV, One, "hetgpu.chunk.j.next");
+  IV->setIncomingValueForBlock(Latch, JNext);
+  Value *InChunk = B.CreateICmpNE(JNext, Len, "hetgpu.chunk.more");
   B.CreateCondBr(InChunk, H, Chunk);
   Br->eraseFromParent();
   // Chunk: the loop's own test, now with the continuing side first.
@@ -385,7 +416,10 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   BranchInst::Create(SP, E, Cmp, Chunk);
   B.SetInsertPoint(SP);
   B.CreateCall(SafePoint); // convergent: the declaration says so
+  Value *NumNext = B.CreateAdd(Num, One, "hetgpu.chunk.num.next");
   B.CreateBr(OH);
+  for (BasicBlock *P : predecessors(OH))
+    Num->addIncoming(P == SP ? NumNext : Zero, P);
   ++NumLoopSafePoints;
   return true;
 }
@@ -509,13 +543,22 @@ PreservedAnalyses InsertLoopSafePointsPass::run(Module &M,
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
-/// Undoes chunkLoop once the safe point call is gone from \p SP: the latch
-/// branches on the loop's own compare again, and the chunk limit, the
-/// outer header's extra incoming values and the two blocks go away.
+/// Whether \p V is `add \p P, 1`.
+static bool isIncrementOf(Value *V, Value *P) {
+  auto *A = dyn_cast<BinaryOperator>(V);
+  return A && A->getOpcode() == Instruction::Add && A->getOperand(0) == P &&
+         isOne(A->getOperand(1));
+}
+
+/// Undoes chunkLoop once the safe point call is gone from \p SP: the IV's
+/// phi starts at the loop's start and steps by the loop's own increment
+/// again, the latch branches on the loop's own compare, and the chunk
+/// number, base and length, the outer header's extra incoming values and
+/// the two blocks go away.
 static bool unchunkLoop(BasicBlock *SP) {
   auto *SBr = dyn_cast<BranchInst>(SP->getTerminator());
   BasicBlock *Chunk = SP->getSinglePredecessor();
-  if (!SBr || SBr->isConditional() || &SP->front() != SBr || !Chunk)
+  if (!SBr || SBr->isConditional() || SP->size() != 2 || !Chunk)
     return false;
   BasicBlock *OH = SBr->getSuccessor(0);
   auto *CBr = dyn_cast<BranchInst>(Chunk->getTerminator());
@@ -529,14 +572,46 @@ static bool unchunkLoop(BasicBlock *SP) {
       OH->getSingleSuccessor() != LBr->getSuccessor(0))
     return false;
   BasicBlock *H = LBr->getSuccessor(0), *E = CBr->getSuccessor(1);
+  // The IV's phi j (0 from OH, j + 1 from the latch), its uses' base + j,
+  // base = start + num * Period, and the loop's own increment (in the
+  // compare, now of base + j).
+  PHINode *J = nullptr;
+  BinaryOperator *I = nullptr;
+  for (PHINode &P : H->phis()) {
+    auto *Z = dyn_cast<ConstantInt>(P.getIncomingValueForBlock(OH));
+    if (!Z || !Z->isZero() ||
+        !isIncrementOf(P.getIncomingValueForBlock(Latch), &P))
+      continue;
+    for (User *U : P.users())
+      if (auto *A = dyn_cast<BinaryOperator>(U))
+        if (A->getOpcode() == Instruction::Add && A->getOperand(1) == &P &&
+            A->getParent() == H)
+          I = A;
+    J = &P;
+    break;
+  }
+  auto *Base = I ? dyn_cast<BinaryOperator>(I->getOperand(0)) : nullptr;
+  if (!J || !Base || Base->getOpcode() != Instruction::Add)
+    return false;
+  Value *Next = nullptr;
+  for (Value *Op : Cmp->operands())
+    if (isIncrementOf(Op, I))
+      Next = Op;
+  if (!Next)
+    return false;
   Value *InChunk = LBr->getCondition();
   Cmp->moveBefore(LBr->getIterator());
   BranchInst::Create(H, E, Cmp, LBr->getIterator());
   LBr->eraseFromParent();
+  J->setIncomingValueForBlock(OH, Base->getOperand(0));
+  J->setIncomingValueForBlock(Latch, Next);
+  I->replaceAllUsesWith(J);
+  J->takeName(I);
+  I->eraseFromParent();
   for (PHINode &P : E->phis())
-    for (unsigned I = 0; I < P.getNumIncomingValues(); ++I)
-      if (P.getIncomingBlock(I) == Chunk)
-        P.setIncomingBlock(I, Latch);
+    for (unsigned Idx = 0; Idx < P.getNumIncomingValues(); ++Idx)
+      if (P.getIncomingBlock(Idx) == Chunk)
+        P.setIncomingBlock(Idx, Latch);
   for (PHINode &P : OH->phis())
     P.removeIncomingValue(SP, /*DeletePHIIfEmpty=*/false);
   SP->eraseFromParent();

@@ -1,8 +1,10 @@
 ; __syncthreads() is an OpenCL work-group barrier fencing local and global
 ; memory (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE = 3); the counting
-; barriers read a local counter that only grows, wait at a barrier, add
-; their predicate, wait again and read it: the count is the difference
-; (two barriers, no reset).
+; barriers read a local counter that only grows, wait at a barrier, change
+; it, wait again and read it: the count is the difference (two barriers, no
+; reset). barrier_count adds each predicate atomically; barrier_or/and need
+; no atomic: the work-items that count (predicate set / clear) all store the
+; old value + 1.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-spirv -S %s | FileCheck %s
 ; RUN: %spirv_translate %s -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -21,8 +23,23 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: [[B1:%[0-9]+]] = load volatile i32, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
 ; CHECK-NEXT: %c = sub i32 [[B1]], [[B0]]
 ; CHECK-NOT: store i32 0, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
-; CHECK: icmp ne i32 %hetgpu.barrier.count{{[0-9]*}}, 0
-; CHECK: icmp eq i32 %hetgpu.barrier.count{{[0-9]*}}, %hetgpu.block.size
+; CHECK-NEXT: [[O0:%[0-9]+]] = load volatile i32, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: [[P:%[0-9]+]] = icmp ne i32 %p, 0
+; CHECK-NEXT: br i1 [[P]], label %[[OSET:[0-9]+]], label %[[OJOIN:[0-9]+]]
+; CHECK: [[OSET]]:
+; CHECK-NEXT: [[O1:%[0-9]+]] = add i32 [[O0]], 1
+; CHECK-NEXT: store volatile i32 [[O1]], ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK: [[OJOIN]]:
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 1)
+; CHECK-NEXT: [[O2:%[0-9]+]] = load volatile i32, ptr addrspace(3) @__hetgpu_spirv_barrier_counter
+; CHECK-NEXT: %hetgpu.barrier.count = sub i32 [[O2]], [[O0]]
+; CHECK-NEXT: icmp ne i32 %hetgpu.barrier.count, 0
+; CHECK-NOT: atomicrmw
+; CHECK: [[N:%[0-9]+]] = xor i1 {{%[0-9]+}}, true
+; CHECK-NEXT: br i1 [[N]]
+; CHECK: store volatile i32
+; CHECK: icmp eq i32 %hetgpu.barrier.count1, 0
 ; CHECK-NOT: call{{.*}} @__hetgpu_
 ; CHECK-LABEL: define spir_kernel void @__hetgpu_spirv_info(
 ; SPV: OpControlBarrier %{{.*}} %{{.*}} %{{.*}}

@@ -5,8 +5,8 @@
 ; latch (every thread passes it in every iteration, so by CUDA's rules all
 ; threads run the same iterations) and the way into it is uniform.
 ; A loop counted by `i + 1` against a loop-invariant bound runs in chunks
-; of 32 iterations (the safe point between two chunks, no instruction added
-; to an iteration); other loops count their back edges.
+; of 32 iterations (the safe point between two chunks; the chunk number and
+; the IV's phi count from 0 by 1); other loops count their back edges.
 ; Negative twins: a barrier only on some paths of a loop with a loaded
 ; bound, and a barrier loop after `if (tid >= n) return;`.
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | FileCheck %s
@@ -22,6 +22,8 @@
 ; STRIP-NOT: hetgpu.loopsp.end
 ; STRIP-LABEL: define void @uniform(
 ; STRIP: loop:
+; STRIP-NEXT: %i = phi i32 [ %i.next, %loop ], [ 0, %hetgpu.loopsp.chunk ]
+; STRIP: store i32 %i,
 ; STRIP: %more = icmp slt i32 %i.next, %iters
 ; STRIP-NEXT: br i1 %more, label %loop, label %exit
 
@@ -31,21 +33,28 @@ target triple = "unknown-hetgpu-unknown"
 ; for (i = 0; i < iters; ++i) { s[t] = ...; __syncthreads(); }: chunks.
 ; CHECK-LABEL: define void @uniform(
 ; CHECK: hetgpu.loopsp.chunk:
-; CHECK-NEXT: %i.chunk = phi i32 [ 0, %entry ], [ %i.next, %hetgpu.loopsp ]
-; CHECK-NEXT: %hetgpu.chunk.far = add i32 %i.chunk, 32
-; CHECK-NEXT: %[[B:[0-9]+]] = icmp slt i32 %hetgpu.chunk.far, %iters
-; CHECK-NEXT: %hetgpu.chunk.lim = select i1 %[[B]], i32 %hetgpu.chunk.far, i32 %iters
+; CHECK-NEXT: %hetgpu.chunk.num = phi i32 [ %hetgpu.chunk.num.next, %hetgpu.loopsp ], [ 0, %entry ]
+; CHECK-NEXT: %[[M:[0-9]+]] = mul i32 %hetgpu.chunk.num, 32
+; CHECK-NEXT: %hetgpu.chunk.base = add i32 0, %[[M]]
+; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i32 %iters, %hetgpu.chunk.base
+; CHECK-NEXT: %[[FAR:[0-9]+]] = add i32 %hetgpu.chunk.base, 32
+; CHECK-NEXT: %[[B:[0-9]+]] = icmp slt i32 %[[FAR]], %iters
+; CHECK-NEXT: %hetgpu.chunk.len = select i1 %[[B]], i32 32, i32 %[[LEFT]]
 ; CHECK: loop:
-; CHECK-NEXT: %i = phi i32 [ %i.next, %loop ], [ %i.chunk, %hetgpu.loopsp.chunk ]
+; CHECK-NEXT: %hetgpu.chunk.j = phi i32 [ %hetgpu.chunk.j.next, %loop ], [ 0, %hetgpu.loopsp.chunk ]
+; CHECK-NEXT: %i = add i32 %hetgpu.chunk.base, %hetgpu.chunk.j
+; CHECK: store i32 %i,
 ; CHECK: call void @__hetgpu_barrier()
 ; CHECK-NEXT: %i.next = add i32 %i, 1
-; CHECK-NEXT: %hetgpu.chunk.more = icmp slt i32 %i.next, %hetgpu.chunk.lim
+; CHECK-NEXT: %hetgpu.chunk.j.next = add i32 %hetgpu.chunk.j, 1
+; CHECK-NEXT: %hetgpu.chunk.more = icmp ne i32 %hetgpu.chunk.j.next, %hetgpu.chunk.len
 ; CHECK-NEXT: br i1 %hetgpu.chunk.more, label %loop, label %hetgpu.loopsp.end
 ; CHECK: hetgpu.loopsp.end:
 ; CHECK-NEXT: %more = icmp slt i32 %i.next, %iters
 ; CHECK-NEXT: br i1 %more, label %hetgpu.loopsp, label %exit
 ; CHECK: hetgpu.loopsp:
 ; CHECK-NEXT: call void @__hetgpu_safepoint()
+; CHECK-NEXT: %hetgpu.chunk.num.next = add i32 %hetgpu.chunk.num, 1
 ; CHECK-NEXT: br label %hetgpu.loopsp.chunk
 ; CHECK-LABEL: define void @loaded_bound(
 define void @uniform(ptr addrspace(3) %s, i32 %iters) #0 {
