@@ -47,6 +47,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -401,6 +402,7 @@ private:
   Value *sharedBase(Env &E);
   bool lowerBuiltins(Function &K, Env &E, const SharedLayout &SL);
   void buildLoopBlockFunction(Function &K, Function &T);
+  void separateSpillSlots(Function &T);
   bool makeResumable(Function &K, Env &E, const KernelInfo *KI,
                      const SmallPtrSetImpl<CallInst *> &KernelBarriers,
                      uint64_t &FrameSize);
@@ -1252,8 +1254,35 @@ bool Lowering::makeResumable(Function &K, Env &E, const KernelInfo *KI,
       SSA.RewriteUse(*U);
     }
   }
+  separateSpillSlots(T);
   FrameSize = alignTo(Cursor, MaxAlign);
   return true;
+}
+
+/// Spill slots are memory nothing but the spill code touches: their
+/// accesses get an alias scope of their own, every other memory access of
+/// \p T is marked as not aliasing it. LLVM then drops the store of a value
+/// back to the slot it was reloaded from when nothing in between wrote
+/// there (a value carried unchanged across a sync point, a chunked loop's
+/// chunk number across the barriers of its iterations, say).
+void Lowering::separateSpillSlots(Function &T) {
+  LLVMContext &C = T.getContext();
+  MDBuilder MDB(C);
+  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("hetgpu.frame");
+  MDNode *Scope = MDB.createAnonymousAliasScope(Domain, "hetgpu.spill.slots");
+  MDNode *List = MDNode::get(C, Scope);
+  for (Instruction &I : instructions(T)) {
+    if (!I.mayReadOrWriteMemory())
+      continue;
+    if (I.getMetadata(SpillMD))
+      I.setMetadata(LLVMContext::MD_alias_scope,
+                    MDNode::concatenate(
+                        I.getMetadata(LLVMContext::MD_alias_scope), List));
+    else
+      I.setMetadata(
+          LLVMContext::MD_noalias,
+          MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias), List));
+  }
 }
 
 void Lowering::finish() {
