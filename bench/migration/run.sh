@@ -37,7 +37,7 @@ overhead() {
       echo "KERNEL run-instrumented 0 FAIL" >> "$T/ov.instr.$r"
     r=$((r + 1))
   done
-  echo "== instrumentation overhead ($dev, scale $scale, best of ${MIG_ROUNDS:-3} alternating rounds x 5 launches) =="
+  echo "== instrumentation overhead ($dev, scale $scale, best of ${MIG_ROUNDS:-3} alternating rounds x 5-200 launches) =="
   awk -v dev="$dev" '
     $1 == "KERNEL" {
       plain = FILENAME ~ /ov\.plain\./

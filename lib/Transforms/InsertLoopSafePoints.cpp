@@ -319,7 +319,7 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   if (Br->getSuccessor(HIdx) != H || L->contains(E) || E->isEHPad() || !Cmp ||
       !Cmp->hasOneUse())
     return false;
-  // "Stay in the loop while X <Pred> Bound", X = IV + 1.
+  // "Stay in the loop while X <Pred> Bound", X = IV + Step.
   Value *X = Cmp->getOperand(0), *Bound = Cmp->getOperand(1);
   CmpInst::Predicate Pred = Cmp->getPredicate();
   if (!L->isLoopInvariant(Bound)) {
@@ -329,10 +329,22 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   if (HIdx == 1)
     Pred = CmpInst::getInversePredicate(Pred);
   auto *Next = dyn_cast<BinaryOperator>(X);
-  if (!L->isLoopInvariant(Bound) || !Next ||
-      Next->getOpcode() != Instruction::Add || !isOne(Next->getOperand(1)) ||
-      !(Pred == CmpInst::ICMP_SLT || Pred == CmpInst::ICMP_ULT ||
-        Pred == CmpInst::ICMP_NE))
+  auto *StepC =
+      Next && Next->getOpcode() == Instruction::Add
+          ? dyn_cast<ConstantInt>(Next->getOperand(1))
+          : nullptr;
+  if (!L->isLoopInvariant(Bound) || !StepC || StepC->isNegative() ||
+      StepC->isZero() || StepC->getValue().ugt(1u << 16))
+    return false;
+  uint64_t StepV = StepC->getZExtValue();
+  // `<` needs an increment that cannot wrap (no-wrap flag of the
+  // compare's signedness): the loop then leaves at the first iteration
+  // whose next value is not below the bound, which is where the last chunk
+  // ends. `!=` (step 1) leaves exactly when it reaches the bound.
+  bool NoWrap = (Pred == CmpInst::ICMP_SLT && Next->hasNoSignedWrap()) ||
+                (Pred == CmpInst::ICMP_ULT && Next->hasNoUnsignedWrap()) ||
+                (Pred == CmpInst::ICMP_NE && StepV == 1);
+  if (!NoWrap)
     return false;
   auto *IV = dyn_cast<PHINode>(Next->getOperand(0));
   if (!IV || IV->getParent() != H ||
@@ -381,27 +393,46 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
         P.setIncomingBlock(I, Chunk);
   Type *T = IV->getType();
   Constant *Zero = ConstantInt::get(T, 0), *One = ConstantInt::get(T, 1);
-  Value *Step = ConstantInt::get(T, Period);
-  // OH: the chunk number and the chunk's start and length: Period when the
-  // bound lies further (wrapping there only shortens the chunk), else up
-  // to the bound.
+  Constant *P = ConstantInt::get(T, Period), *S = ConstantInt::get(T, StepV);
+  // OH: the chunk number and the chunk's start and length (iterations):
+  // Period while the bound lies further, else up to the bound; 1 when the
+  // loop is entered at or past its bound (a do-while), whose test then
+  // leaves after that iteration.
   PHINode *Num = PHINode::Create(T, Outside.size() + 1, "hetgpu.chunk.num",
                                  OH->begin());
   IRBuilder<> B(OH->getTerminator());
-  Value *Base =
-      B.CreateAdd(Start, B.CreateMul(Num, Step), "hetgpu.chunk.base");
+  Value *Base = B.CreateAdd(
+      Start, B.CreateMul(Num, ConstantInt::get(T, uint64_t(Period) * StepV)),
+      "hetgpu.chunk.base");
   Value *Left = B.CreateSub(Bound, Base);
-  Value *Before =
-      Pred == CmpInst::ICMP_NE
-          ? B.CreateICmpUGT(Left, Step)
-          : B.CreateICmp(Pred, B.CreateAdd(Base, Step), Bound);
-  Value *Len = B.CreateSelect(Before, Step, Left, "hetgpu.chunk.len");
-  // H: the IV's phi counts the chunk's iterations; its uses see base + j.
+  Value *Len;
+  if (Pred == CmpInst::ICMP_NE) {
+    // 0 left means 2^N iterations (the IV wraps around to the bound).
+    Len = B.CreateSelect(B.CreateICmpULT(B.CreateSub(Left, One), P), Left, P,
+                         "hetgpu.chunk.len");
+  } else {
+    Value *Iters =
+        StepV == 1 ? Left
+                   : B.CreateAdd(B.CreateUDiv(B.CreateSub(Left, One), S), One);
+    Value *Chunk = B.CreateSelect(B.CreateICmpULT(Iters, P), Iters, P);
+    Len = B.CreateSelect(B.CreateICmp(Pred, Base, Bound), Chunk, One,
+                         "hetgpu.chunk.len");
+  }
+  // H: the IV's phi counts the chunk's iterations; its uses see
+  // base + j * step.
+  Value *Scaled = IV;
+  if (StepV != 1)
+    Scaled = BinaryOperator::CreateMul(IV, S, "hetgpu.chunk.off",
+                                       H->getFirstNonPHIIt());
   auto *I = BinaryOperator::CreateAdd(Base, Base, "", H->getFirstNonPHIIt());
+  if (auto *SI = dyn_cast<Instruction>(Scaled); SI && SI != IV)
+    I->moveAfter(SI);
   I->takeName(IV);
   IV->setName("hetgpu.chunk.j");
   IV->replaceAllUsesWith(I);
-  I->setOperand(1, IV);
+  I->setOperand(1, Scaled);
+  if (Scaled != IV)
+    cast<Instruction>(Scaled)->setOperand(0, IV);
   IV->setIncomingValueForBlock(OH, Zero);
   B.SetInsertPoint(Br);
   Value *JNext = B.CreateAdd(IV, One, "hetgpu.chunk.j.next");
@@ -576,17 +607,26 @@ static bool unchunkLoop(BasicBlock *SP) {
   // base = start + num * Period, and the loop's own increment (in the
   // compare, now of base + j).
   PHINode *J = nullptr;
-  BinaryOperator *I = nullptr;
+  BinaryOperator *I = nullptr, *Off = nullptr; // Off: j * step
   for (PHINode &P : H->phis()) {
     auto *Z = dyn_cast<ConstantInt>(P.getIncomingValueForBlock(OH));
     if (!Z || !Z->isZero() ||
         !isIncrementOf(P.getIncomingValueForBlock(Latch), &P))
       continue;
-    for (User *U : P.users())
-      if (auto *A = dyn_cast<BinaryOperator>(U))
-        if (A->getOpcode() == Instruction::Add && A->getOperand(1) == &P &&
-            A->getParent() == H)
-          I = A;
+    for (User *U : P.users()) {
+      auto *A = dyn_cast<BinaryOperator>(U);
+      if (!A || A->getParent() != H)
+        continue;
+      if (A->getOpcode() == Instruction::Mul && A->getOperand(0) == &P &&
+          A->hasOneUse()) {
+        Off = A;
+        A = dyn_cast<BinaryOperator>(A->user_back());
+      }
+      if (A && A->getOpcode() == Instruction::Add &&
+          A->getOperand(1) == (Off ? static_cast<Value *>(Off) : &P) &&
+          A->getParent() == H)
+        I = A;
+    }
     J = &P;
     break;
   }
@@ -595,7 +635,9 @@ static bool unchunkLoop(BasicBlock *SP) {
     return false;
   Value *Next = nullptr;
   for (Value *Op : Cmp->operands())
-    if (isIncrementOf(Op, I))
+    if (auto *A = dyn_cast<BinaryOperator>(Op);
+        A && A->getOpcode() == Instruction::Add && A->getOperand(0) == I &&
+        isa<ConstantInt>(A->getOperand(1)))
       Next = Op;
   if (!Next)
     return false;
@@ -608,6 +650,8 @@ static bool unchunkLoop(BasicBlock *SP) {
   I->replaceAllUsesWith(J);
   J->takeName(I);
   I->eraseFromParent();
+  if (Off)
+    Off->eraseFromParent();
   for (PHINode &P : E->phis())
     for (unsigned Idx = 0; Idx < P.getNumIncomingValues(); ++Idx)
       if (P.getIncomingBlock(Idx) == Chunk)

@@ -1,11 +1,12 @@
 // Loops with barriers run in chunks of 32 iterations with a safe point
 // between two chunks (hetgpu-insert-loop-safepoints): every trip count
 // around a chunk boundary (0, 1, 31, 32, 33, 64, 65, 100), signed and
-// unsigned bounds, `!=` exits, a loop ending near INT_MAX (where the
-// chunk's limit wraps) and a loop whose exit
-// sits on the false edge compute the same with the instrumentation on, and
-// when suspended at random safe points and resumed. Loops of other shapes
-// (a step of 2, counting down) keep the back-edge counter.
+// unsigned bounds, `!=` exits, steps of 3 and 16, a do-while entered at or
+// past its bound (one iteration), a loop ending near INT_MAX and a loop
+// whose exit sits on the false edge compute the same with the
+// instrumentation on, and when suspended at random safe points and
+// resumed. Loops of other shapes (counting down) keep the back-edge
+// counter.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: hetgpu-cc -c %s -o %t.o
@@ -56,6 +57,23 @@ __global__ void chunks(int *out, int lo, int hi) {
     __syncthreads();
     acc ^= i;
   }
+  // Steps of 3 and 16 (a tiled loop): the chunk spans 32 steps.
+  for (int i = lo; i < hi; i += 3) {
+    s[t] = i;
+    __syncthreads();
+    acc += s[(t + 5) & 63] * 7;
+    __syncthreads();
+  }
+  for (int k = 0; k < 16 * (hi - lo); k += 16) {
+    __syncthreads();
+    acc += k >> 4;
+  }
+  // A do-while: runs once when lo >= hi.
+  int k = lo;
+  do {
+    __syncthreads();
+    acc += k * 5;
+  } while (++k < hi);
   out[blockIdx.x * 64 + t] = acc * 1000 + n;
 }
 
@@ -92,6 +110,14 @@ static int chunksRef(int t, int lo, int hi, int &n) {
   int m = hi - lo < 40 ? hi - lo : 40;
   for (int i = INT_MAX - 40; i < INT_MAX - 40 + m; ++i)
     acc ^= i;
+  for (int i = lo; i < hi; i += 3)
+    acc += i * 7;
+  for (int k = 0; k < 16 * (hi - lo); k += 16)
+    acc += k >> 4;
+  int k = lo;
+  do
+    acc += k * 5;
+  while (++k < hi);
   return acc;
 }
 

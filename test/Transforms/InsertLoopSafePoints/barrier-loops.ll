@@ -11,10 +11,10 @@
 ; bound, and a barrier loop after `if (tid >= n) return;`.
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | FileCheck %s
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-verify -disable-output %s
-; Four safe points: uniform, loaded_bound, with_warp_op and the outer loop
-; of nest (not its barrier-free inner loop).
+; Six safe points: uniform, loaded_bound, with_warp_op, the outer loop of
+; nest (not its barrier-free inner loop), step16 and may_wrap.
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint()' | FileCheck --check-prefix=COUNT %s
-; COUNT: {{^}}4{{$}}
+; COUNT: {{^}}6{{$}}
 ; Stripped (a translation that is not instrumented), every loop is as it
 ; was: the chunks and their limits are gone.
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-strip-safepoints -S %s | FileCheck --check-prefix=STRIP %s
@@ -24,7 +24,8 @@
 ; STRIP: loop:
 ; STRIP-NEXT: %i = phi i32 [ %i.next, %loop ], [ 0, %hetgpu.loopsp.chunk ]
 ; STRIP: store i32 %i,
-; STRIP: %more = icmp slt i32 %i.next, %iters
+; STRIP: %i.next = add nsw i32 %i, 1
+; STRIP-NEXT: %more = icmp slt i32 %i.next, %iters
 ; STRIP-NEXT: br i1 %more, label %loop, label %exit
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -37,15 +38,16 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %[[M:[0-9]+]] = mul i32 %hetgpu.chunk.num, 32
 ; CHECK-NEXT: %hetgpu.chunk.base = add i32 0, %[[M]]
 ; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i32 %iters, %hetgpu.chunk.base
-; CHECK-NEXT: %[[FAR:[0-9]+]] = add i32 %hetgpu.chunk.base, 32
-; CHECK-NEXT: %[[B:[0-9]+]] = icmp slt i32 %[[FAR]], %iters
-; CHECK-NEXT: %hetgpu.chunk.len = select i1 %[[B]], i32 32, i32 %[[LEFT]]
+; CHECK-NEXT: %[[B:[0-9]+]] = icmp ult i32 %[[LEFT]], 32
+; CHECK-NEXT: %[[C:[0-9]+]] = select i1 %[[B]], i32 %[[LEFT]], i32 32
+; CHECK-NEXT: %[[IN:[0-9]+]] = icmp slt i32 %hetgpu.chunk.base, %iters
+; CHECK-NEXT: %hetgpu.chunk.len = select i1 %[[IN]], i32 %[[C]], i32 1
 ; CHECK: loop:
 ; CHECK-NEXT: %hetgpu.chunk.j = phi i32 [ %hetgpu.chunk.j.next, %loop ], [ 0, %hetgpu.loopsp.chunk ]
 ; CHECK-NEXT: %i = add i32 %hetgpu.chunk.base, %hetgpu.chunk.j
 ; CHECK: store i32 %i,
 ; CHECK: call void @__hetgpu_barrier()
-; CHECK-NEXT: %i.next = add i32 %i, 1
+; CHECK-NEXT: %i.next = add nsw i32 %i, 1
 ; CHECK-NEXT: %hetgpu.chunk.j.next = add i32 %hetgpu.chunk.j, 1
 ; CHECK-NEXT: %hetgpu.chunk.more = icmp ne i32 %hetgpu.chunk.j.next, %hetgpu.chunk.len
 ; CHECK-NEXT: br i1 %hetgpu.chunk.more, label %loop, label %hetgpu.loopsp.end
@@ -67,7 +69,7 @@ loop:
   %p = getelementptr i32, ptr addrspace(3) %s, i32 %tid
   store i32 %i, ptr addrspace(3) %p
   call void @__hetgpu_barrier()
-  %i.next = add i32 %i, 1
+  %i.next = add nsw i32 %i, 1
   %more = icmp slt i32 %i.next, %iters
   br i1 %more, label %loop, label %exit
 
@@ -195,9 +197,73 @@ inner:
 
 outer.latch:
   call void @__hetgpu_barrier()
-  %j.next = add i32 %j, 1
+  %j.next = add nsw i32 %j, 1
   %omore = icmp slt i32 %j.next, %rows
   br i1 %omore, label %outer, label %exit
+
+exit:
+  ret void
+}
+
+; for (k = 0; k < n; k += 16) (a tiled loop): chunks of 32 iterations,
+; the chunk base steps by 32 * 16 and the IV's uses see base + j * 16;
+; the length is ceil((n - base) / 16), at most 32, and 1 when the loop is
+; entered at or past n.
+; CHECK-LABEL: define void @step16(
+; CHECK: hetgpu.loopsp.chunk:
+; CHECK: %[[M16:[0-9]+]] = mul i32 %hetgpu.chunk.num, 512
+; CHECK-NEXT: %hetgpu.chunk.base = add i32 0, %[[M16]]
+; CHECK-NEXT: %[[LEFT16:[0-9]+]] = sub i32 %n, %hetgpu.chunk.base
+; CHECK-NEXT: %[[L1:[0-9]+]] = sub i32 %[[LEFT16]], 1
+; CHECK-NEXT: %[[Q:[0-9]+]] = udiv i32 %[[L1]], 16
+; CHECK-NEXT: %[[IT:[0-9]+]] = add i32 %[[Q]], 1
+; CHECK-NEXT: %[[FULL:[0-9]+]] = icmp ult i32 %[[IT]], 32
+; CHECK-NEXT: %[[CH:[0-9]+]] = select i1 %[[FULL]], i32 %[[IT]], i32 32
+; CHECK-NEXT: %[[IN:[0-9]+]] = icmp slt i32 %hetgpu.chunk.base, %n
+; CHECK-NEXT: %hetgpu.chunk.len = select i1 %[[IN]], i32 %[[CH]], i32 1
+; CHECK: loop:
+; CHECK-NEXT: %hetgpu.chunk.j = phi i32
+; CHECK-NEXT: %hetgpu.chunk.off = mul i32 %hetgpu.chunk.j, 16
+; CHECK-NEXT: %k = add i32 %hetgpu.chunk.base, %hetgpu.chunk.off
+; CHECK: %k.next = add nsw i32 %k, 16
+; STRIP-LABEL: define void @step16(
+; STRIP: %k = phi i32 [ %k.next, %loop ], [ 0, %hetgpu.loopsp.chunk ]
+; STRIP: %k.next = add nsw i32 %k, 16
+; STRIP-NEXT: %more = icmp slt i32 %k.next, %n
+; STRIP-NEXT: br i1 %more, label %loop, label %exit
+define void @step16(ptr addrspace(3) %s, i32 %n) #0 {
+entry:
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  store i32 %k, ptr addrspace(3) %s
+  call void @__hetgpu_barrier()
+  %k.next = add nsw i32 %k, 16
+  %more = icmp slt i32 %k.next, %n
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+; An unsigned `<` loop whose increment may wrap (no nuw): the loop may go
+; on past a short chunk, so it keeps the back-edge counter.
+; CHECK-LABEL: define void @may_wrap(
+; CHECK-NOT: hetgpu.chunk
+; CHECK: hetgpu.loopctr.next
+; CHECK: call void @__hetgpu_safepoint()
+define void @may_wrap(ptr addrspace(3) %s, i32 %n) #0 {
+entry:
+  br label %loop
+
+loop:
+  %u = phi i32 [ 0, %entry ], [ %u.next, %loop ]
+  store i32 %u, ptr addrspace(3) %s
+  call void @__hetgpu_barrier()
+  %u.next = add i32 %u, 1
+  %more = icmp ult i32 %u.next, %n
+  br i1 %more, label %loop, label %exit
 
 exit:
   ret void
@@ -210,7 +276,7 @@ declare i32 @__hetgpu_shfl_xor_i32(i32, i32, i32, i32)
 attributes #0 = { "hetgpu-kernel" }
 
 !hetgpu.ir.version = !{!0}
-!hetgpu.kernels = !{!1, !5, !6, !7, !8, !9}
+!hetgpu.kernels = !{!1, !5, !6, !7, !8, !9, !14, !15}
 !0 = !{i32 1, i32 0}
 !1 = !{ptr @uniform, !"name", !"uniform", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !10}
 !2 = !{!3, !11}
@@ -225,3 +291,5 @@ attributes #0 = { "hetgpu-kernel" }
 !11 = !{!"value", i32 4, i32 4}
 !12 = !{!3}
 !13 = !{!3, !11, !11}
+!14 = !{ptr @step16, !"name", !"step16", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !10}
+!15 = !{ptr @may_wrap, !"name", !"may_wrap", !"params", !2, !"shared.static", i64 0, !"features", !4, !"launch.bounds", !10}
