@@ -64,6 +64,10 @@
 
 #define DEBUG_TYPE "hetgpu-instrument-state"
 
+/// Marks the yield-flag read that instrumentSafePoint moved to the header of
+/// a chunked loop.
+static constexpr llvm::StringLiteral EarlyFlagMD = "hetgpu.early.flag";
+
 using namespace llvm;
 using namespace hetgpu::container;
 
@@ -80,6 +84,9 @@ struct SafePointPlan {
   CallBase *Call = nullptr;
   const SafePointInfo *Info = nullptr;
   SmallVector<Value *, 16> Values; ///< bundle operands, slot order
+  /// The chunk header the safe point's block returns to, when it dominates
+  /// the safe point (a chunked loop): the yield flag is read there.
+  BasicBlock *ChunkHeader = nullptr;
 };
 
 /// A shared-memory region of the kernel's layout, as seen from one address
@@ -93,7 +100,8 @@ struct SharedRegion {
 
 class KernelInstrumenter {
 public:
-  KernelInstrumenter(Function &K, const KernelInfo &KI) : K(&K), KI(KI) {}
+  KernelInstrumenter(Function &K, const KernelInfo &KI, bool EarlyFlagRead)
+      : K(&K), KI(KI), EarlyFlagRead(EarlyFlagRead) {}
 
   /// False (after a diagnostic) when the kernel cannot be instrumented.
   bool run();
@@ -101,6 +109,7 @@ public:
 private:
   Function *K;
   const KernelInfo &KI;
+  bool EarlyFlagRead; ///< see InstrumentStatePass
   Module *M = nullptr;
   LLVMContext *C = nullptr;
   Type *I8 = nullptr, *I32 = nullptr, *I64 = nullptr, *Ptr = nullptr;
@@ -501,9 +510,24 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
   // all, still run correctly (to their end, or to a later safe point). Only
   // when the random trigger is armed (YieldAfter != 0, the same for every
   // thread) does thread 0 count the visit.
+  // Between two chunks of a loop (InsertLoopSafePoints' chunkLoop, the
+  // safe point's block goes back to the chunk header) the word is read when
+  // the chunk starts: its latency (a GPU's L2, a few hundred ns on the H200,
+  // in every block) overlaps the chunk's iterations instead of standing
+  // between two of them (the stencil of bench/migration/overhead.cu: 1.06 on
+  // the H200 with the read at the safe point). The flag is then seen one
+  // chunk later at most.
+  // (wireResumes keeps such a read ahead of a copied header's dispatch, so
+  // a block resumed deeper in the nest still passes it.)
   IRBuilder<> B(Pre->getTerminator());
+  bool Early = P.ChunkHeader;
+  if (Early)
+    B.SetInsertPoint(P.ChunkHeader->getFirstNonPHIIt());
   LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield),
                                 /*isVolatile=*/true, "hetgpu.ctrlword");
+  if (Early)
+    Both->setMetadata(EarlyFlagMD, MDNode::get(*C, {}));
+  B.SetInsertPoint(Pre->getTerminator());
   Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
   Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
   BasicBlock *TestBB = BasicBlock::Create(*C, "hetgpu.count.test", NF, SP);
@@ -677,8 +701,13 @@ void KernelInstrumenter::wireResumes() {
   auto DispatchOf = [&](BasicBlock *H) {
     SwitchInst *&SW = Dispatch[H];
     if (!SW) {
-      BasicBlock *Run =
-          H->splitBasicBlock(H->getFirstNonPHIIt(), H->getName() + ".run");
+      // After the chunk's early read of the yield flag, if the header has
+      // one (instrumentSafePoint): every way through the header reads it.
+      BasicBlock::iterator At = H->getFirstNonPHIIt();
+      for (Instruction &I : *H)
+        if (I.getMetadata(EarlyFlagMD))
+          At = std::next(I.getIterator());
+      BasicBlock *Run = H->splitBasicBlock(At, H->getName() + ".run");
       H->getTerminator()->eraseFromParent();
       IRBuilder<> B(H);
       SW = B.CreateSwitch(B.CreateLoad(I32, ResumeId, "hetgpu.rid"), Run);
@@ -855,6 +884,15 @@ bool KernelInstrumenter::run() {
   if (!collectPlans())
     return false;
   cloneWithHiddenParams();
+  if (EarlyFlagRead) {
+    DominatorTree DT(*NF);
+    for (SafePointPlan &P : Plans) {
+      BasicBlock *Pre = P.Call->getParent();
+      BasicBlock *H = Pre->getSingleSuccessor();
+      if (H && H != Pre && DT.dominates(H, Pre))
+        P.ChunkHeader = H;
+    }
+  }
   buildEntry();
   for (SafePointPlan &P : Plans)
     for (Value *V : P.Values)
@@ -915,7 +953,7 @@ PreservedAnalyses InstrumentStatePass::run(Module &M,
   for (auto &[F, KI] : *Infos) {
     if (F->isDeclaration() || isInstrumented(*F))
       continue;
-    KernelInstrumenter KIr(*F, KI);
+    KernelInstrumenter KIr(*F, KI, EarlyFlagRead);
     Changed |= KIr.run();
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -128,7 +128,9 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
     Opts.Arch = Target->defaultArch();
 
   if (Opts.Instrument) {
-    if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state"))
+    if (Error E = runNamedPipeline(**M, Target->readsYieldFlagEarly()
+                                            ? "hetgpu-instrument-state"
+                                            : "hetgpu-instrument-state<late-flag>"))
       return failWith(Res, "live-migration instrumentation is not available: " +
                                toString(std::move(E)));
   } else {

@@ -427,7 +427,7 @@ Expected<std::string> sharedObjectFor(const std::string &In) {
     PB.registerLoopAnalyses(LAM);
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
     ModulePassManager MPM;
-    MPM.addPass(hetgpu::InstrumentStatePass());
+    MPM.addPass(hetgpu::InstrumentStatePass(/*EarlyFlagRead=*/false));
     MPM.run(*M, MAM);
   } else {
     // As hetgpu_translate does: loop safe points are nothing unless the

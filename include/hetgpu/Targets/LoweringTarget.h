@@ -57,6 +57,12 @@ public:
   /// loads (PTX text, SPIR-V binary, code object, shared object, ELF).
   virtual llvm::Expected<std::vector<char>>
   emit(llvm::Module &M, const TargetOptions &Opts) const = 0;
+  /// Whether an instrumented chunked loop reads the yield flag when a chunk
+  /// starts (hiding a GPU's memory latency behind the chunk) rather than at
+  /// the safe point. Targets that run a block's threads one after another
+  /// (SIMT->MIMD) keep every value live across a barrier in each thread's
+  /// frame, so they read it at the safe point.
+  virtual bool readsYieldFlagEarly() const { return true; }
 };
 
 #define HETGPU_TARGET(Name, Class, Triple)                                     \

@@ -56,7 +56,15 @@ inline uint64_t migrationBlockBytes(uint64_t StaticShared, uint64_t DynShared,
 
 class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {
 public:
+  /// \p EarlyFlagRead: a chunked loop reads the yield flag when a chunk
+  /// starts (`hetgpu-instrument-state`), else at its safe point
+  /// (`hetgpu-instrument-state<late-flag>`; LoweringTarget::readsYieldFlagEarly).
+  explicit InstrumentStatePass(bool EarlyFlagRead = true)
+      : EarlyFlagRead(EarlyFlagRead) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+
+private:
+  bool EarlyFlagRead;
 };
 
 } // namespace hetgpu

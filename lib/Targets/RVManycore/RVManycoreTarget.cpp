@@ -105,6 +105,9 @@ class RVManycoreTarget final : public LoweringTarget {
 public:
   StringRef name() const override { return "rvmc"; }
   std::string defaultArch() const override { return "rv64imafd"; }
+  // Its cores run a block's threads one after another (SIMT->MIMD), as the
+  // host target does.
+  bool readsYieldFlagEarly() const override { return false; }
 
   void registerPasses(PassBuilder &PB) const override {
     PB.registerPipelineParsingCallback(
