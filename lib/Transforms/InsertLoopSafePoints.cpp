@@ -26,15 +26,15 @@
 ///   without a barrier no warp builtin.
 ///
 /// In a nest with barriers, every loop that contains a barrier and counts
-/// `i + 1` against a loop-invariant bound runs in chunks of 32 iterations
-/// with the safe point between two chunks (chunkLoop: nothing added to an
-/// iteration). Otherwise the outermost such loop of a nest gets an i32
-/// counter (reset when the nest is entered): in a nest without barriers
-/// every back edge increments it, in a nest with barriers the back edges of
-/// the other loops that contain a barrier do; when the counter's low bits
-/// (LoopSafePointPeriodLog2, or BarrierLoopSafePointPeriodLog2 for a nest
-/// with barriers) are zero the back edge runs through a block that calls
-/// `__hetgpu_safepoint()`.
+/// `i + S` (a constant step) against a loop-invariant bound runs in chunks
+/// of 32 iterations with the safe point between two chunks (chunkLoop: no
+/// branch added to an iteration). Otherwise the outermost such loop of a
+/// nest gets an i32 counter (reset when the nest is entered): in a nest
+/// without barriers every back edge increments it, in a nest with barriers
+/// the back edges of the other loops that contain a barrier do; when the
+/// counter's low bits (LoopSafePointPeriodLog2, or
+/// BarrierLoopSafePointPeriodLog2 for a nest with barriers) are zero the
+/// back edge runs through a block that calls `__hetgpu_safepoint()`.
 /// hetgpu-state-layout makes that call a `loop-latch` safe point,
 /// hetgpu-instrument-state a yield test; a translation that is not
 /// instrumented erases it (stripSafePoints) and the counter folds away (so
@@ -282,16 +282,17 @@ bool KernelInserter::isEligible(const Loop *L) {
 }
 
 /// A loop with a barrier whose latch decides the exit on its induction
-/// variable (`%i.next = add %i, 1` compared slt/ult/ne with a bound that
-/// does not change in the loop) runs in chunks of Period iterations, the
-/// safe point between two chunks:
+/// variable (`%i.next = add %i, S` compared slt (nsw) / ult (nuw) / ne
+/// (S = 1) with a bound that does not change in the loop) runs in chunks of
+/// Period iterations, the safe point between two chunks:
 ///
 ///   OH:     %c = phi [0, preheader], [%c.next, SP]      chunk number
-///           %base = start + %c * Period
-///           %len = (bound - %base) clamped to Period   (in the compare's order)
+///           %base = start + %c * Period * S
+///           %len = iterations left from %base, at most Period (1 when
+///                  %base is past the bound: a do-while's first iteration)
 ///           (the loop's other header values: phis of their start and latch)
 ///   H:      %j = phi [0, OH], [%j.next, Latch]           the IV's phi, reused
-///           %i = %base + %j                              the IV's uses
+///           %i = %base + %j * S                          the IV's uses
 ///   ...     the loop, unchanged but for the latch:
 ///   Latch:  %j.next = %j + 1 ; br (%j.next != %len), H, Chunk
 ///   Chunk:  br (%i.next <pred> %bound), SP, E
@@ -329,10 +330,9 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   if (HIdx == 1)
     Pred = CmpInst::getInversePredicate(Pred);
   auto *Next = dyn_cast<BinaryOperator>(X);
-  auto *StepC =
-      Next && Next->getOpcode() == Instruction::Add
-          ? dyn_cast<ConstantInt>(Next->getOperand(1))
-          : nullptr;
+  auto *StepC = Next && Next->getOpcode() == Instruction::Add
+                    ? dyn_cast<ConstantInt>(Next->getOperand(1))
+                    : nullptr;
   if (!L->isLoopInvariant(Bound) || !StepC || StepC->isNegative() ||
       StepC->isZero() || StepC->getValue().ugt(1u << 16))
     return false;
@@ -398,8 +398,8 @@ bool KernelInserter::chunkLoop(Loop *L, uint32_t Period,
   // Period while the bound lies further, else up to the bound; 1 when the
   // loop is entered at or past its bound (a do-while), whose test then
   // leaves after that iteration.
-  PHINode *Num = PHINode::Create(T, Outside.size() + 1, "hetgpu.chunk.num",
-                                 OH->begin());
+  PHINode *Num =
+      PHINode::Create(T, Outside.size() + 1, "hetgpu.chunk.num", OH->begin());
   IRBuilder<> B(OH->getTerminator());
   Value *Base = B.CreateAdd(
       Start, B.CreateMul(Num, ConstantInt::get(T, uint64_t(Period) * StepV)),

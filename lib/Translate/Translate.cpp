@@ -128,9 +128,10 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
     Opts.Arch = Target->defaultArch();
 
   if (Opts.Instrument) {
-    if (Error E = runNamedPipeline(**M, Target->readsYieldFlagEarly()
-                                            ? "hetgpu-instrument-state"
-                                            : "hetgpu-instrument-state<late-flag>"))
+    if (Error E =
+            runNamedPipeline(**M, Target->readsYieldFlagEarly()
+                                      ? "hetgpu-instrument-state"
+                                      : "hetgpu-instrument-state<late-flag>"))
       return failWith(Res, "live-migration instrumentation is not available: " +
                                toString(std::move(E)));
   } else {

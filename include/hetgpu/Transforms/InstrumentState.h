@@ -58,7 +58,8 @@ class InstrumentStatePass : public RequiredPass<InstrumentStatePass> {
 public:
   /// \p EarlyFlagRead: a chunked loop reads the yield flag when a chunk
   /// starts (`hetgpu-instrument-state`), else at its safe point
-  /// (`hetgpu-instrument-state<late-flag>`; LoweringTarget::readsYieldFlagEarly).
+  /// (`hetgpu-instrument-state<late-flag>`;
+  /// LoweringTarget::readsYieldFlagEarly).
   explicit InstrumentStatePass(bool EarlyFlagRead = true)
       : EarlyFlagRead(EarlyFlagRead) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);

@@ -1410,8 +1410,8 @@ Error SPIRVLowering::lowerBuiltins() {
       } else {
         Value *Counts =
             BI->ID == BuiltinID::barrier_or ? Pred : B.CreateNot(Pred);
-        Instruction *Then = SplitBlockAndInsertIfThen(
-            Counts, CI->getIterator(), /*Unreachable=*/false);
+        Instruction *Then = SplitBlockAndInsertIfThen(Counts, CI->getIterator(),
+                                                      /*Unreachable=*/false);
         IRBuilder<> TB(Then);
         TB.CreateStore(TB.CreateAdd(Before, TB.getInt32(1)), Ctr,
                        /*isVolatile=*/true);

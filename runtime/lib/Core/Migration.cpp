@@ -877,9 +877,9 @@ Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
   if (Status St = moveContext(Ctx, TC, /*CopyData=*/true, &Moved, &Bytes))
     return St;
   if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
-    return Status(ErrorCode::NoBinaryForGpu,
-                  "migration: " + KR.Name + " cannot be loaded on " +
-                      Ctx.Dev->properties().Name);
+    return Status(ErrorCode::NoBinaryForGpu, "migration: " + KR.Name +
+                                                 " cannot be loaded on " +
+                                                 Ctx.Dev->properties().Name);
   double Ms = msSince(T0);
   {
     std::lock_guard<std::mutex> L(StatsM);
