@@ -1,12 +1,12 @@
 // Loops with barriers run in chunks of 32 iterations with a safe point
 // between two chunks (hetgpu-insert-loop-safepoints): every trip count
 // around a chunk boundary (0, 1, 31, 32, 33, 64, 65, 100), signed and
-// unsigned bounds, `!=` exits, steps of 3 and 16, a do-while entered at or
-// past its bound (one iteration), a loop ending near INT_MAX and a loop
-// whose exit sits on the false edge compute the same with the
-// instrumentation on, and when suspended at random safe points and
-// resumed. Loops of other shapes (counting down) keep the back-edge
-// counter.
+// unsigned bounds, `!=` exits, steps of 2, 3 and 16, a do-while entered at
+// or past its bound (one iteration), a uniform break with the IV used after
+// the loop, a loop ending near INT_MAX and a loop whose exit sits on the
+// false edge compute the same with the instrumentation on, and when
+// suspended at random safe points and resumed. Loops of other shapes
+// (counting down) keep the back-edge counter.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: hetgpu-cc -c %s -o %t.o
@@ -74,11 +74,24 @@ __global__ void chunks(int *out, int lo, int hi) {
     __syncthreads();
     acc += k * 5;
   } while (++k < hi);
+  // A block-uniform break out of the middle of a chunk, and the IV used
+  // after the loop.
+  int b = lo;
+  for (; b < hi; ++b) {
+    s[t] = b;
+    __syncthreads();
+    int v = s[(t + 9) & 63];
+    __syncthreads();
+    if (v == lo + 40)
+      break;
+    acc += v;
+  }
+  acc += b * 11;
   out[blockIdx.x * 64 + t] = acc * 1000 + n;
 }
 
-// Loops that keep the counted form: step 2, counting down, and one whose
-// exit test is on the false edge of a do-while.
+// Other shapes: step 2 (chunked), counting down (the back-edge counter),
+// and a do-while whose exit test is on the false edge.
 __global__ void shapes(int *out, int n) {
   __shared__ int s[64];
   int t = threadIdx.x, acc = 0;
@@ -118,6 +131,13 @@ static int chunksRef(int t, int lo, int hi, int &n) {
   do
     acc += k * 5;
   while (++k < hi);
+  int b = lo;
+  for (; b < hi; ++b) {
+    if (b == lo + 40)
+      break;
+    acc += b;
+  }
+  acc += b * 11;
   return acc;
 }
 
