@@ -7,9 +7,9 @@
 // (seeds chosen so that each suspends at least once; seed 6, for one, draws
 // safe points past the end of both kernels).
 // (Kernels here keep one barrier per loop iteration and no warp operations:
-// PoCL cannot yet compile instrumented loops with two barriers, and the
-// SPIR-V target refuses warp operations in instrumented kernels; see
-// docs/Migration.md.)
+// the SPIR-V target refuses warp operations in instrumented kernels, and
+// PoCL's kernel compiler slows down sharply with the number of barrier
+// loops in an instrumented kernel; see docs/Migration.md.)
 // REQUIRES: built-target-host, built-target-spirv, pocl
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t > %t.ref
