@@ -854,8 +854,8 @@ Status nextTarget(int &To) {
 
 /// Moves \p Ctx to the next to= device before a launch of \p KR (the
 /// after_ms trigger fired while no kernel ran); \p K becomes the kernel
-/// loaded there. A target that cannot load the kernel refuses the move and
-/// the launch stays where it is.
+/// loaded there. A target that cannot load the kernel, or a move refused
+/// before anything changed, leaves the launch where it is (logged).
 Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
   Runtime &RT = Runtime::get();
   int MoveTo;
@@ -874,8 +874,16 @@ Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
   auto T0 = std::chrono::steady_clock::now();
   std::string Moved;
   uint64_t Bytes = 0;
-  if (Status St = moveContext(Ctx, TC, /*CopyData=*/true, &Moved, &Bytes))
-    return St;
+  std::shared_ptr<Device> Before = Ctx.Dev;
+  if (Status St = moveContext(Ctx, TC, /*CopyData=*/true, &Moved, &Bytes)) {
+    if (Ctx.Dev != Before)
+      return St;
+    // Refused before anything changed: the launch runs where it is.
+    log(LogLevel::Error, St.Message + "; launching " + KR.Name + " on device " +
+                             std::to_string(Ctx.Index) + " (" + Ctx.Backend +
+                             ")");
+    return Status::ok();
+  }
   if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
     return Status(ErrorCode::NoBinaryForGpu, "migration: " + KR.Name +
                                                  " cannot be loaded on " +
