@@ -852,10 +852,42 @@ Status nextTarget(int &To) {
   return Status::ok();
 }
 
+/// Moves \p Ctx to \p TC for a launch of \p KR. The target must be able to
+/// load the kernel (translated and loaded in its own context, cached)
+/// before anything moves. Refused before anything changed (the target
+/// cannot load the kernel, or moveContext refuses): ok, with the reason in
+/// \p Refusal and \p Ctx where it was. An error when the move failed midway
+/// or the kernel cannot be loaded where \p Ctx is now; else \p K is that
+/// kernel.
+Status moveForLaunch(DeviceContext &Ctx, DeviceContext &TC, KernelRecord &KR,
+                     Kernel *&K, bool CopyData, std::string &Moved,
+                     uint64_t &Bytes, Status &Refusal) {
+  Runtime &RT = Runtime::get();
+  Kernel *Probe = nullptr;
+  if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess) {
+    Refusal = Status(ErrorCode::NotSupported,
+                     "cannot migrate device " + std::to_string(Ctx.Index) +
+                         " to " + TC.Home->properties().Name + ": " + KR.Name +
+                         " cannot be loaded there (see the error above)");
+    return Status::ok();
+  }
+  std::shared_ptr<Device> Before = Ctx.Dev;
+  if (Status St = moveContext(Ctx, TC, CopyData, &Moved, &Bytes)) {
+    if (Ctx.Dev != Before)
+      return St;
+    Refusal = St;
+    return Status::ok();
+  }
+  if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
+    return Status(ErrorCode::NoBinaryForGpu, "migration: " + KR.Name +
+                                                 " cannot be loaded on " +
+                                                 Ctx.Dev->properties().Name);
+  return Status::ok();
+}
+
 /// Moves \p Ctx to the next to= device before a launch of \p KR (the
 /// after_ms trigger fired while no kernel ran); \p K becomes the kernel
-/// loaded there. A target that cannot load the kernel, or a move refused
-/// before anything changed, leaves the launch where it is (logged).
+/// loaded there. A refused move leaves the launch where it is (logged).
 Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
   Runtime &RT = Runtime::get();
   int MoveTo;
@@ -864,30 +896,19 @@ Status moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR, Kernel *&K) {
   DeviceContext &TC = *RT.context(MoveTo);
   if (TC.Home == Ctx.Dev)
     return Status::ok();
-  Kernel *Probe = nullptr;
-  if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess) {
-    log(LogLevel::Error, "cannot migrate device " + std::to_string(Ctx.Index) +
-                             " to " + TC.Home->properties().Name + ": " +
-                             KR.Name + " cannot be loaded there");
-    return Status::ok();
-  }
   auto T0 = std::chrono::steady_clock::now();
   std::string Moved;
   uint64_t Bytes = 0;
-  std::shared_ptr<Device> Before = Ctx.Dev;
-  if (Status St = moveContext(Ctx, TC, /*CopyData=*/true, &Moved, &Bytes)) {
-    if (Ctx.Dev != Before)
-      return St;
-    // Refused before anything changed: the launch runs where it is.
-    log(LogLevel::Error, St.Message + "; launching " + KR.Name + " on device " +
-                             std::to_string(Ctx.Index) + " (" + Ctx.Backend +
-                             ")");
+  Status Refusal;
+  if (Status St = moveForLaunch(Ctx, TC, KR, K, /*CopyData=*/true, Moved, Bytes,
+                                Refusal))
+    return St;
+  if (Refusal) {
+    log(LogLevel::Error, Refusal.Message + "; launching " + KR.Name +
+                             " on device " + std::to_string(Ctx.Index) + " (" +
+                             Ctx.Backend + ")");
     return Status::ok();
   }
-  if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
-    return Status(ErrorCode::NoBinaryForGpu, "migration: " + KR.Name +
-                                                 " cannot be loaded on " +
-                                                 Ctx.Dev->properties().Name);
   double Ms = msSince(T0);
   {
     std::lock_guard<std::mutex> L(StatsM);
@@ -1098,18 +1119,17 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     }
     if (St.isOk())
       St = YF.settle();
-    auto Finish = [](Status R) { return R; };
     if (St)
-      return Finish(St);
+      return St;
     // Nothing asked this round to yield (no trigger armed, no request, the
     // host-written flag still clear): every block ran to its end, so the
     // state buffer need not be read back.
     bool MayYield = CB.Yield || CB.YieldAfter || (Flag && Flag->raised());
     if (!StateBytes || !MayYield)
-      return Finish(Status::ok());
+      return Status::ok();
     Host.resize(StateBytes);
     if (Status St2 = copyOut(*S.Q, Host.data(), State, StateBytes))
-      return Finish(St2);
+      return St2;
     // Blocks suspended in this round have status Round + 1; everything else
     // ran to its end (also blocks that finished after an earlier suspension
     // and still carry its status). Normalised to 1 / 0, so whatever resumes
@@ -1127,7 +1147,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       if (Flag && Flag->raised() && !CB.Yield &&
           Cfg.Mode == MigrationConfig::Trigger::AfterMs)
         afterMs().rearm();
-      return Finish(Status::ok());
+      return Status::ok();
     }
     Round = 1;
     ++Suspensions;
@@ -1144,7 +1164,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     }
     if (MoveTo < 0 && !Cfg.To.empty())
       if (Status St2 = nextTarget(MoveTo))
-        return Finish(St2);
+        return St2;
     bool Moves = MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev;
     // Between devices that share the arena's host memory the allocations
     // stay where they are: only the state buffer moves, unless a file or
@@ -1170,7 +1190,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     C.State = Host;
     if (Full)
       if (Status St2 = captureAllocations(Ctx, *S.Q, C))
-        return Finish(St2);
+        return St2;
     double CopyMs = msSince(T0);
     std::vector<char> Image;
     if (!Cfg.File.empty() || ApiImage)
@@ -1187,7 +1207,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       else if (Cfg.Fault == "version")
         Out[4] = 99;
       if (Status St2 = writeFile(Cfg.File, Out))
-        return Finish(St2);
+        return St2;
       readFile(Cfg.File, Loaded);
     }
     if (ApiImage) {
@@ -1219,36 +1239,19 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
     uint64_t MoveBytes = 0;
     if (MoveTo >= 0 && RT.context(MoveTo)->Home != Ctx.Dev) {
       auto TM = std::chrono::steady_clock::now();
-      std::shared_ptr<Device> Before = Ctx.Dev;
-      // The target must be able to run the kernel (translated and loaded
-      // in its own context, cached) before anything moves.
-      DeviceContext &TC = *RT.context(MoveTo);
-      Kernel *Probe = nullptr;
-      Status MS;
-      if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess)
-        MS = Status(ErrorCode::NotSupported,
-                    "cannot migrate device " + std::to_string(Ctx.Index) +
-                        " to " + TC.Home->properties().Name + ": " + Name +
-                        " cannot be loaded there (see the error above)");
-      if (MS.isOk()) {
-        Free();
-        MS = moveContext(Ctx, TC, /*CopyData=*/!Full, &Moved, &MoveBytes);
-      }
-      if (MS && Ctx.Dev == Before) {
+      // The state buffer is taken again on the device the launch resumes on.
+      Free();
+      Status Refusal;
+      Status MS = moveForLaunch(Ctx, *RT.context(MoveTo), KR, K,
+                                /*CopyData=*/!Full, Moved, MoveBytes, Refusal);
+      if (MS.isOk() && Refusal) {
         // Refused before anything changed: carry on where the launch was.
-        log(LogLevel::Error, MS.Message + "; resuming on device " +
+        log(LogLevel::Error, Refusal.Message + "; resuming on device " +
                                  std::to_string(Ctx.Index) + " (" +
                                  Ctx.Backend + ")");
-        {
-          std::lock_guard<std::mutex> L(RunM);
-          Me.Result = MS;
-        }
-        MS = State ? Status::ok() : Acquire();
+        std::lock_guard<std::mutex> L(RunM);
+        Me.Result = Refusal;
       }
-      if (MS.isOk() && RT.getKernel(Ctx, KR, K) != cudaSuccess)
-        MS = Status(ErrorCode::NoBinaryForGpu,
-                    "migration: " + Name + " cannot be loaded on " +
-                        Ctx.Dev->properties().Name);
       if (MS.isOk())
         MS = Acquire();
       if (MS) {
@@ -1270,11 +1273,11 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       if (Status St2 = S.Q->memcpy(reinterpret_cast<void *>(A.Base),
                                    A.Bytes.data(), A.Bytes.size(),
                                    CopyKind::HostToDevice))
-        return Finish(St2);
+        return St2;
       MovedBytes += A.Bytes.size();
     }
     if (Status St2 = copyIn(*S.Q, State, R.State.data(), R.State.size()))
-      return Finish(St2);
+      return St2;
     double RestMs = msSince(T1);
     {
       std::lock_guard<std::mutex> L(StatsM);
