@@ -28,8 +28,8 @@
 ///   cost barrier-dense kernels 20-90% on the H200;
 /// * nothing else: a block that runs to its end writes nothing (the host
 ///   clears the headers of a launch it watches), so a launch that is never
-///   asked to yield pays a loop counter and, once per period, one load and
-///   one barrier_or.
+///   asked to yield pays a loop's chunk bookkeeping (or back-edge counter)
+///   and, once per period, one load and one barrier_or.
 ///
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
