@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 config.name = "hetGPU"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".ll", ".cu", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "Doubles", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hetgpu_obj_root, "test")
 

@@ -173,8 +173,13 @@ private:
   Value *byteGEP(IRBuilder<> &B, Value *P, uint64_t Off, const Twine &N = "") {
     return B.CreateGEP(I8, P, B.getInt64(Off), N);
   }
-  /// Words of the control block (hetgpu::MigrationControl).
-  enum ControlField { CF_Yield, CF_YieldAfter, CF_Visits, CF_DynShared };
+  /// Words of the control block (abi::MigrationControl).
+  enum ControlField : unsigned {
+    CF_Yield = abi::MCW_Yield,
+    CF_YieldAfter = abi::MCW_YieldAfter,
+    CF_Visits = abi::MCW_Visits,
+    CF_DynShared = abi::MCW_DynShared,
+  };
   /// A word of the control block, addressed as global memory: the CPU
   /// device's SIMT -> MIMD lowering regroups warps at volatile accesses
   /// that may touch shared memory, which a generic pointer could.
@@ -290,10 +295,10 @@ void KernelInstrumenter::emitAddressing(IRBuilder<> &B) {
       B.CreateAdd(DynShared, B.getInt64(Static16 + 15)), B.getInt64(~15ull),
       "hetgpu.sharedbytes");
   Value *BlockBytes = B.CreateAdd(
-      B.CreateAdd(SharedBytes, B.getInt64(16)),
+      B.CreateAdd(SharedBytes, B.getInt64(abi::StateBlockHeaderBytes)),
       B.CreateMul(NThreads, B.getInt64(RecordSize)), "hetgpu.blockbytes");
   Header = byteGEP(B, State, B.CreateMul(BLin, BlockBytes), "hetgpu.header");
-  SharedSave = byteGEP(B, Header, 16, "hetgpu.sharedsave");
+  SharedSave = byteGEP(B, Header, abi::StateBlockHeaderBytes, "hetgpu.sharedsave");
   Record = byteGEP(
       B, SharedSave,
       B.CreateAdd(SharedBytes, B.CreateMul(TLin, B.getInt64(RecordSize))),

@@ -21,7 +21,7 @@
 ///    `"hetgpu.live"` bundle in `!hetgpu.state` (the record the checkpoint
 ///    code uses); anything else live gets a slot after the record.
 ///    Allocations live across a sync point move into the frame.
-///    `__hetgpu_block_K` calls the block executor (SIMTToMIMDABI.h).
+///    `__hetgpu_block_K` calls the block executor (ABI/BlockExecutor.h).
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-simt-to-mimd in.ll -S
 ///
@@ -31,9 +31,9 @@
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
-// The block context layout is the runtime's (host_abi.h, plain C).
-#include "../../runtime/include/hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockExecutor.h"
+// The block context layout is the runtime's (ABI/BlockABI.h, plain C).
+#include "hetgpu/ABI/BlockABI.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"

@@ -25,7 +25,7 @@
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -512,7 +512,7 @@ int main(int argc, char **argv) {
   // Live migration: the state buffer, the control block and the round are
   // the hidden trailing parameters of an instrumented kernel.
   std::vector<char> StateBuf;
-  hetgpu::MigrationControl Ctrl = {};
+  hetgpu::abi::MigrationControl Ctrl = {};
   void *StatePtr = nullptr, *CtrlPtr = &Ctrl;
   uint32_t Round = 0;
   if (MigrateAfter) {
@@ -524,7 +524,7 @@ int main(int argc, char **argv) {
     }
     uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
     uint64_t PerBlock =
-        hetgpu::migrationBlockBytes(Migration->StaticShared, DynShared, Threads,
+        hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared, Threads,
                                     Migration->StateRecordSize);
     StateBuf.assign(PerBlock * Grid[0] * Grid[1] * Grid[2] + 16, 0);
     StatePtr = StateBuf.data();
@@ -585,7 +585,7 @@ int main(int argc, char **argv) {
     // Count the blocks by status, then resume the launch.
     uint64_t Threads3 = uint64_t(Block[0]) * Block[1] * Block[2];
     uint64_t PerBlock =
-        hetgpu::migrationBlockBytes(Migration->StaticShared, DynShared,
+        hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared,
                                     Threads3, Migration->StateRecordSize);
     // Round 0 wrote status 1 into the blocks it suspended; the others ran
     // to their end and left their (cleared) header alone.

@@ -18,6 +18,9 @@
 #ifndef HETGPU_IR_CONTAINER_H
 #define HETGPU_IR_CONTAINER_H
 
+#include "hetgpu/ABI/Container.h"
+#include "hetgpu/ABI/Migration.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,45 +29,6 @@
 namespace hetgpu {
 namespace container {
 
-constexpr char Magic[8] = {'H', 'E', 'T', 'G', 'P', 'U', 'F', 'B'};
-constexpr uint16_t VersionMajor = 1;
-constexpr uint16_t VersionMinor = 0;
-/// Size of the fixed file header; the total size is read from it.
-constexpr size_t HeaderSize = 48;
-
-/// How a kernel parameter is passed (`!hetgpu.kernels` "params").
-enum class ParamKind : uint32_t {
-  Value = 0,   ///< scalar or vector passed by value
-  Pointer = 1, ///< pointer (device address)
-  ByVal = 2,   ///< aggregate passed by value (bytes copied)
-};
-
-/// What a state slot holds (`!hetgpu.state`).
-enum class SlotKind : uint32_t {
-  Value = 0,      ///< SSA value, its bytes
-  PrivatePtr = 1, ///< pointer into a thread's private memory: slot + offset
-  SharedPtr = 2,  ///< pointer into block shared memory: offset from base
-  Memory = 3,     ///< contents of a private allocation (alloca)
-};
-
-enum class SafePointKind : uint32_t { Entry = 0, Barrier = 1, LoopLatch = 2 };
-
-/// Feature bits of a kernel ("features" in `!hetgpu.kernels`).
-enum Feature : uint32_t {
-  FeatBarrier = 1u << 0,
-  FeatWarp = 1u << 1,
-  FeatAtomicGlobal = 1u << 2,
-  FeatAtomicShared = 1u << 3,
-  FeatAtomicFloat = 1u << 4,
-  FeatPrintf = 1u << 5,
-  FeatAssert = 1u << 6,
-  FeatMalloc = 1u << 7,
-  FeatDynamicShared = 1u << 8,
-  FeatDouble = 1u << 9,
-  FeatMath = 1u << 10,
-  FeatClock = 1u << 11,
-  FeatFence = 1u << 12,
-};
 /// Spellings used in `!hetgpu.kernels`/`!hetgpu.state` and by the printers.
 const char *paramKindName(ParamKind K);
 const char *slotKindName(SlotKind K);
@@ -72,7 +36,6 @@ const char *safePointKindName(SafePointKind K);
 
 /// Names of the feature bits, in bit order (for printing and metadata).
 const char *featureName(unsigned Bit);
-constexpr unsigned NumFeatures = 13;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Value;
@@ -112,16 +75,16 @@ struct KernelInfo {
   std::vector<SafePointInfo> SafePoints;
 };
 
-/// Number of parameters `hetgpu-instrument-state` appends to a kernel: the
-/// state buffer and the control block (pointers) and the round (u32).
-constexpr size_t MigrationHiddenParams = 3;
+/// Number of parameters `hetgpu-instrument-state` appends to a kernel
+/// (include/hetgpu/ABI/Migration.h).
+using abi::MigrationHiddenParams;
 
 /// \p K's parameters as the instrumented kernel has them: the hidden ones
 /// appended after the user's (the container lists only the user's), the
 /// pointers 8-aligned (docs/Migration.md).
 inline void appendMigrationParams(KernelInfo &K) {
   uint32_t Off = (K.ParamBufferSize + 7) & ~7u;
-  for (int I = 0; I < 3; ++I) {
+  for (size_t I = 0; I < MigrationHiddenParams; ++I) {
     ParamInfo P;
     P.Kind = I < 2 ? ParamKind::Pointer : ParamKind::Value;
     P.Size = P.Align = I < 2 ? 8 : 4;

@@ -5,12 +5,12 @@
 /// \file
 /// `hetgpu-simt-to-mimd` turns every hetIR kernel into a block function
 /// `void __hetgpu_block_<K>(void **args, hetgpu_block_ctx *ctx)` that runs
-/// all threads of one block (runtime/include/hetgpu/host_abi.h):
+/// all threads of one block (include/hetgpu/ABI/BlockABI.h):
 ///
 /// * a kernel without synchronisation points becomes a triple loop over the
 ///   threads of the block around the (inlined) kernel body;
 /// * a kernel with barriers or warp operations becomes a resumable thread
-///   function driven by the block executor (SIMTToMIMDABI.h). Values live
+///   function driven by the block executor (ABI/BlockExecutor.h). Values live
 ///   across a barrier are stored in the per-thread frame at the offsets of
 ///   the kernel's `!hetgpu.state` record.
 ///

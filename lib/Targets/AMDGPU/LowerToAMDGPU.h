@@ -34,7 +34,7 @@
 #ifndef HETGPU_TARGETS_AMDGPU_LOWERTOAMDGPU_H
 #define HETGPU_TARGETS_AMDGPU_LOWERTOAMDGPU_H
 
-#include "AMDGPUDeviceABI.h"
+#include "hetgpu/ABI/AMDGPUDevice.h"
 
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -57,7 +57,7 @@ inline constexpr llvm::StringLiteral AMDGPUDataLayout =
     "v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
 inline constexpr llvm::StringLiteral AMDGPUDefaultArch = "gfx942";
 /// Hidden device globals the HIP backend looks up by name (layouts in
-/// AMDGPUDeviceABI.h).
+/// ABI/AMDGPUDevice.h).
 inline constexpr llvm::StringLiteral AMDGPUPrintfBufferName =
     amdgpu_abi::PrintfBufferName;
 inline constexpr llvm::StringLiteral AMDGPUHeapName = amdgpu_abi::HeapName;

@@ -4,7 +4,7 @@
 ///
 /// \file
 /// `createHostTarget()`: hetIR -> native shared object for the CPU backend
-/// (runtime/include/hetgpu/host_abi.h).
+/// (include/hetgpu/ABI/BlockABI.h).
 ///
 /// lower(): `hetgpu-simt-to-mimd` (block functions `__hetgpu_block_<K>`),
 /// math builtins from hetGPU's device math library (docs/DeviceMath.md,
@@ -24,14 +24,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "../../../runtime/include/hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockABI.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
 #include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
+#include "hetgpu/ABI/BlockExecutor.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -646,7 +646,7 @@ bool hasWarpOps(Function &T) {
 
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
 /// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
-/// (SIMTToMIMDABI.h): a switch on the resume point around one loop per
+/// (ABI/BlockExecutor.h): a switch on the resume point around one loop per
 /// resume point over the 32 lanes of a warp, each calling \p T with
 /// ts[i].resume set to that point, and the calls inlined. O3 then folds T's
 /// dispatch per loop, hoists T's setup (parameters, block values) out of

@@ -6,7 +6,7 @@
 /// The image is a static PIE (ET_DYN, no interpreter, only R_RISCV_RELATIVE
 /// dynamic relocations): tt-sim relocates one copy into device DRAM at a
 /// base it picks, and qemu-riscv64 runs the unrelocated file as each core's
-/// boot program (runtime/device/RVManycore/rvmc_abi.h).
+/// boot program (ABI/RVManycore.h).
 ///
 //===----------------------------------------------------------------------===//
 

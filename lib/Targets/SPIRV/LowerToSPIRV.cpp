@@ -12,7 +12,7 @@
 ///     3 shared -> 3 Workgroup, 4 constant -> 1, allocas -> 0 Function).
 ///     Kernels become `spir_kernel` with pointer parameters in global memory
 ///     and byval aggregates in private memory; every defined function gets
-///     the two hidden trailing parameters of SPIRVKernelABI.h (dynamic
+///     the two hidden trailing parameters of ABI/SPIRVKernel.h (dynamic
 ///     shared memory, globals block).
 ///  3. `__device__`/`__constant__` variables move into the globals block;
 ///     read-only internal data stays a program-scope constant.
@@ -29,15 +29,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerToSPIRV.h"
-#include "SPIRVKernelABI.h"
+#include "hetgpu/ABI/SPIRVKernel.h"
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/ExpandIntrinsics.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
+#include "hetgpu/ABI/BlockExecutor.h"
 // The block context the SIMT->MIMD thread functions read (plain C).
-#include "../../../runtime/include/hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -270,7 +270,7 @@ private:
   Value *blockSize(IRBuilder<> &B);
   void emitBarrier(IRBuilder<> &B, unsigned Flags);
   void emitStatusFailure(IRBuilder<> &B, Function &F, uint32_t Code);
-  /// Appends a printf record (SPIRVKernelABI.h) before \p Before; returns
+  /// Appends a printf record (ABI/SPIRVKernel.h) before \p Before; returns
   /// the printf result.
   Expected<Value *> emitPrintf(Instruction *Before, Function &F,
                                StringRef Format, Value *Args, Type *ArgsTy,
@@ -599,7 +599,7 @@ Error SPIRVLowering::lowerWarpLoopKernels() {
       B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Args->getAllocatedType(),
                                                         Args, 0, I));
     }
-    // The block context (host_abi.h).
+    // The block context (ABI/BlockABI.h).
     auto *CtxTy = ArrayType::get(I8, sizeof(hetgpu_block_ctx));
     AllocaInst *BCtx = B.CreateAlloca(CtxTy, nullptr, "ctx");
     BCtx->setAlignment(Align(16));
@@ -1500,7 +1500,7 @@ Error SPIRVLowering::lowerBuiltins() {
       continue;
     }
     case BuiltinID::malloc: {
-      // Bump allocation in the runtime's heap (SPIRVKernelABI.h).
+      // Bump allocation in the runtime's heap (ABI/SPIRVKernel.h).
       UsesHeap = true;
       auto At = [&](uint64_t Off) {
         return B.CreateInBoundsGEP(I8, hiddenGlobals(F), B.getInt64(Off));
@@ -1520,7 +1520,7 @@ Error SPIRVLowering::lowerBuiltins() {
       break;
     }
     case BuiltinID::free:
-      // The bump heap does not reclaim (documented in SPIRVKernelABI.h).
+      // The bump heap does not reclaim (documented in ABI/SPIRVKernel.h).
       break;
     case BuiltinID::clock:
     case BuiltinID::clock64: {

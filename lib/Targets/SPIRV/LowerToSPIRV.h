@@ -5,7 +5,7 @@
 /// \file
 /// The `hetgpu-lower-spirv` pass: rewrites a hetIR module in place into LLVM
 /// IR for the `spirv64` target (OpenCL environment): address spaces, kernel
-/// ABI (see SPIRVKernelABI.h), builtins to OpenCL built-in functions, warp
+/// ABI (see ABI/SPIRVKernel.h), builtins to OpenCL built-in functions, warp
 /// operations to sub-groups or to an exact local-memory emulation, atomics
 /// the SPIR-V backend cannot take expanded to compare-exchange loops.
 ///
@@ -43,7 +43,7 @@ struct SPIRVLoweringOptions {
   /// Warp-loop kernels (one work-item runs one warp of 32 CUDA threads
   /// through the SIMT->MIMD lowering; the runtime launches ceil(blockDim /
   /// 32) work-items per work-group and passes the block size, see
-  /// SPIRVKernelABI.h). Off: never (warp operations that cannot be emulated
+  /// ABI/SPIRVKernel.h). Off: never (warp operations that cannot be emulated
   /// are errors); Auto: for the kernels that need exact warp semantics
   /// (warp operations in warp-divergent code, volatile shared-memory
   /// accesses); All: every kernel. Ignored with SubGroups32. Features

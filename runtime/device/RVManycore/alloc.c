@@ -14,7 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "rvmc_abi.h"
+#include "hetgpu/ABI/RVManycore.h"
 
 #include <stddef.h>
 #include <stdint.h>

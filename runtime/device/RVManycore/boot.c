@@ -9,7 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "rvmc_abi.h"
+#include "hetgpu/ABI/RVManycore.h"
 #include "rvmc_sys.h"
 
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));

@@ -6,19 +6,19 @@
 /// Runs in the relocated copy of the image in device DRAM, shared by every
 /// core: this file therefore has no writable globals; per-core state lives
 /// on the core's stack or in TLS. The core is persistent: after a launch it
-/// waits on its control socket for the next one (rvmc_abi.h). A core takes
+/// waits on its control socket for the next one (ABI/RVManycore.h). A core takes
 /// blocks of the launch (atomic counter or static range), builds the
-/// hetgpu_block_ctx of host_abi.h for each (shared memory in the core's SRAM)
+/// hetgpu_block_ctx of ABI/BlockABI.h for each (shared memory in the core's SRAM)
 /// and calls the kernel's block function, which the SIMT->MIMD lowering made
-/// from the kernel. The services of host_abi.h
+/// from the kernel. The services of ABI/BlockABI.h
 /// are implemented here: printf records go to a DRAM ring, assert and trap
 /// abort the launch, malloc bumps a DRAM heap.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "hetgpu/host_abi.h"
-#include "rvmc_abi.h"
-#include "rvmc_printf.h"
+#include "hetgpu/ABI/BlockABI.h"
+#include "hetgpu/ABI/RVManycore.h"
+#include "hetgpu/ABI/RVManycorePrintf.h"
 #include "rvmc_sys.h"
 
 void *memcpy(void *Dst, const void *Src, unsigned long N);

@@ -4,7 +4,7 @@
  *
  * \file
  * Runs all threads of one block of a kernel that the SIMT->MIMD lowering
- * turned into a resumable thread function (see SIMTToMIMDABI.h). Shared by
+ * turned into a resumable thread function (see ABI/BlockExecutor.h). Shared by
  * the host target and the RISC-V many-core target: it is compiled to bitcode
  * at build time and linked into every translated module that needs it.
  *
@@ -20,8 +20,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockExecutor.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include <stddef.h>
 
@@ -89,7 +89,7 @@ uint32_t __hetgpu_exec_fuse(hetgpu_thread_state *TS, uint32_t Mask,
 }
 
 /* Called by lane-loop functions that keep the lanes' operations in
- * per-warp arrays (SIMTToMIMDABI.h): as __hetgpu_exec_fuse, with the kinds
+ * per-warp arrays (ABI/BlockExecutor.h): as __hetgpu_exec_fuse, with the kinds
  * in Kinds[i], operand k of lane i in Args[32 * k + i], results to
  * Results[i]. */
 uint32_t __hetgpu_exec_fuse_soa(uint32_t Mask, const uint32_t *Ids,

@@ -4,12 +4,12 @@
  *
  * \file
  * The one implementation of warp scheduling for SIMT->MIMD thread functions
- * (SIMTToMIMDABI.h): running the lanes of a warp to their sync points,
+ * (ABI/BlockExecutor.h): running the lanes of a warp to their sync points,
  * choosing which group of lanes waiting at warp operations goes next, and
  * performing the warp operations (shuffles, votes, activemask, match).
  * Included by the block executor of the host and RISC-V many-core targets
  * (runtime/device/common/hetgpu_exec.c) and by the SPIR-V target's
- * warp-loop executor (lib/Targets/SPIRV/WarpExecutor.c); everything here is
+ * warp-loop executor (runtime/device/SPIRV/WarpExecutor.c); everything here is
  * static, so each includer gets its own copy.
  *
  * Policy. Every runnable lane of the warp runs to its next sync point.
@@ -38,8 +38,8 @@
 #ifndef HETGPU_WARP_SCHED_H
 #define HETGPU_WARP_SCHED_H
 
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockExecutor.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #if !defined(HETGPU_SCHED_LANES) || !defined(HETGPU_SCHED_LANE)
 #error "define HETGPU_SCHED_LANES and HETGPU_SCHED_LANE before including"

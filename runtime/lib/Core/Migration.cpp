@@ -459,7 +459,7 @@ Status takeBuffers(const std::shared_ptr<Device> &Dev, uint64_t Bytes,
     E.Bytes = Bytes;
   }
   if (!E.Ctrl)
-    if (Status St = Dev->allocate(sizeof(ControlBlock), E.Ctrl))
+    if (Status St = Dev->allocate(sizeof(MigrationControl), E.Ctrl))
       return St;
   E.Busy = true;
   State = E.State;
@@ -485,9 +485,9 @@ Status idleControl(const std::shared_ptr<Device> &Dev, Queue &Q, void *&Out) {
       return Status::ok();
     }
   void *Ctrl = nullptr;
-  if (Status St = Dev->allocate(sizeof(ControlBlock), Ctrl))
+  if (Status St = Dev->allocate(sizeof(MigrationControl), Ctrl))
     return St;
-  ControlBlock Zero = {};
+  MigrationControl Zero = {};
   if (Status St = Q.memcpy(Ctrl, &Zero, sizeof Zero, CopyKind::HostToDevice))
     return St;
   if (Status St = Q.synchronize())
@@ -1077,7 +1077,7 @@ Status hetgpu::rt::migratableLaunch(DeviceContext &Ctx, StreamObj &S,
       YF.Host = static_cast<volatile uint32_t *>(Ctrl);
     else if ((YF.Side = sideQueue(Ctx.Dev)))
       YF.Word = Ctrl;
-    ControlBlock CB = {};
+    MigrationControl CB = {};
     CB.DynShared = uint32_t(P.DynamicShared);
     // Random safe points: thread 0 of each block counts its visits of loop
     // safe points in the control block; the launch yields at visit

@@ -18,6 +18,7 @@
 #define HETGPU_RUNTIME_CORE_MIGRATION_H
 
 #include "Core/Device.h"
+#include "hetgpu/ABI/Migration.h"
 
 #include <cstdint>
 #include <string>
@@ -56,24 +57,9 @@ MigrationConfig parseMigrationSpec(const std::string &Spec);
 const MigrationConfig &migrationConfig();
 inline bool migrationEnabled() { return migrationConfig().Enabled; }
 
-/// Control block the instrumented kernels read (hetgpu::MigrationControl in
-/// include/hetgpu/Transforms/InstrumentState.h; the two must agree).
-struct ControlBlock {
-  uint32_t Yield;
-  uint32_t YieldAfter;
-  uint32_t Visits;
-  uint32_t DynShared;
-  uint32_t Reserved[4];
-};
-static_assert(sizeof(ControlBlock) == 32, "MigrationControl is 32 bytes");
-
-/// Bytes of one block's state area (migrationBlockBytes() of the pass).
-inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
-                                uint64_t Threads, uint64_t RecordSize) {
-  uint64_t Shared = (((StaticShared + 15) & ~uint64_t(15)) + DynShared + 15) &
-                    ~uint64_t(15);
-  return 16 + Shared + Threads * RecordSize;
-}
+/// The control block and state buffer layout the instrumented kernels use.
+using abi::MigrationControl;
+using abi::stateBlockBytes;
 
 /// \p MI as loaded when instrumented: the hidden parameters appended to
 /// every kernel (the container keeps the user's list).

@@ -9,7 +9,7 @@
 
 #include "Core/UnifiedMemory.h"
 
-#include "../../device/RVManycore/rvmc_abi.h"
+#include "hetgpu/ABI/RVManycore.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,6 +1,6 @@
 ; printf, assert, __trap and malloc. printf appends a self-contained record
 ; to the hidden buffer __hetgpu_amdgpu_printf (format text, CUDA's vprintf
-; argument buffer, a copy of each %s string; layout in AMDGPUDeviceABI.h)
+; argument buffer, a copy of each %s string; layout in ABI/AMDGPUDevice.h)
 ; at an offset reserved with an agent-scope atomic add; a record that does
 ; not fit is dropped and printf returns -1. Which arguments are strings is
 ; read from the constant format at compile time. assert writes a record

@@ -1,4 +1,4 @@
-; hetgpu-lower-rvmc: a kernel becomes the block function of host_abi.h
+; hetgpu-lower-rvmc: a kernel becomes the block function of ABI/BlockABI.h
 ; (SIMT->MIMD loop: no executor, so no frame-size export), the module becomes rv64imafd/lp64d RISC-V with every
 ; definition dso_local (static-PIE image), the math builtin stays external
 ; for the device math library, and the static shared size and frame size

@@ -1,5 +1,5 @@
 ; printf, assert, trap, malloc, free and the clocks call through
-; ctx->services (host_abi.h) with the runtime's handle first; fences become
+; ctx->services (ABI/BlockABI.h) with the runtime's handle first; fences become
 ; LLVM fences (block scope: single thread, since a block runs on one
 ; thread); math builtins are left for the target.
 ; RUN: hetgpu-opt -passes=hetgpu-simt-to-mimd -S %s | FileCheck %s

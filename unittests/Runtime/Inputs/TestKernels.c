@@ -4,13 +4,13 @@
  *
  * \file
  * What the "host" lowering target produces for a small CUDA module, written
- * by hand against hetgpu/host_abi.h, so the CPU backend and the CUDA API can
+ * by hand against include/hetgpu/ABI/BlockABI.h, so the CPU backend and the CUDA API can
  * be tested without the translator. Kernel parameter tables are in
  * TestModule.h (the container side).
  *
 \*===----------------------------------------------------------------------===*/
 
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 ///
 /// \file
 /// Runs translations of the "host" lowering target (shared objects that
-/// follow hetgpu/host_abi.h): the object is dlopen'ed from an in-memory
+/// follow include/hetgpu/ABI/BlockABI.h): the object is dlopen'ed from an in-memory
 /// file, each kernel's `__hetgpu_block_<K>` runs one block, and the blocks
 /// of a grid are spread over a thread pool whose workers each own a
 /// shared-memory buffer. Streams are in-order queues with one host thread
@@ -20,7 +20,7 @@
 #include "Core/Log.h"
 #include "Core/Printf.h"
 #include "Core/UnifiedMemory.h"
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include <algorithm>
 #include <chrono>
@@ -48,7 +48,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 //===----------------------------------------------------------------------===//
-// Launch state and the services of host_abi.h
+// Launch state and the services of ABI/BlockABI.h
 //===----------------------------------------------------------------------===//
 
 /// What one launch shares between its workers.
@@ -97,7 +97,7 @@ int servicePrintf(void *, const char *Format, const void *Args) {
                                 const char *Function) {
   Worker &W = workerOf(RT);
   const uint32_t *B = W.Ctx.block_idx;
-  // CUDA's format. host_abi.h does not pass the thread index to the
+  // CUDA's format. ABI/BlockABI.h does not pass the thread index to the
   // service, so the thread part names the block only.
   char Buf[1024];
   snprintf(Buf, sizeof(Buf),

@@ -24,7 +24,7 @@
 #include "HIPPrintf.h"
 #include "HipRuntime.h"
 
-#include "AMDGPUDeviceABI.h"
+#include "hetgpu/ABI/AMDGPUDevice.h"
 #include "Core/ArgPack.h"
 #include "Core/Device.h"
 #include "Core/Log.h"

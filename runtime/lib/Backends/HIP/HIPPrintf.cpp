@@ -12,7 +12,7 @@
 
 #include "HIPPrintf.h"
 
-#include "AMDGPUDeviceABI.h"
+#include "hetgpu/ABI/AMDGPUDevice.h"
 #include "Core/Printf.h"
 
 #include <cstdio>

@@ -4,7 +4,7 @@
 ///
 /// \file
 /// Host side of printf/assert/__trap for code objects of the amdgpu target
-/// (record layout in lib/Targets/AMDGPU/AMDGPUDeviceABI.h).
+/// (record layout in ABI/AMDGPUDevice.h).
 ///
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 /// \file
 /// `hetgpu::rt::createLevelZeroBackend()`: GPU devices of every Level Zero
 /// driver. Modules are hetGPU SPIR-V (lib/Targets/SPIRV, kernel ABI in
-/// SPIRVKernelABI.h) built with zeModuleCreate; streams are in-order
+/// ABI/SPIRVKernel.h) built with zeModuleCreate; streams are in-order
 /// immediate command lists; device memory is zeMemAllocDevice (pointers are
 /// USM device addresses, valid in kernels as they are), the globals block
 /// and the printf buffer are shared (host-visible) allocations; events are
@@ -22,7 +22,7 @@
 #include "Core/Device.h"
 #include "Core/Log.h"
 #include "Core/Printf.h"
-#include "SPIRVModuleTable.h"
+#include "Backends/SPIRV/SPIRVModuleTable.h"
 
 #include <algorithm>
 #include <cstdio>

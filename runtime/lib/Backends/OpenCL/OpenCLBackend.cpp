@@ -13,7 +13,7 @@
 /// pointer arguments are set with clSetKernelArgSVMPointer and pointers
 /// stored in device memory stay valid. Devices without SVM are skipped.
 ///
-/// Modules follow lib/Targets/SPIRV/SPIRVKernelABI.h: after the build the
+/// Modules follow ABI/SPIRVKernel.h: after the build the
 /// info kernel gives the globals table, the module's globals block is
 /// allocated and the init kernel fills it. Streams are in-order command
 /// queues with profiling (events are markers).
@@ -27,7 +27,7 @@
 #include "Core/Log.h"
 #include "Core/Printf.h"
 #include "Core/UnifiedMemory.h"
-#include "SPIRVModuleTable.h"
+#include "Backends/SPIRV/SPIRVModuleTable.h"
 
 #include <pthread.h>
 
@@ -113,7 +113,7 @@ public:
   cl_kernel K;
   container::KernelInfo Info;
   void *Globals;
-  /// One work-item per warp (SPIRVKernelABI.h): block size arguments,
+  /// One work-item per warp (ABI/SPIRVKernel.h): block size arguments,
   /// warp states and static shared memory in the dynamic buffer.
   bool WarpLoop;
   uint64_t StaticShared, WarpBytes;
@@ -137,7 +137,7 @@ public:
   std::map<std::string, std::unique_ptr<CLKernel>> Kernels;
   std::mutex M;
 
-  /// Device printf (SPIRVKernelABI.h).
+  /// Device printf (ABI/SPIRVKernel.h).
   void *PrintfBuffer = nullptr;
   uint64_t PrintfCapacity = 0;
   bool PrintfOverflowReported = false;
@@ -570,7 +570,7 @@ Status CLDevice::init() {
           Props.Features += ",+subgroups32";
   }
   // Without 32-wide sub-groups, kernels that need exact warp semantics run
-  // one warp per work-item (SPIRVKernelABI.h); HETGPU_OPENCL_WARP_LOOP=all
+  // one warp per work-item (ABI/SPIRVKernel.h); HETGPU_OPENCL_WARP_LOOP=all
   // makes every kernel do so, =off none.
   if (Props.Features.find("+subgroups32") == std::string::npos) {
     const char *WL = getenv("HETGPU_OPENCL_WARP_LOOP");
@@ -890,7 +890,7 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
   Mod->Info.Kernels = Info.Kernels;
   Mod->Info.Globals = Info.Globals;
 
-  // The module table (SPIRVKernelABI.h).
+  // The module table (ABI/SPIRVKernel.h).
   cl_kernel InfoK = A.clCreateKernel(P, spirv_abi::InfoKernel, &E);
   if (!InfoK)
     return Status(ErrorCode::NoBinaryForGpu,

@@ -24,7 +24,7 @@
 #ifndef HETGPU_RUNTIME_BACKENDS_TTSIM_TTSIM_H
 #define HETGPU_RUNTIME_BACKENDS_TTSIM_TTSIM_H
 
-#include "../../Core/Device.h"
+#include "Core/Device.h"
 
 #include <memory>
 

@@ -9,7 +9,7 @@
 /// module is the rvmc target's static-PIE image: loadModule relocates a copy
 /// into DRAM (code, data, `__device__` variables) and writes the original
 /// to a file that each core process runs. A launch writes a descriptor
-/// (runtime/device/RVManycore/rvmc_abi.h) into DRAM and hands it to the
+/// (ABI/RVManycore.h) into DRAM and hands it to the
 /// module's cores (qemu-riscv64 processes started by the module's first
 /// launch and kept, TTSimCores.h), waits for all of them and then reports
 /// errors and prints the printf records. Queues are host worker threads.
@@ -20,12 +20,12 @@
 #include "TTSimCores.h"
 #include "TTSimElf.h"
 
-#include "../../Core/Printf.h"
-#include "../../Core/UnifiedMemory.h"
+#include "Core/Printf.h"
+#include "Core/UnifiedMemory.h"
 
-#include "../../../device/RVManycore/rvmc_abi.h"
-#include "../../../device/RVManycore/rvmc_printf.h"
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
+#include "hetgpu/ABI/RVManycore.h"
+#include "hetgpu/ABI/RVManycorePrintf.h"
+#include "hetgpu/ABI/BlockExecutor.h"
 
 #include <algorithm>
 #include <atomic>

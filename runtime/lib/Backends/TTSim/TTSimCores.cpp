@@ -13,8 +13,8 @@
 
 #include "TTSimCores.h"
 
-#include "../../../device/RVManycore/rvmc_abi.h"
-#include "../../Core/Log.h"
+#include "hetgpu/ABI/RVManycore.h"
+#include "Core/Log.h"
 
 #include <cerrno>
 #include <chrono>
@@ -98,7 +98,7 @@ int highFd(int Fd) {
 }
 
 /// Sends the next launch to a core: its descriptor address and the DRAM
-/// size it needs mapped (rvmc_abi.h).
+/// size it needs mapped (ABI/RVManycore.h).
 bool sendLaunch(int Fd, uint64_t Desc, uint64_t DramSize) {
   uint64_t Words[2] = {Desc, DramSize};
   const char *P = reinterpret_cast<const char *>(Words);

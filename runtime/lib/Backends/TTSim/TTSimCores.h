@@ -5,7 +5,7 @@
 /// \file
 /// A group of tt-sim cores: qemu-riscv64 processes running one module image,
 /// each with a control socket to the host (runtime/device/RVManycore/
-/// rvmc_abi.h). Cores are started on a module's first launch with that
+/// ABI/RVManycore.h). Cores are started on a module's first launch with that
 /// launch's descriptor and then stay: every later launch only writes its
 /// descriptor address to their sockets and reads one word back from each, so
 /// a launch costs microseconds of host work instead of starting a qemu
@@ -19,7 +19,7 @@
 #ifndef HETGPU_RUNTIME_BACKENDS_TTSIM_TTSIMCORES_H
 #define HETGPU_RUNTIME_BACKENDS_TTSIM_TTSIMCORES_H
 
-#include "../../Core/Device.h"
+#include "Core/Device.h"
 
 #include <string>
 #include <sys/types.h>

@@ -3,7 +3,7 @@
 // buffer, streams, events, draining the printf buffer, the assert/trap flags)
 // can be tested without an AMD GPU. Kernels do not run: a "launch" checks
 // the code object is an AMDGPU ELF and writes one printf record, in the
-// device layout of lib/Targets/AMDGPU/AMDGPUDeviceABI.h, describing the
+// device layout of ABI/AMDGPUDevice.h, describing the
 // launch (kernel name as a %s string, kernarg size, the int at offset 8);
 // a kernel whose name contains "trap" sets the trap flag instead.
 #include <chrono>

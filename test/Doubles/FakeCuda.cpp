@@ -20,7 +20,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "../CudaDriver.h"
+#include "Backends/NVIDIA/CudaDriver.h"
 
 #include <cstdio>
 #include <cstdlib>

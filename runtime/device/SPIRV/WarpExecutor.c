@@ -24,8 +24,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#include "hetgpu/Transforms/SIMTToMIMDABI.h"
-#include "hetgpu/host_abi.h"
+#include "hetgpu/ABI/BlockExecutor.h"
+#include "hetgpu/ABI/BlockABI.h"
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-//===- SPIRVKernelABI.h - Kernel ABI of hetGPU's SPIR-V modules -*- C++ -*-===//
+//===- SPIRVKernel.h - Kernel ABI of hetGPU's SPIR-V modules -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -55,8 +55,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
-#define HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
+#ifndef HETGPU_ABI_SPIRVKERNEL_H
+#define HETGPU_ABI_SPIRVKERNEL_H
 
 #include <cstdint>
 
@@ -109,4 +109,4 @@ enum Status : uint32_t {
 } // namespace spirv_abi
 } // namespace hetgpu
 
-#endif // HETGPU_TARGETS_SPIRV_SPIRVKERNELABI_H
+#endif // HETGPU_ABI_SPIRVKERNEL_H

@@ -22,7 +22,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "../TTSim.h"
+#include "Backends/TTSim/TTSim.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-/*===- rvmc_abi.h - Contract between tt-sim and the RISC-V device runtime ===*\
+/*===- RVManycore.h - Contract between tt-sim and the RISC-V device runtime ===*\
  * SPDX-License-Identifier: Apache-2.0
  *===----------------------------------------------------------------------===*
  *
@@ -31,8 +31,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#ifndef HETGPU_RVMC_ABI_H
-#define HETGPU_RVMC_ABI_H
+#ifndef HETGPU_ABI_RVMANYCORE_H
+#define HETGPU_ABI_RVMANYCORE_H
 
 #include <stdint.h>
 
@@ -155,4 +155,4 @@ typedef struct rvmc_launch {
   uint32_t booted[RVMC_MAX_CORES];
 } rvmc_launch;
 
-#endif /* HETGPU_RVMC_ABI_H */
+#endif /* HETGPU_ABI_RVMANYCORE_H */

@@ -6,14 +6,14 @@
 /// Header-only helpers shared by the runtime backends that load hetGPU's
 /// SPIR-V modules (OpenCL, Level Zero): parse the text the info kernel
 /// writes, and turn printf records back into printf calls. Plain C++, no
-/// LLVM (see SPIRVKernelABI.h for the formats).
+/// LLVM (see ABI/SPIRVKernel.h for the formats).
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef HETGPU_TARGETS_SPIRV_SPIRVMODULETABLE_H
 #define HETGPU_TARGETS_SPIRV_SPIRVMODULETABLE_H
 
-#include "SPIRVKernelABI.h"
+#include "hetgpu/ABI/SPIRVKernel.h"
 
 #include <cstdint>
 #include <cstring>
@@ -40,7 +40,7 @@ struct ModuleTable {
   std::map<std::string, std::pair<uint64_t, uint64_t>> Globals;
   /// kernel -> warp operations emulated with work-group barriers
   std::map<std::string, bool> Kernels;
-  /// Warp-loop kernels (one work-item per warp, SPIRVKernelABI.h) ->
+  /// Warp-loop kernels (one work-item per warp, ABI/SPIRVKernel.h) ->
   /// (bytes of static shared memory, bytes of thread state per warp).
   std::map<std::string, std::pair<uint64_t, uint64_t>> WarpLoop;
   std::vector<PrintfFormat> Formats;

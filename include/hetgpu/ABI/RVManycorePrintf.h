@@ -1,4 +1,4 @@
-/*===- rvmc_printf.h - Walk a CUDA printf format and its argument buffer -===*\
+/*===- RVManycorePrintf.h - Walk a CUDA printf format and its argument buffer -===*\
  * SPDX-License-Identifier: Apache-2.0
  *===----------------------------------------------------------------------===*
  *
@@ -16,8 +16,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#ifndef HETGPU_RVMC_PRINTF_H
-#define HETGPU_RVMC_PRINTF_H
+#ifndef HETGPU_ABI_RVMANYCOREPRINTF_H
+#define HETGPU_ABI_RVMANYCOREPRINTF_H
 
 #include <stdint.h>
 
@@ -137,4 +137,4 @@ static inline uint32_t rvmc_fmt_align(uint32_t off, uint32_t size) {
   return (off + size - 1) & ~(size - 1);
 }
 
-#endif /* HETGPU_RVMC_PRINTF_H */
+#endif /* HETGPU_ABI_RVMANYCOREPRINTF_H */

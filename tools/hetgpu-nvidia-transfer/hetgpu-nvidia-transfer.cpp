@@ -1,4 +1,4 @@
-//===- TransferTest.cpp - GPU -> GPU moves of arena memory, directly -------===//
+//===- hetgpu-nvidia-transfer.cpp - GPU -> GPU moves of arena memory, directly -------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

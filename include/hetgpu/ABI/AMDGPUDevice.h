@@ -1,4 +1,4 @@
-//===- AMDGPUDeviceABI.h - What AMDGPU code objects share with HIP -*- C++ -*-===//
+//===- AMDGPUDevice.h - What AMDGPU code objects share with HIP -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -25,8 +25,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef HETGPU_TARGETS_AMDGPU_AMDGPUDEVICEABI_H
-#define HETGPU_TARGETS_AMDGPU_AMDGPUDEVICEABI_H
+#ifndef HETGPU_ABI_AMDGPUDEVICE_H
+#define HETGPU_ABI_AMDGPUDEVICE_H
 
 #include <cstdint>
 
@@ -50,4 +50,4 @@ inline constexpr unsigned FlagTrap = 2;
 inline constexpr uint64_t AMDGPUHeapSize = 8u << 20;
 } // namespace hetgpu
 
-#endif // HETGPU_TARGETS_AMDGPU_AMDGPUDEVICEABI_H
+#endif // HETGPU_ABI_AMDGPUDEVICE_H

@@ -1,4 +1,4 @@
-/*===- SIMTToMIMDABI.h - Thread functions and the block executor ---------===*\
+/*===- BlockExecutor.h - Thread functions and the block executor ---------===*\
  * SPDX-License-Identifier: Apache-2.0
  *===----------------------------------------------------------------------===*
  *
@@ -28,8 +28,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#ifndef HETGPU_TRANSFORMS_SIMTTOMIMDABI_H
-#define HETGPU_TRANSFORMS_SIMTTOMIMDABI_H
+#ifndef HETGPU_ABI_BLOCKEXECUTOR_H
+#define HETGPU_ABI_BLOCKEXECUTOR_H
 
 #include <stdint.h>
 
@@ -122,4 +122,4 @@ void __hetgpu_exec_block_lanes(void **args, struct hetgpu_block_ctx *ctx,
 }
 #endif
 
-#endif /* HETGPU_TRANSFORMS_SIMTTOMIMDABI_H */
+#endif /* HETGPU_ABI_BLOCKEXECUTOR_H */

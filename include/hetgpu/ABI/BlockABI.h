@@ -1,4 +1,4 @@
-/*===- host_abi.h - ABI between the runtime and translated CPU code ------===*\
+/*===- BlockABI.h - ABI between the runtime and translated CPU code ------===*\
  * SPDX-License-Identifier: Apache-2.0
  *===----------------------------------------------------------------------===*
  *
@@ -26,8 +26,8 @@
  *
 \*===----------------------------------------------------------------------===*/
 
-#ifndef HETGPU_HOST_ABI_H
-#define HETGPU_HOST_ABI_H
+#ifndef HETGPU_ABI_BLOCKABI_H
+#define HETGPU_ABI_BLOCKABI_H
 
 #include <stdint.h>
 
@@ -74,4 +74,4 @@ typedef void (*hetgpu_block_fn)(void **args, hetgpu_block_ctx *ctx);
 }
 #endif
 
-#endif /* HETGPU_HOST_ABI_H */
+#endif /* HETGPU_ABI_BLOCKABI_H */

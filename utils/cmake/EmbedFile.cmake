@@ -1,5 +1,6 @@
 # EmbedFile.cmake -DINPUT=<file> -DOUTPUT=<file.inc>: writes the bytes of
-# INPUT as a comma-separated list of hex literals for an array initialiser.
+# INPUT as a comma-separated list of hex literals for an array initialiser
+# (device code that the compiler libraries carry: runtime/device).
 file(READ ${INPUT} hex HEX)
 string(LENGTH "${hex}" len)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," body "${hex}")

@@ -1,0 +1,72 @@
+//===- Migration.h - What instrumented kernels share with the runtime -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The live-migration contract between `hetgpu-instrument-state`
+/// (lib/Transforms/InstrumentState.cpp), which writes it into every
+/// instrumented kernel, and the runtime (runtime/lib/Migration), which
+/// allocates, fills and reads it: the hidden parameters, the control block
+/// and the byte layout of a launch's state buffer (docs/Migration.md,
+/// docs/StateMetadata.md). Plain C++, no LLVM.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_ABI_MIGRATION_H
+#define HETGPU_ABI_MIGRATION_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hetgpu {
+namespace abi {
+
+/// Parameters appended to every instrumented kernel after the user's: the
+/// state buffer and the control block (pointers, 8-aligned) and the launch's
+/// round (u32).
+constexpr size_t MigrationHiddenParams = 3;
+
+/// Control block shared by host and device (32 bytes, 8-aligned). Every
+/// thread reads Yield and YieldAfter with one volatile 64-bit load at a loop
+/// safe point. (The launch's round is the third hidden parameter, not a
+/// word here: a parameter costs no memory access at entry.)
+struct MigrationControl {
+  uint32_t Yield;      ///< nonzero: suspend at the next safe point
+  uint32_t YieldAfter; ///< 0: off; else set Yield at this visit count
+  uint32_t Visits;     ///< safe-point visits (thread 0 of each block)
+  uint32_t DynShared;  ///< dynamic shared bytes of the launch
+  uint32_t Reserved[4];
+};
+static_assert(sizeof(MigrationControl) == 32, "the control block is 32 bytes");
+
+/// Word indices of MigrationControl, as the instrumentation addresses them.
+enum MigrationControlWord : unsigned {
+  MCW_Yield = offsetof(MigrationControl, Yield) / 4,
+  MCW_YieldAfter = offsetof(MigrationControl, YieldAfter) / 4,
+  MCW_Visits = offsetof(MigrationControl, Visits) / 4,
+  MCW_DynShared = offsetof(MigrationControl, DynShared) / 4,
+};
+
+/// Bytes of the header that starts every block's area in the state buffer:
+/// `{u32 status, u32 safe point, u64 reserved}`. A fresh launch (round 0)
+/// never reads or writes it unless a block suspends; a block that suspends
+/// in round R writes status R + 1 and its safe point id. The host clears the
+/// headers before a launch it watches, so status 0 means "ran to its end"
+/// and a resumed launch of round R continues exactly the blocks whose status
+/// is R.
+constexpr uint64_t StateBlockHeaderBytes = 16;
+
+/// Bytes of one block in a launch's state buffer: the header, shared memory
+/// (static rounded to 16, then dynamic, total rounded to 16), then
+/// \p Threads records of \p RecordSize bytes.
+inline uint64_t stateBlockBytes(uint64_t StaticShared, uint64_t DynShared,
+                                uint64_t Threads, uint64_t RecordSize) {
+  uint64_t Shared = (((StaticShared + 15) & ~uint64_t(15)) + DynShared + 15) &
+                    ~uint64_t(15);
+  return StateBlockHeaderBytes + Shared + Threads * RecordSize;
+}
+
+} // namespace abi
+} // namespace hetgpu
+
+#endif // HETGPU_ABI_MIGRATION_H
