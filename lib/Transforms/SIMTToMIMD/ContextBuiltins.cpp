@@ -175,8 +175,8 @@ bool Lowering::lowerBuiltinCall(Function &K, Env &E, CallInst *CI,
   case BuiltinID::assert_fail:
     Services(offsetof(hetgpu_host_services, assert_fail),
              FunctionType::get(Void, {Ptr, Ptr, Ptr, I32, Ptr}, false),
-             {CI->getArgOperand(0), CI->getArgOperand(1),
-              CI->getArgOperand(2), CI->getArgOperand(3)})
+             {CI->getArgOperand(0), CI->getArgOperand(1), CI->getArgOperand(2),
+              CI->getArgOperand(3)})
         ->setDoesNotReturn();
     break;
   case BuiltinID::trap:

@@ -137,7 +137,7 @@ private:
   /// allocations moved there and the spill slots of values the record does
   /// not place.
   struct FrameLayout {
-    uint64_t Cursor = 0;   ///< first free byte
+    uint64_t Cursor = 0;    ///< first free byte
     uint64_t MaxAlign = 16; ///< frames are 16-byte aligned, up to 64 on request
     llvm::DenseMap<llvm::Instruction *, uint64_t> Extra;
     /// The spill slot of \p V, allocated on first use.
@@ -168,8 +168,7 @@ private:
 
   // ThreadFunction.cpp
   void copyWrittenByVal(llvm::Function &K);
-  llvm::Function *makeThreadFunction(llvm::Function &K, bool Resumable,
-                                     Env &E);
+  llvm::Function *makeThreadFunction(llvm::Function &K, bool Resumable, Env &E);
   void bindResumableParams(llvm::Function &K, Env &E, llvm::IRBuilder<> &B,
                            llvm::SmallVectorImpl<llvm::Value *> &ParamVals);
   void bindLoopParams(llvm::Function &K, Env &E,
@@ -194,16 +193,17 @@ private:
   /// the block's shared memory.
   using RecordSlots =
       llvm::DenseMap<llvm::Instruction *, std::pair<uint64_t, bool>>;
-  bool makeResumable(llvm::Function &K, Env &E, const KernelInfo *KI,
-                     const llvm::SmallPtrSetImpl<llvm::CallInst *> &KernelBarriers,
-                     uint64_t &FrameSize);
-  bool collectSyncs(llvm::Function &K, const KernelInfo *KI,
-                    const llvm::SmallPtrSetImpl<llvm::CallInst *> &KernelBarriers,
-                    llvm::Function &T, llvm::SmallVectorImpl<Sync> &Syncs);
+  bool
+  makeResumable(llvm::Function &K, Env &E, const KernelInfo *KI,
+                const llvm::SmallPtrSetImpl<llvm::CallInst *> &KernelBarriers,
+                uint64_t &FrameSize);
+  bool
+  collectSyncs(llvm::Function &K, const KernelInfo *KI,
+               const llvm::SmallPtrSetImpl<llvm::CallInst *> &KernelBarriers,
+               llvm::Function &T, llvm::SmallVectorImpl<Sync> &Syncs);
   llvm::SmallSetVector<llvm::AllocaInst *, 8>
   allocasLiveAcrossSyncs(Env &E, llvm::ArrayRef<Sync> Syncs);
-  bool moveAllocasToFrame(llvm::Function &K, Env &E,
-                          llvm::BasicBlock *OldEntry,
+  bool moveAllocasToFrame(llvm::Function &K, Env &E, llvm::BasicBlock *OldEntry,
                           llvm::ArrayRef<Sync> Syncs, FrameLayout &FL);
   void splitSyncPoint(Env &E, Sync &S, FrameLayout &FL, Rematerializer &RM,
                       llvm::DenseMap<llvm::Value *, llvm::Value *> &Replaced);

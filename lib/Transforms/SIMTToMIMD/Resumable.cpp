@@ -87,9 +87,9 @@ bool Lowering::Rematerializer::canRemat(Value *V, unsigned Depth) {
     return true;
   if (auto It = Memo.find(I); It != Memo.end())
     return It->second;
-  bool OK = Depth < 8 &&
-            (isa<GetElementPtrInst, CastInst, CmpInst, SelectInst>(I) ||
-             (isa<BinaryOperator>(I) && !I->isIntDivRem()));
+  bool OK =
+      Depth < 8 && (isa<GetElementPtrInst, CastInst, CmpInst, SelectInst>(I) ||
+                    (isa<BinaryOperator>(I) && !I->isIntDivRem()));
   for (unsigned Op = 0; OK && Op < I->getNumOperands(); ++Op)
     OK = canRemat(I->getOperand(Op), Depth + 1);
   Memo[I] = OK;
@@ -101,9 +101,9 @@ Instruction *Lowering::Rematerializer::remat(Instruction *V, BasicBlock *BB) {
   return clone(V, BB, Done);
 }
 
-Instruction *Lowering::Rematerializer::clone(
-    Instruction *I, BasicBlock *BB,
-    DenseMap<Instruction *, Instruction *> &Done) {
+Instruction *
+Lowering::Rematerializer::clone(Instruction *I, BasicBlock *BB,
+                                DenseMap<Instruction *, Instruction *> &Done) {
   if (Instruction *C = Done.lookup(I))
     return C;
   Instruction *C = I->clone();
@@ -286,8 +286,7 @@ void Lowering::splitSyncPoint(Env &E, Sync &S, FrameLayout &FL,
   BasicBlock *Pre = CI->getParent();
   BasicBlock *Cont =
       Pre->splitBasicBlock(CI->getNextNode(), "sync" + Twine(S.Id) + ".cont");
-  S.Resume =
-      BasicBlock::Create(C, "sync" + Twine(S.Id) + ".resume", E.T, Cont);
+  S.Resume = BasicBlock::Create(C, "sync" + Twine(S.Id) + ".resume", E.T, Cont);
   IRBuilder<> B(CI);
   IRBuilder<> RB(S.Resume);
   // Spill accesses carry the sync id (SpillMD).
@@ -358,8 +357,8 @@ Lowering::RecordSlots Lowering::storeRecordSlots(Env &E, Sync &S,
 /// record and reloaded (at \p RB).
 void Lowering::reloadLiveValues(Env &E, Sync &S, IRBuilder<> &B,
                                 IRBuilder<> &RB, FrameLayout &FL,
-                                Rematerializer &RM,
-                                const RecordSlots &InRecord, MDNode *Tag) {
+                                Rematerializer &RM, const RecordSlots &InRecord,
+                                MDNode *Tag) {
   for (Instruction *V : S.Live) {
     Instruction *Reload;
     if (RM.canRemat(V)) {
@@ -372,11 +371,10 @@ void Lowering::reloadLiveValues(Env &E, Sync &S, IRBuilder<> &B,
       auto [Off, IsShared] = It->second;
       Value *Addr = RB.CreateConstInBoundsGEP1_64(I8, E.Frame, Off);
       if (IsShared) {
-        Value *Delta =
-            tagSpill(RB.CreateAlignedLoad(I64, Addr, Align(1)), Tag);
+        Value *Delta = tagSpill(RB.CreateAlignedLoad(I64, Addr, Align(1)), Tag);
         Value *P = RB.CreateInBoundsGEP(I8, sharedBase(E), Delta);
-        Reload = cast<Instruction>(RB.CreateAddrSpaceCast(
-            P, V->getType(), V->getName() + ".reload"));
+        Reload = cast<Instruction>(
+            RB.CreateAddrSpaceCast(P, V->getType(), V->getName() + ".reload"));
       } else {
         Reload = cast<Instruction>(
             tagSpill(RB.CreateAlignedLoad(V->getType(), Addr, Align(1),
@@ -403,8 +401,8 @@ void Lowering::storeSyncOperation(Env &E, const Sync &S, IRBuilder<> &B) {
   B.CreateStore(B.getInt32(S.Kind),
                 tsField(E, B, offsetof(hetgpu_thread_state, kind)));
   auto StoreArg = [&](unsigned Slot, Value *V) {
-    B.CreateStore(
-        V, tsField(E, B, offsetof(hetgpu_thread_state, arg) + 4 * Slot));
+    B.CreateStore(V,
+                  tsField(E, B, offsetof(hetgpu_thread_state, arg) + 4 * Slot));
   };
   switch (S.Kind) {
   case HETGPU_SYNC_BARRIER_COUNT:

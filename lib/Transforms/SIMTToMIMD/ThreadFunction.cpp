@@ -128,8 +128,7 @@ void Lowering::bindResumableParams(Function &K, Env &E, IRBuilder<> &B,
   };
   const char *Names[3] = {"tid.x", "tid.y", "tid.z"};
   for (unsigned D = 0; D < 3; ++D)
-    E.Tid[D] =
-        Field(offsetof(hetgpu_thread_state, tid) + 4 * D, I32, Names[D]);
+    E.Tid[D] = Field(offsetof(hetgpu_thread_state, tid) + 4 * D, I32, Names[D]);
   E.Linear = Field(offsetof(hetgpu_thread_state, linear), I32, "linear.tid");
   E.Frame = Field(offsetof(hetgpu_thread_state, frame), Ptr, "frame");
 }
