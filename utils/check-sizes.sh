@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# utils/check-sizes.sh - report C/C++ sources that outgrow docs/STYLE limits.
+# utils/check-sizes.sh - report C/C++ sources past the style guide's size limits.
 #
 # Prints every C/C++ source file under lib/ and runtime/lib/ (or the paths
 # given) longer than 900 lines, and every function body longer than 150
