@@ -96,6 +96,12 @@ cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
 cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
                      const void *Src, size_t N, StreamObj *Q, bool Sync);
 
+/// Blocks of kernel \p K (null: no kernel limits) with \p BlockSize threads
+/// and \p DynShared bytes of dynamic shared memory that fit on one
+/// multiprocessor of a device with properties \p P (Occupancy.cpp).
+int occupancy(const DeviceProperties &P, const container::KernelInfo *K,
+              int BlockSize, size_t DynShared);
+
 } // namespace api
 } // namespace rt
 } // namespace hetgpu

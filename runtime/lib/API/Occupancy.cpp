@@ -18,11 +18,8 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::api;
 
-namespace {
-
-/// Blocks per multiprocessor of a kernel for a block size.
-int occupancy(const DeviceProperties &P, const container::KernelInfo *K,
-              int BlockSize, size_t DynShared) {
+int api::occupancy(const DeviceProperties &P, const container::KernelInfo *K,
+                   int BlockSize, size_t DynShared) {
   if (BlockSize <= 0 || static_cast<uint32_t>(BlockSize) > P.MaxThreadsPerBlock)
     return 0;
   if (K && K->MaxThreads && static_cast<uint32_t>(BlockSize) > K->MaxThreads)
@@ -39,8 +36,6 @@ int occupancy(const DeviceProperties &P, const container::KernelInfo *K,
   }
   return static_cast<int>(N);
 }
-
-} // namespace
 
 HETGPU_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *NumBlocks, const void *Func, int BlockSize, size_t DynShared,

@@ -16,18 +16,19 @@
 /// Core/MigrationService.h (implemented and registered by Service.cpp).
 /// Components, one header each:
 ///
-///   Trigger.h       HETGPU_MIGRATE parsing; when a launch yields (the
-///                   after_ms timer, random safe points, the yield flag)
-///                   and where it resumes (to=)
-///   Checkpoint.h    the checkpoint format (serialize/parse, files) and
-///                   the capture of a device's allocations
-///   StateBuffers.h  state buffers and control blocks kept per device
-///   MoveContext.h   the move: a CUDA device's memory, variables, streams
-///                   and events onto another physical device
-///   InFlight.h      requests of the public API to a running launch
-///   Launch.h        the migratable launch (watched or not)
-///   Resume.h        resuming a launch from a checkpoint image
-///   MigrationAPI.cpp the hetgpu* C API (hetgpu/hetgpu.h)
+///   Trigger.h         HETGPU_MIGRATE parsing; when a launch yields (the
+///                     after_ms timer, random safe points, the yield flag)
+///                     and where it resumes (to=)
+///   Checkpoint.h      the checkpoint format (serialize/parse, files) and
+///                     the capture of a device's allocations
+///   StateBuffers.h    state buffers and control blocks kept per device
+///   MoveContext.h     the move: a CUDA device's memory, variables, streams
+///                     and events onto another physical device
+///   InFlight.h        requests of the public API to a running launch
+///   Launch.h          the migratable launch (watched or not)
+///   Resume.h          resuming a launch from a checkpoint image
+///   MigrationAPI.cpp  the hetgpu* C API (hetgpu/hetgpu.h)
+///   Service.cpp       Core's MigrationService, registered at load
 ///
 /// This header holds what they share: the statistics and the blocking
 /// copies between host and device.
