@@ -21,7 +21,7 @@ using namespace hetgpu::rt::api;
 namespace {
 
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
-                          size_t Shared, cudaStream_t Stream) {
+                   size_t Shared, cudaStream_t Stream) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;

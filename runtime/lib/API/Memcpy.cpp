@@ -77,9 +77,9 @@ cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
 }
 
 cudaError_t memcpy2D(void *Dst, size_t DPitch, const void *Src,
-                            size_t SPitch, size_t Width, size_t Height,
-                            cudaMemcpyKind Kind, cudaStream_t Stream,
-                            bool Sync) {
+                     size_t SPitch, size_t Width, size_t Height,
+                     cudaMemcpyKind Kind, cudaStream_t Stream,
+                     bool Sync) {
   if (Width > DPitch || Width > SPitch)
     return cudaErrorInvalidPitchValue;
   for (size_t Row = 0; Row < Height; ++Row)

@@ -50,7 +50,7 @@ cudaError_t nullStreamOf(DeviceContext *Ctx, StreamObj *&Out) {
 
 /// The two CUDA devices of a peer copy (devices the program can name).
 cudaError_t peerDevices(int DstDevice, int SrcDevice, DeviceContext *&D,
-                               DeviceContext *&S) {
+                        DeviceContext *&S) {
   Runtime &R = RT();
   if (cudaError_t E = R.init())
     return E;

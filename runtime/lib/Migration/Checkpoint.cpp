@@ -23,7 +23,7 @@ using namespace hetgpu::rt;
 
 namespace {
 
-//===--- Checkpoint byte stream ------------------------------------------===//
+//===--- Checkpoint byte stream -------------------------------------------===//
 
 class Writer {
 public:

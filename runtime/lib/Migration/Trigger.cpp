@@ -35,7 +35,7 @@ bool parseUInt(const std::string &S, uint64_t &Out) {
 
 } // namespace
 
-//===--- HETGPU_MIGRATE ----------------------------------------------------===//
+//===--- HETGPU_MIGRATE ---------------------------------------------------===//
 
 MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
   MigrationConfig C;
@@ -103,7 +103,7 @@ const MigrationConfig &hetgpu::rt::migrationConfig() {
   return C;
 }
 
-//===--- The yield flag ----------------------------------------------------===//
+//===--- The yield flag ---------------------------------------------------===//
 
 void YieldFlag::raise() {
   std::lock_guard<std::mutex> L(M);
@@ -149,7 +149,7 @@ Queue *hetgpu::rt::sideQueue(const std::shared_ptr<Device> &Dev) {
   return SideQueues.back().Q.get();
 }
 
-//===--- after_ms ----------------------------------------------------------===//
+//===--- after_ms ---------------------------------------------------------===//
 
 void AfterMsTrigger::start(unsigned Ms) {
   std::lock_guard<std::mutex> L(M);
@@ -197,7 +197,7 @@ AfterMsTrigger &hetgpu::rt::afterMs() {
   return *T;
 }
 
-//===--- random, to= -------------------------------------------------------===//
+//===--- random, to= ------------------------------------------------------===//
 
 namespace {
 std::mt19937_64 &rng() {
