@@ -9,11 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Runtime.h"
-#include "Core/Migration.h"
-#include "hetgpu/Translate/Translate.h"
-
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
+#include "Core/MigrationService.h"
 #include "Core/Translator.h"
 
 #include <algorithm>
@@ -32,16 +30,12 @@ cudaError_t hetgpu::rt::setLastError(cudaError_t E) {
   return E;
 }
 
-namespace hetgpu {
-namespace rt {
-cudaError_t takeLastError(bool Reset) {
+cudaError_t hetgpu::rt::takeLastError(bool Reset) {
   cudaError_t E = LastError;
   if (Reset)
     LastError = cudaSuccess;
   return E;
 }
-} // namespace rt
-} // namespace hetgpu
 
 Runtime &Runtime::get() {
   static Runtime *R = new Runtime();
@@ -115,8 +109,9 @@ cudaError_t Runtime::init() {
     VisibleCount = static_cast<int>(Contexts.size());
     // Migration targets of backends HETGPU_DEVICE left out are discovered
     // too, as contexts the CUDA API does not count.
-    if (!Only.empty() && !Contexts.empty())
-      for (const std::string &T : migrationConfig().To) {
+    MigrationService *Mig = registeredMigrationService();
+    if (Mig && !Only.empty() && !Contexts.empty())
+      for (const std::string &T : Mig->targetDevices()) {
         const auto &Names = allBackendNames();
         if (T == Only ||
             std::find(Names.begin(), Names.end(), T) == Names.end())
@@ -345,13 +340,13 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   Out = &LM;
   const container::ModuleInfo &MI = B.C.Modules[ModuleIndex];
   std::vector<char> Binary;
-  // Live migration (Core/Migration.h): instrumented translation, three hidden
-  // kernel parameters.
-  bool Instrument = migrationEnabled();
+  // Live migration (Core/MigrationService.h): instrumented translation,
+  // hidden kernel parameters.
+  MigrationService *Mig = activeMigrationService();
   Status S = getTranslation(MI, Ctx.Dev->properties(),
-                            Instrument ? HETGPU_TRANSLATE_INSTRUMENT : 0, Binary);
+                            Mig ? Mig->translateFlags() : 0, Binary);
   if (S.isOk())
-    S = Ctx.Dev->loadModule(Binary, Instrument ? instrumentedModuleInfo(MI) : MI,
+    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI,
                             LM.M);
   if (S.isOk() && !LM.M)
     S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");

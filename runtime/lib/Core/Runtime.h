@@ -93,7 +93,7 @@ struct LoadedModule {
 };
 
 /// One device and what the runtime keeps for it (CUDA's primary context).
-/// Live migration (Core/Migration.h) may move a context onto another
+/// Live migration (Migration/MoveContext.h) may move a context onto another
 /// physical device: `Dev` then points to that device (shared with the
 /// target's own context) and the CUDA device number stays.
 struct DeviceContext {
@@ -218,6 +218,8 @@ private:
 
 /// Sets the calling thread's last error when \p E is an error; returns E.
 cudaError_t setLastError(cudaError_t E);
+/// The calling thread's last error; cleared when \p Reset.
+cudaError_t takeLastError(bool Reset);
 
 } // namespace rt
 } // namespace hetgpu

@@ -1,0 +1,109 @@
+//===- CudaAPI.h - Shared helpers of the CUDA runtime API layer -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// runtime/lib/API/ is the CUDA runtime API layer: the `extern "C"` cudaXxx
+/// (and `__cuda*`) entry points of libhetgpu-rt, mapped onto Core (the
+/// runtime state of Core/Runtime.h, the device interface of Core/Device.h).
+/// One file per group of cuda_runtime_api.h:
+///
+///   Errors.cpp           last error, error names, versions, profiler stubs
+///   Device.cpp           device selection, synchronisation, reset, flags,
+///                        limits, cache/shared-memory configuration
+///   DeviceProperties.cpp cudaGetDeviceProperties, cudaDeviceGetAttribute
+///   Peer.cpp             peer access and copies between devices
+///   Memory.cpp           allocation: device, pitched, host, managed,
+///                        registered memory, pointer attributes, advice
+///   Memcpy.cpp           cudaMemcpy*, cudaMemset* (same-device copies)
+///   Symbols.cpp          copies to/from `__device__` variables, addresses
+///   Streams.cpp          streams and host functions on streams
+///   Events.cpp           events
+///   Launch.cpp           cudaLaunchKernel (the configuration checks)
+///   Functions.cpp        cudaFuncGetAttributes, cudaFuncSet*
+///   Occupancy.cpp        cudaOccupancy*
+///   Registration.cpp     clang's host-side __cudaRegister* and call
+///                        configuration
+///   HetGPUAPI.cpp        hetGPU's own introspection API (hetgpu/hetgpu.h)
+///
+/// Adding entry points: put them in the file of their group; a group the
+/// layer does not have yet (e.g. stream-ordered allocation, cudaMallocAsync
+/// and memory pools; graphs) gets a new `API/<Group>.cpp`, listed in
+/// runtime/lib/CMakeLists.txt, built on the helpers below. Error behaviour
+/// is CUDA's: every failing call records its error through ret(); launch
+/// configuration errors are not sticky; faults of kernels become sticky
+/// errors of the device (Runtime::absorb, through mapStatus), returned by
+/// every later call until cudaDeviceReset. Live migration is reached only
+/// through Core/MigrationService.h.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_API_CUDAAPI_H
+#define HETGPU_RUNTIME_API_CUDAAPI_H
+
+#include "Core/Runtime.h"
+#include "cuda_runtime_api.h"
+
+#include <cstddef>
+
+/// Marks an entry point exported by libhetgpu-rt (everything else is
+/// hidden).
+#define HETGPU_API extern "C" __attribute__((visibility("default")))
+
+namespace hetgpu {
+namespace rt {
+namespace api {
+
+inline Runtime &RT() { return Runtime::get(); }
+
+/// Records \p E as the last error and returns it.
+inline cudaError_t ret(cudaError_t E) { return setLastError(E); }
+
+/// The current device, or the error of initialisation / a sticky error.
+cudaError_t currentCtx(DeviceContext *&Ctx, bool CheckSticky = true);
+
+/// Resolves \p S (see Runtime::resolveStream), then reports the sticky
+/// error of its device.
+cudaError_t resolve(cudaStream_t S, StreamObj *&Out);
+
+/// cudaSuccess, or \p S absorbed by \p Ctx (sticky when a launch failed).
+cudaError_t mapStatus(DeviceContext &Ctx, const Status &S);
+
+/// Whether \p P is device or managed memory; \p Dev, when given, is then
+/// its device.
+bool isDevicePtr(const void *P, int *Dev = nullptr);
+
+/// Whether a copy of kind \p K between \p Dst and \p Src must finish before
+/// the call returns: as in CUDA, an "asynchronous" copy from or to pageable
+/// host memory returns only once the host buffer has been read or written.
+bool copyNeedsSync(const void *Dst, const void *Src, CopyKind K);
+
+/// Queues a copy on \p S with the legacy stream's ordering.
+cudaError_t enqueueCopy(StreamObj &S, void *Dst, const void *Src, size_t N,
+                        CopyKind K);
+
+/// Waits for the work queued on \p S.
+cudaError_t syncStream(StreamObj &S);
+
+/// A copy of \p N bytes on \p Stream (Memcpy.cpp); \p Sync: wait for it.
+cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
+                       cudaMemcpyKind Kind, cudaStream_t Stream, bool Sync);
+
+/// Copies \p N bytes of device memory from \p Src (context \p S) to \p Dst
+/// (context \p D) (Peer.cpp). \p Q null: cudaMemcpyPeer, ordered after all
+/// work of both devices and finished on return; else queued on \p Q (and
+/// waited for when \p Sync).
+cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
+                     const void *Src, size_t N, StreamObj *Q, bool Sync);
+
+/// Blocks of kernel \p K (null: no kernel limits) with \p BlockSize threads
+/// and \p DynShared bytes of dynamic shared memory that fit on one
+/// multiprocessor of a device with properties \p P (Occupancy.cpp).
+int occupancy(const DeviceProperties &P, const container::KernelInfo *K,
+              int BlockSize, size_t DynShared);
+
+} // namespace api
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_API_CUDAAPI_H

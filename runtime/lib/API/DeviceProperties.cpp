@@ -1,0 +1,161 @@
+//===- DeviceProperties.cpp - CUDA device properties ----------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// cudaGetDeviceProperties (also under its pre-CUDA-12 symbol name) and
+/// cudaDeviceGetAttribute, filled from Core's DeviceProperties. Attributes
+/// of features hetGPU devices do not have (textures, clusters, ...) are 0.
+///
+//===----------------------------------------------------------------------===//
+
+#include "API/CudaAPI.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+using namespace hetgpu::rt::api;
+
+namespace {
+
+void copyName(char *Dst, size_t N, const std::string &S) {
+  size_t L = std::min(N - 1, S.size());
+  memcpy(Dst, S.data(), L);
+  Dst[L] = 0;
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *Prop,
+                                                  int Device) {
+  if (!Prop)
+    return ret(cudaErrorInvalidValue);
+  if (cudaError_t E = RT().init())
+    return ret(E);
+  DeviceContext *Ctx = RT().context(Device);
+  if (!Ctx)
+    return ret(cudaErrorInvalidDevice);
+  const DeviceProperties &P = Ctx->Dev->properties();
+  memset(Prop, 0, sizeof(*Prop));
+  copyName(Prop->name, sizeof(Prop->name), P.Name);
+  uint64_t H = container::fnv1a64(P.Name.data(), P.Name.size(), Device + 1);
+  memcpy(Prop->uuid.bytes, &H, 8);
+  memcpy(Prop->uuid.bytes + 8, &H, 8);
+  Prop->totalGlobalMem = P.TotalMemory;
+  Prop->sharedMemPerBlock = P.SharedMemPerBlock;
+  Prop->regsPerBlock = P.RegsPerBlock;
+  Prop->warpSize = 32;
+  Prop->memPitch = 2147483647;
+  Prop->maxThreadsPerBlock = P.MaxThreadsPerBlock;
+  for (int I = 0; I < 3; ++I) {
+    Prop->maxThreadsDim[I] = P.MaxBlockDim[I];
+    Prop->maxGridSize[I] = static_cast<int>(std::min<uint32_t>(P.MaxGridDim[I], 2147483647u));
+  }
+  Prop->clockRate = P.ClockRateKHz;
+  Prop->totalConstMem = P.TotalConstMem;
+  Prop->major = P.ComputeMajor;
+  Prop->minor = P.ComputeMinor;
+  Prop->textureAlignment = 512;
+  Prop->texturePitchAlignment = 32;
+  Prop->deviceOverlap = 1;
+  Prop->multiProcessorCount = P.MultiProcessorCount;
+  Prop->integrated = P.Integrated;
+  Prop->canMapHostMemory = P.Integrated;
+  Prop->computeMode = cudaComputeModeDefault;
+  Prop->surfaceAlignment = 512;
+  Prop->concurrentKernels = P.ConcurrentKernels;
+  Prop->pciBusID = P.PciBusId;
+  Prop->asyncEngineCount = 1;
+  Prop->unifiedAddressing = 1;
+  Prop->memoryClockRate = P.MemoryClockRateKHz;
+  Prop->memoryBusWidth = P.MemoryBusWidth;
+  Prop->l2CacheSize = P.L2CacheSize;
+  Prop->maxThreadsPerMultiProcessor = P.MaxThreadsPerMultiProcessor;
+  Prop->streamPrioritiesSupported = 0;
+  Prop->globalL1CacheSupported = 1;
+  Prop->localL1CacheSupported = 1;
+  Prop->sharedMemPerMultiprocessor = P.SharedMemPerMultiprocessor;
+  Prop->regsPerMultiprocessor = P.RegsPerBlock;
+  Prop->managedMemory = P.ManagedMemory;
+  Prop->hostNativeAtomicSupported = P.Integrated;
+  Prop->singleToDoublePrecisionPerfRatio = 2;
+  Prop->pageableMemoryAccess = P.Integrated;
+  Prop->concurrentManagedAccess = P.Integrated;
+  Prop->sharedMemPerBlockOptin = P.SharedMemPerBlockOptin;
+  Prop->directManagedMemAccessFromHost = P.Integrated;
+  Prop->maxBlocksPerMultiProcessor = P.MaxBlocksPerMultiProcessor;
+  return cudaSuccess;
+}
+
+extern "C" __attribute__((visibility("default"))) cudaError_t
+hetgpuGetDevicePropertiesLegacy(struct cudaDeviceProp *Prop, int Device)
+    __asm__("cudaGetDeviceProperties");
+cudaError_t hetgpuGetDevicePropertiesLegacy(struct cudaDeviceProp *Prop,
+                                            int Device) {
+  return cudaGetDeviceProperties_v2(Prop, Device);
+}
+
+HETGPU_API cudaError_t cudaDeviceGetAttribute(int *Value,
+                                              enum cudaDeviceAttr Attr,
+                                              int Device) {
+  if (!Value)
+    return ret(cudaErrorInvalidValue);
+  cudaDeviceProp P;
+  if (cudaError_t E = cudaGetDeviceProperties_v2(&P, Device))
+    return E;
+  int V = 0;
+  switch (Attr) {
+  case cudaDevAttrMaxThreadsPerBlock: V = P.maxThreadsPerBlock; break;
+  case cudaDevAttrMaxBlockDimX: V = P.maxThreadsDim[0]; break;
+  case cudaDevAttrMaxBlockDimY: V = P.maxThreadsDim[1]; break;
+  case cudaDevAttrMaxBlockDimZ: V = P.maxThreadsDim[2]; break;
+  case cudaDevAttrMaxGridDimX: V = P.maxGridSize[0]; break;
+  case cudaDevAttrMaxGridDimY: V = P.maxGridSize[1]; break;
+  case cudaDevAttrMaxGridDimZ: V = P.maxGridSize[2]; break;
+  case cudaDevAttrMaxSharedMemoryPerBlock: V = static_cast<int>(P.sharedMemPerBlock); break;
+  case cudaDevAttrTotalConstantMemory: V = static_cast<int>(P.totalConstMem); break;
+  case cudaDevAttrWarpSize: V = 32; break;
+  case cudaDevAttrMaxPitch: V = static_cast<int>(P.memPitch); break;
+  case cudaDevAttrMaxRegistersPerBlock: V = P.regsPerBlock; break;
+  case cudaDevAttrClockRate: V = P.clockRate; break;
+  case cudaDevAttrTextureAlignment: V = static_cast<int>(P.textureAlignment); break;
+  case cudaDevAttrGpuOverlap: V = P.deviceOverlap; break;
+  case cudaDevAttrMultiProcessorCount: V = P.multiProcessorCount; break;
+  case cudaDevAttrIntegrated: V = P.integrated; break;
+  case cudaDevAttrCanMapHostMemory: V = P.canMapHostMemory; break;
+  case cudaDevAttrComputeMode: V = P.computeMode; break;
+  case cudaDevAttrSurfaceAlignment: V = static_cast<int>(P.surfaceAlignment); break;
+  case cudaDevAttrConcurrentKernels: V = P.concurrentKernels; break;
+  case cudaDevAttrPciBusId: V = P.pciBusID; break;
+  case cudaDevAttrMemoryClockRate: V = P.memoryClockRate; break;
+  case cudaDevAttrGlobalMemoryBusWidth: V = P.memoryBusWidth; break;
+  case cudaDevAttrL2CacheSize: V = P.l2CacheSize; break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor: V = P.maxThreadsPerMultiProcessor; break;
+  case cudaDevAttrAsyncEngineCount: V = P.asyncEngineCount; break;
+  case cudaDevAttrUnifiedAddressing: V = P.unifiedAddressing; break;
+  case cudaDevAttrTexturePitchAlignment: V = static_cast<int>(P.texturePitchAlignment); break;
+  case cudaDevAttrComputeCapabilityMajor: V = P.major; break;
+  case cudaDevAttrComputeCapabilityMinor: V = P.minor; break;
+  case cudaDevAttrGlobalL1CacheSupported: V = 1; break;
+  case cudaDevAttrLocalL1CacheSupported: V = 1; break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: V = static_cast<int>(P.sharedMemPerMultiprocessor); break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor: V = P.regsPerMultiprocessor; break;
+  case cudaDevAttrManagedMemory: V = P.managedMemory; break;
+  case cudaDevAttrHostNativeAtomicSupported: V = P.hostNativeAtomicSupported; break;
+  case cudaDevAttrSingleToDoublePrecisionPerfRatio: V = P.singleToDoublePrecisionPerfRatio; break;
+  case cudaDevAttrPageableMemoryAccess: V = P.pageableMemoryAccess; break;
+  case cudaDevAttrConcurrentManagedAccess: V = P.concurrentManagedAccess; break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin: V = static_cast<int>(P.sharedMemPerBlockOptin); break;
+  case cudaDevAttrDirectManagedMemAccessFromHost: V = P.directManagedMemAccessFromHost; break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor: V = P.maxBlocksPerMultiProcessor; break;
+  default:
+    if (Attr <= 0 || Attr >= cudaDevAttrMax)
+      return ret(cudaErrorInvalidValue);
+    V = 0; // a feature hetGPU devices do not have (textures, clusters, ...)
+  }
+  *Value = V;
+  return cudaSuccess;
+}

@@ -1,0 +1,83 @@
+//===- Launch.cpp - CUDA kernel launches ----------------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// cudaLaunchKernel (what `<<<...>>>` ends in, after Registration.cpp's call
+/// configuration): the launch configuration is checked as CUDA does (not
+/// sticky), the kernel is loaded on the stream's device (translated through
+/// the JIT cache at first use), and the launch is queued on the stream, or
+/// handed to the migration service when the process is migratable.
+///
+//===----------------------------------------------------------------------===//
+
+#include "API/CudaAPI.h"
+#include "Core/MigrationService.h"
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+using namespace hetgpu::rt::api;
+
+namespace {
+
+cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
+                   size_t Shared, cudaStream_t Stream) {
+  StreamObj *S;
+  if (cudaError_t E = resolve(Stream, S))
+    return E;
+  KernelRecord *K = RT().findKernel(Func);
+  if (!K)
+    return cudaErrorInvalidDeviceFunction;
+  DeviceContext &Ctx = *S->Ctx;
+  const DeviceProperties &P = Ctx.Dev->properties();
+  // Launch configuration, checked as CUDA does (not sticky).
+  uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
+  if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z ||
+      Threads > P.MaxThreadsPerBlock || Block.x > P.MaxBlockDim[0] ||
+      Block.y > P.MaxBlockDim[1] || Block.z > P.MaxBlockDim[2] ||
+      Grid.x > P.MaxGridDim[0] || Grid.y > P.MaxGridDim[1] ||
+      Grid.z > P.MaxGridDim[2])
+    return cudaErrorInvalidConfiguration;
+  if (K->Info) {
+    if (K->Info->MaxThreads && Threads > K->Info->MaxThreads)
+      return cudaErrorLaunchOutOfResources;
+    uint64_t Limit = K->MaxDynamicShared >= 0
+                         ? uint64_t(K->MaxDynamicShared)
+                         : (P.SharedMemPerBlock > K->Info->StaticShared
+                                ? P.SharedMemPerBlock - K->Info->StaticShared
+                                : 0);
+    if (Shared > Limit)
+      return cudaErrorInvalidValue;
+  }
+  Kernel *Kn;
+  if (cudaError_t E = RT().getKernel(Ctx, *K, Kn))
+    return E;
+  LaunchParams LP;
+  LP.Grid[0] = Grid.x;
+  LP.Grid[1] = Grid.y;
+  LP.Grid[2] = Grid.z;
+  LP.Block[0] = Block.x;
+  LP.Block[1] = Block.y;
+  LP.Block[2] = Block.z;
+  LP.DynamicShared = Shared;
+  LP.Args = Args;
+  if (MigrationService *Mig = activeMigrationService()) {
+    // Live migration (Core/MigrationService.h): a migratable launch.
+    {
+      std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+      RT().orderLegacy(*S);
+    }
+    return mapStatus(Ctx, Mig->launch(Ctx, *S, *Kn, *K, LP));
+  }
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  RT().orderLegacy(*S);
+  return mapStatus(Ctx, S->Q->launch(*Kn, LP));
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaLaunchKernel(const void *Func, dim3 Grid,
+                                        dim3 Block, void **Args, size_t Shared,
+                                        cudaStream_t Stream) {
+  return ret(launch(Func, Grid, Block, Args, Shared, Stream));
+}

@@ -1,0 +1,116 @@
+//===- Symbols.cpp - CUDA copies to and from variables --------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// cudaMemcpyToSymbol / FromSymbol (and the Async forms), cudaGetSymbolAddress
+/// and cudaGetSymbolSize: `__device__` and `__constant__` variables registered
+/// by their host shadows (Registration.cpp), resolved in the module loaded on
+/// the current device (Runtime::getSymbol).
+///
+//===----------------------------------------------------------------------===//
+
+#include "API/CudaAPI.h"
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+using namespace hetgpu::rt::api;
+
+namespace {
+
+cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
+                       size_t Count, size_t Offset, cudaMemcpyKind Kind,
+                       cudaStream_t Stream, bool Sync, bool ToSymbol) {
+  StreamObj *S;
+  if (cudaError_t E = resolve(Stream, S))
+    return E;
+  void *Addr;
+  size_t Size;
+  if (cudaError_t E = RT().getSymbol(*S->Ctx, Symbol, Addr, Size))
+    return E;
+  if (Offset > Size || Count > Size - Offset)
+    return cudaErrorInvalidValue;
+  CopyKind K;
+  char *SymAddr = static_cast<char *>(Addr) + Offset;
+  if (ToSymbol) {
+    if (Kind == cudaMemcpyHostToDevice)
+      K = CopyKind::HostToDevice;
+    else if (Kind == cudaMemcpyDeviceToDevice)
+      K = CopyKind::DeviceToDevice;
+    else if (Kind == cudaMemcpyDefault)
+      K = isDevicePtr(Src) ? CopyKind::DeviceToDevice : CopyKind::HostToDevice;
+    else
+      return cudaErrorInvalidMemcpyDirection;
+    Dst = SymAddr;
+  } else {
+    if (Kind == cudaMemcpyDeviceToHost)
+      K = CopyKind::DeviceToHost;
+    else if (Kind == cudaMemcpyDeviceToDevice)
+      K = CopyKind::DeviceToDevice;
+    else if (Kind == cudaMemcpyDefault)
+      K = isDevicePtr(Dst) ? CopyKind::DeviceToDevice : CopyKind::DeviceToHost;
+    else
+      return cudaErrorInvalidMemcpyDirection;
+    Src = SymAddr;
+  }
+  if (Count == 0)
+    return cudaSuccess;
+  if (!Dst || !Src)
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = enqueueCopy(*S, Dst, Src, Count, K))
+    return E;
+  return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
+                                          size_t Count, size_t Offset,
+                                          enum cudaMemcpyKind Kind) {
+  return ret(symbolCopy(nullptr, Src, Symbol, Count, Offset, Kind, nullptr,
+                        true, true));
+}
+
+HETGPU_API cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol,
+                                            size_t Count, size_t Offset,
+                                            enum cudaMemcpyKind Kind) {
+  return ret(symbolCopy(Dst, nullptr, Symbol, Count, Offset, Kind, nullptr,
+                        true, false));
+}
+
+HETGPU_API cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol,
+                                               const void *Src, size_t Count,
+                                               size_t Offset,
+                                               enum cudaMemcpyKind Kind,
+                                               cudaStream_t S) {
+  return ret(symbolCopy(nullptr, Src, Symbol, Count, Offset, Kind, S, false,
+                        true));
+}
+
+HETGPU_API cudaError_t cudaMemcpyFromSymbolAsync(void *Dst, const void *Symbol,
+                                                 size_t Count, size_t Offset,
+                                                 enum cudaMemcpyKind Kind,
+                                                 cudaStream_t S) {
+  return ret(symbolCopy(Dst, nullptr, Symbol, Count, Offset, Kind, S, false,
+                        false));
+}
+
+HETGPU_API cudaError_t cudaGetSymbolAddress(void **DevPtr, const void *Symbol) {
+  if (!DevPtr)
+    return ret(cudaErrorInvalidValue);
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return ret(E);
+  size_t Size;
+  return ret(RT().getSymbol(*Ctx, Symbol, *DevPtr, Size));
+}
+
+HETGPU_API cudaError_t cudaGetSymbolSize(size_t *Size, const void *Symbol) {
+  if (!Size)
+    return ret(cudaErrorInvalidValue);
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return ret(E);
+  void *Addr;
+  return ret(RT().getSymbol(*Ctx, Symbol, Addr, *Size));
+}

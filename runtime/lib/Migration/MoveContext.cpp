@@ -1,0 +1,413 @@
+//===- MoveContext.cpp - Moving a CUDA device between devices -------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// moveContext as a sequence of steps (ContextMove): plan and check, save
+/// the module variables, stage the bytes that must go through the host,
+/// move the memory, rebind streams and events, restore the bytes and
+/// reload the modules; and the moves of a migratable launch
+/// (Migration/MoveContext.h).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Migration/MoveContext.h"
+#include "Core/CudaErrors.h"
+#include "Core/Log.h"
+#include "Core/Runtime.h"
+#include "Core/UnifiedMemory.h"
+#include "Migration/Migration.h"
+#include "Migration/Trigger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+
+namespace {
+
+/// The `__device__` variables of one loaded module, saved on the source.
+struct SavedModule {
+  BinaryRecord *Bin;
+  int Index;
+  std::vector<std::pair<std::string, std::vector<char>>> Vars;
+};
+
+/// One moveContext call. The steps run in the order of run(); the context
+/// changes device only after every check passed (plan()) and the source's
+/// data were saved.
+class ContextMove {
+public:
+  ContextMove(DeviceContext &Ctx, DeviceContext &To, bool CopyData)
+      : RT(Runtime::get()), Ctx(Ctx), To(To), CopyData(CopyData),
+        Src(Ctx.Dev), Dst(To.Home) {}
+
+  Status run(std::string *Summary, uint64_t *BytesCopied);
+
+private:
+  Status refuse(const std::string &Why) const {
+    return Status(ErrorCode::NotSupported,
+                  "cannot migrate device " + std::to_string(Ctx.Index) +
+                      " from " + SrcName + " to " + DstName + ": " + Why);
+  }
+  Status plan();
+  Status checkChunks(const std::set<uint64_t> &Moving);
+  Status saveModules();
+  Status stageData();
+  Status moveMemory();
+  Status moveAllocation(const Allocation &A);
+  Status rebindStreams();
+  Status reloadModules();
+  std::string summary() const;
+
+  Runtime &RT;
+  DeviceContext &Ctx, &To;
+  bool CopyData;
+  std::shared_ptr<Device> Src, Dst;
+  std::string SrcName, DstName;
+  std::vector<Allocation> All, Allocs, Managed;
+  bool SrcShares = false, DstShares = false;
+  /// Bytes move at all (not both devices in the shared arena); Direct:
+  /// between device and arena file; Peer: by the backend, device to device.
+  bool Copy = false, Direct = false, Peer = false;
+  std::unique_ptr<Queue> SQ, DQ;
+  std::vector<SavedModule> Mods;
+  std::vector<std::vector<char>> Data; ///< staged bytes of Allocs
+  uint64_t Bytes = 0;
+};
+
+/// The plan, checked before anything changes.
+Status ContextMove::plan() {
+  All = contextAllocations(Ctx.Index);
+  for (const Allocation &A : All)
+    (A.Kind == AllocKind::Managed ? Managed : Allocs).push_back(A);
+  Arena &AR = Arena::get();
+  SrcShares = Src->sharesArena();
+  DstShares = Dst->sharesArena();
+  Copy = !(SrcShares && DstShares);
+  if (Copy && !DstShares)
+    if (Status S = Dst->attachArenaRange(nullptr, 0))
+      return refuse(S.Message);
+  if (Copy && !SrcShares)
+    if (Status S = Src->detachArenaRange(nullptr, 0))
+      return refuse(S.Message);
+  if (!Managed.empty())
+    if (Status S = Dst->attachHostRange(nullptr, 0))
+      return refuse(S.Message);
+  std::set<uint64_t> Moving;
+  for (const Allocation &A : All) {
+    if (!AR.contains(reinterpret_cast<void *>(A.Base)) ||
+        AR.allocationSize(A.Base) == 0)
+      return refuse("the allocation at " + hexAddr(A.Base) + " (" +
+                    std::to_string(A.Size) +
+                    " bytes) is not in the unified address space (" +
+                    std::string("the device did not allocate it from "
+                                "the arena") +
+                    ")");
+    Moving.insert(A.Base);
+  }
+  return checkChunks(Moving);
+}
+
+/// Chunks lent to a device with memory of its own must hold nothing else.
+Status ContextMove::checkChunks(const std::set<uint64_t> &Moving) {
+  if (!Copy || DstShares)
+    return Status::ok();
+  Arena &AR = Arena::get();
+  for (const Allocation &A : Allocs) {
+    uint64_t Off = A.Base - AR.base(), First, Last;
+    Arena::chunkRange(Off, A.Size, First, Last);
+    for (uint64_t Ch = First; Ch <= Last; ++Ch)
+      for (auto &[B, N] : AR.overlapping(AR.base() + Ch * Arena::ChunkBytes,
+                                         Arena::ChunkBytes))
+        if (!Moving.count(B))
+          return refuse("the arena chunk of the allocation at " +
+                        hexAddr(A.Base) + " also holds " + hexAddr(B) + " (" +
+                        std::to_string(N) + " bytes) of another device");
+  }
+  return Status::ok();
+}
+
+/// `__device__` variables of the loaded modules, read on the source.
+Status ContextMove::saveModules() {
+  for (auto &[Key, LM] : Ctx.Modules) {
+    if (!LM.M)
+      continue;
+    SavedModule SM{const_cast<BinaryRecord *>(Key.first), Key.second, {}};
+    for (const container::GlobalInfo &G :
+         Key.first->C.Modules[Key.second].Globals) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (LM.M->getGlobal(G.Name, Addr, Size) || !Addr)
+        continue;
+      std::vector<char> Bytes(Size);
+      if (Status S = copyOut(*SQ, Bytes.data(), Addr, Size))
+        return S;
+      SM.Vars.push_back({G.Name, std::move(Bytes)});
+    }
+    Mods.push_back(std::move(SM));
+  }
+  return Status::ok();
+}
+
+/// Between host memory and a device with its own memory the bytes go
+/// straight between the device and the arena file, through a second host
+/// mapping of it (Arena::alias): one copy at link speed. Between two
+/// devices with memory of their own (GPU -> GPU) the backend may move each
+/// allocation itself, device to device (peer-to-peer). Otherwise the bytes
+/// are read into host buffers here.
+Status ContextMove::stageData() {
+  Direct = Copy && CopyData && SrcShares != DstShares;
+  Peer = Copy && CopyData && !SrcShares && !DstShares &&
+         Src->transferArenaRange(*Dst, nullptr, 0).isOk();
+  if (Copy && CopyData && !Direct && !Peer)
+    for (const Allocation &A : Allocs) {
+      Data.emplace_back(A.Size);
+      if (Status S = copyOut(*SQ, Data.back().data(),
+                             reinterpret_cast<void *>(A.Base), A.Size))
+        return S;
+      Bytes += A.Size;
+    }
+  return Status::ok();
+}
+
+/// One device allocation onto the target (Copy).
+Status ContextMove::moveAllocation(const Allocation &A) {
+  Arena &AR = Arena::get();
+  void *P = reinterpret_cast<void *>(A.Base);
+  if (Peer) {
+    if (Status S = Src->transferArenaRange(*Dst, P, A.Size))
+      return S;
+    Bytes += A.Size;
+    return Status::ok();
+  }
+  void *MapBase = nullptr;
+  size_t MapLen = 0;
+  void *Alias = nullptr;
+  if (Direct) {
+    Alias = AR.alias(A.Base, A.Size, MapBase, MapLen);
+    if (!Alias)
+      return Status(ErrorCode::OutOfMemory,
+                    "migration: cannot map the arena bytes of " +
+                        hexAddr(A.Base));
+  }
+  Status S;
+  if (!SrcShares) {
+    if (Direct) // device -> file bytes, then the host maps them there
+      S = copyOut(*SQ, Alias, P, A.Size);
+    if (S.isOk())
+      S = Src->detachArenaRange(P, A.Size);
+  }
+  if (S.isOk() && !DstShares) {
+    S = Dst->attachArenaRange(P, A.Size);
+    if (S.isOk() && Direct) { // file bytes -> device, then drop them
+      S = copyIn(*DQ, P, Alias, A.Size);
+      AR.discard(A.Base, A.Size);
+    }
+  }
+  Arena::unalias(MapBase, MapLen);
+  if (S)
+    return S;
+  if (Direct)
+    Bytes += A.Size;
+  return Status::ok();
+}
+
+/// Managed memory is host memory of the arena everywhere: it only changes
+/// which device's kernels may reach it. Device memory moves (Copy).
+Status ContextMove::moveMemory() {
+  Arena &AR = Arena::get();
+  for (const Allocation &A : Managed) {
+    void *P = reinterpret_cast<void *>(A.Base);
+    if (Status S = Src->detachHostRange(P))
+      return S;
+    if (Status S = Dst->attachHostRange(P, AR.allocationSize(A.Base)))
+      return S;
+  }
+  if (Copy)
+    for (const Allocation &A : Allocs)
+      if (Status S = moveAllocation(A))
+        return S;
+  return Status::ok();
+}
+
+/// Every stream gets a queue of the target, every event an event there.
+Status ContextMove::rebindStreams() {
+  std::vector<StreamObj *> Streams(Ctx.Streams.begin(), Ctx.Streams.end());
+  if (Ctx.NullStream)
+    Streams.push_back(Ctx.NullStream.get());
+  for (StreamObj *S : Streams) {
+    S->Q.reset();
+    S->Marker.reset();
+    if (Status St = Dst->createQueue(S->Q))
+      return St;
+    if (Status St = Dst->createEvent(S->Marker))
+      return St;
+  }
+  std::lock_guard<std::mutex> L(RT.HandleM);
+  for (EventObj *E : RT.LiveEvents) {
+    if (E->Ctx != &Ctx)
+      continue;
+    E->E.reset();
+    if (Status S = Dst->createEvent(E->E))
+      return S;
+    // A recorded event is complete (the source drained); so is its
+    // replacement, recorded on an idle queue.
+    if (E->Recorded)
+      if (Status S = DQ->record(*E->E))
+        return S;
+  }
+  return Status::ok();
+}
+
+/// The modules, loaded again on the target, get their variables back.
+Status ContextMove::reloadModules() {
+  for (SavedModule &SM : Mods) {
+    LoadedModule *LM = nullptr;
+    if (cudaError_t E = RT.loadModuleOf(Ctx, *SM.Bin, SM.Index, LM))
+      return Status(ErrorCode::NoBinaryForGpu,
+                    "migration to " + DstName + ": cannot load a module (" +
+                        std::string(cudaErrorNameOrNull(E)) + ")");
+    for (auto &[Name, V] : SM.Vars) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (LM->M->getGlobal(Name, Addr, Size) || !Addr)
+        continue;
+      if (Status S = copyIn(*DQ, Addr, V.data(), std::min(Size, V.size())))
+        return S;
+      Bytes += V.size();
+    }
+  }
+  return Status::ok();
+}
+
+std::string ContextMove::summary() const {
+  return "device " + std::to_string(Ctx.Index) + " moved from " + SrcName +
+         " to " + DstName + " (" + To.HomeBackend + "), " +
+         std::to_string(Allocs.size()) + " allocations " +
+         (Peer   ? "moved device to device"
+          : Copy ? "copied"
+                 : "kept in place (shared arena)") +
+         ", " + std::to_string(Managed.size()) +
+         " managed allocations kept in host memory, " +
+         std::to_string(Mods.size()) + " modules reloaded";
+}
+
+Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  if (Src == Dst)
+    return Status::ok();
+  SrcName = Src->properties().Name;
+  DstName = Dst->properties().Name;
+  // Work queued before the move finishes on the source; its results move
+  // with the memory.
+  if (Status S = Src->synchronize())
+    return S;
+  if (Status S = plan())
+    return S;
+  if (Status S = Src->createQueue(SQ))
+    return S;
+  if (Status S = saveModules())
+    return S;
+  if (Status S = stageData())
+    return S;
+  if (Status S = Dst->createQueue(DQ))
+    return S;
+
+  // From here on the context changes device.
+  Ctx.Modules.clear();
+  if (Status S = moveMemory())
+    return S;
+  SQ.reset();
+  Ctx.Dev = Dst;
+  Ctx.Backend = To.HomeBackend;
+  if (Status S = rebindStreams())
+    return S;
+  for (size_t I = 0; I < Data.size(); ++I)
+    if (Status S = copyIn(*DQ, reinterpret_cast<void *>(Allocs[I].Base),
+                          Data[I].data(), Data[I].size()))
+      return S;
+  if (Status S = reloadModules())
+    return S;
+  if (Status S = DQ->synchronize())
+    return S;
+  if (BytesCopied)
+    *BytesCopied = Bytes;
+  if (Summary)
+    *Summary = summary();
+  return Status::ok();
+}
+
+} // namespace
+
+Status hetgpu::rt::moveContext(DeviceContext &Ctx, DeviceContext &To,
+                               bool CopyData, std::string *Summary,
+                               uint64_t *BytesCopied) {
+  return ContextMove(Ctx, To, CopyData).run(Summary, BytesCopied);
+}
+
+//===--- The moves of a migratable launch ---------------------------------===//
+
+Status hetgpu::rt::moveForLaunch(DeviceContext &Ctx, DeviceContext &TC,
+                                 KernelRecord &KR, Kernel *&K, bool CopyData,
+                                 std::string &Moved, uint64_t &Bytes,
+                                 Status &Refusal) {
+  Runtime &RT = Runtime::get();
+  Kernel *Probe = nullptr;
+  if (TC.Home == TC.Dev && RT.getKernel(TC, KR, Probe) != cudaSuccess) {
+    Refusal = Status(ErrorCode::NotSupported,
+                     "cannot migrate device " + std::to_string(Ctx.Index) +
+                         " to " + TC.Home->properties().Name + ": " + KR.Name +
+                         " cannot be loaded there (see the error above)");
+    return Status::ok();
+  }
+  std::shared_ptr<Device> Before = Ctx.Dev;
+  if (Status St = moveContext(Ctx, TC, CopyData, &Moved, &Bytes)) {
+    if (Ctx.Dev != Before)
+      return St;
+    Refusal = St;
+    return Status::ok();
+  }
+  if (RT.getKernel(Ctx, KR, K) != cudaSuccess)
+    return Status(ErrorCode::NoBinaryForGpu, "migration: " + KR.Name +
+                                                 " cannot be loaded on " +
+                                                 Ctx.Dev->properties().Name);
+  return Status::ok();
+}
+
+Status hetgpu::rt::moveBetweenLaunches(DeviceContext &Ctx, KernelRecord &KR,
+                                       Kernel *&K) {
+  Runtime &RT = Runtime::get();
+  int MoveTo;
+  if (Status St = nextTarget(MoveTo))
+    return St;
+  DeviceContext &TC = *RT.context(MoveTo);
+  if (TC.Home == Ctx.Dev)
+    return Status::ok();
+  auto T0 = std::chrono::steady_clock::now();
+  std::string Moved;
+  uint64_t Bytes = 0;
+  Status Refusal;
+  if (Status St = moveForLaunch(Ctx, TC, KR, K, /*CopyData=*/true, Moved, Bytes,
+                                Refusal))
+    return St;
+  if (Refusal) {
+    log(LogLevel::Error, Refusal.Message + "; launching " + KR.Name +
+                             " on device " + std::to_string(Ctx.Index) + " (" +
+                             Ctx.Backend + ")");
+    return Status::ok();
+  }
+  double Ms = msSince(T0);
+  countMigration(Bytes, /*CheckpointMs=*/0, /*RestoreMs=*/Ms);
+  if (migrationConfig().Verbose)
+    fprintf(stderr,
+            "hetgpu-migrate: before launching %s (between launches), %llu "
+            "bytes in %.3f ms: %s\n",
+            KR.Name.c_str(), (unsigned long long)Bytes, Ms, Moved.c_str());
+  return Status::ok();
+}

@@ -1,0 +1,31 @@
+//===- Resume.h - Resuming from a checkpoint image --------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Restoring a checkpoint image (hetgpuRestore, hetgpuRestoreFromBuffer):
+/// the image is validated against this process (its device, its
+/// allocations, its kernel and arguments) before anything is written, the
+/// device is moved to the requested target, the memory is written back and
+/// a suspended launch resumes from its state buffer.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_MIGRATION_RESUME_H
+#define HETGPU_RUNTIME_MIGRATION_RESUME_H
+
+#include "Core/Device.h"
+
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+
+/// Restores \p Image onto its CUDA device, moved first to \p Target (a
+/// HETGPU_DEVICE-style name) when given; resumes the launch it holds.
+Status restoreImage(const std::vector<char> &Image, const char *Target);
+
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_MIGRATION_RESUME_H

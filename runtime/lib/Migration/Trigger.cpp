@@ -1,0 +1,224 @@
+//===- Trigger.cpp - When and where a migratable launch goes --------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// HETGPU_MIGRATE parsing, the yield flag, the after_ms timer, the random
+/// trigger's draws and the walk over the to= devices (Migration/Trigger.h).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Migration/Trigger.h"
+#include "Core/Log.h"
+#include "Core/Runtime.h"
+#include "Migration/Migration.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <thread>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+
+namespace {
+
+bool parseUInt(const std::string &S, uint64_t &Out) {
+  if (S.empty())
+    return false;
+  char *End = nullptr;
+  Out = strtoull(S.c_str(), &End, 0);
+  return End && *End == 0;
+}
+
+} // namespace
+
+//===--- HETGPU_MIGRATE ---------------------------------------------------===//
+
+MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
+  MigrationConfig C;
+  std::stringstream SS(Spec);
+  std::string Part;
+  bool First = true;
+  while (std::getline(SS, Part, ':')) {
+    std::string Key = Part, Val;
+    if (size_t Eq = Part.find('='); Eq != std::string::npos) {
+      Key = Part.substr(0, Eq);
+      Val = Part.substr(Eq + 1);
+    }
+    uint64_t N = 0;
+    if (First && Key == "random" && Val.empty()) {
+      C.Mode = MigrationConfig::Trigger::Random;
+    } else if (First && Key == "on" && Val.empty()) {
+      C.Mode = MigrationConfig::Trigger::None;
+    } else if (First && Key == "after_ms" && parseUInt(Val, N)) {
+      C.Mode = MigrationConfig::Trigger::AfterMs;
+      C.AfterMs = unsigned(N);
+    } else if (!First && Key == "seed" && parseUInt(Val, N)) {
+      C.Seed = N;
+    } else if (!First && Key == "to" && !Val.empty()) {
+      std::stringstream TS(Val);
+      std::string D;
+      while (std::getline(TS, D, ','))
+        if (!D.empty())
+          C.To.push_back(D);
+    } else if (!First && Key == "file" && !Val.empty()) {
+      C.File = Val;
+    } else if (!First && Key == "fault" &&
+               (Val == "truncate" || Val == "flip" || Val == "version")) {
+      C.Fault = Val;
+    } else if (!First && Key == "verbose" && Val.empty()) {
+      C.Verbose = true;
+    } else if (!First && Key == "sync" && Val.empty()) {
+      C.Sync = true;
+    } else {
+      C.Error = "HETGPU_MIGRATE='" + Spec + "': cannot parse '" + Part +
+                "' (expected after_ms=N|random|on, then :seed=S :to=DEVICE "
+                ":file=PATH :verbose :sync; to= takes device names or indices, "
+                "comma-separated)";
+      return C;
+    }
+    First = false;
+  }
+  if (First) {
+    C.Error = "HETGPU_MIGRATE is empty";
+    return C;
+  }
+  C.Enabled = true;
+  return C;
+}
+
+const MigrationConfig &hetgpu::rt::migrationConfig() {
+  static const MigrationConfig C = [] {
+    const char *E = getenv("HETGPU_MIGRATE");
+    if (!E)
+      return MigrationConfig();
+    MigrationConfig R = parseMigrationSpec(E);
+    if (!R.Error.empty())
+      log(LogLevel::Error, R.Error + "; live migration is disabled");
+    return R;
+  }();
+  return C;
+}
+
+//===--- The yield flag ---------------------------------------------------===//
+
+void YieldFlag::raise() {
+  std::lock_guard<std::mutex> L(M);
+  Raised = true;
+  if (Host)
+    *Host = 1;
+  else if (Side)
+    if (Status S = Side->memset(Word, 1, 1)) // the flag was 0: now 1
+      log(LogLevel::Error, "live migration: cannot raise the yield flag of "
+                           "the running launch: " +
+                               S.Message);
+}
+
+bool YieldFlag::raised() {
+  std::lock_guard<std::mutex> L(M);
+  return Raised;
+}
+
+Status YieldFlag::settle() {
+  std::lock_guard<std::mutex> L(M);
+  return Side && Raised ? Side->synchronize() : Status::ok();
+}
+
+namespace {
+/// A second queue per device for YieldFlag.
+struct SideQueue {
+  std::shared_ptr<Device> Dev;
+  std::unique_ptr<Queue> Q;
+};
+std::mutex SideM;
+std::vector<SideQueue> SideQueues;
+} // namespace
+
+Queue *hetgpu::rt::sideQueue(const std::shared_ptr<Device> &Dev) {
+  std::lock_guard<std::mutex> L(SideM);
+  for (SideQueue &E : SideQueues)
+    if (E.Dev == Dev)
+      return E.Q.get();
+  std::unique_ptr<Queue> Q;
+  if (Dev->createQueue(Q))
+    return nullptr;
+  SideQueues.push_back({Dev, std::move(Q)});
+  return SideQueues.back().Q.get();
+}
+
+//===--- after_ms ---------------------------------------------------------===//
+
+void AfterMsTrigger::start(unsigned Ms) {
+  std::lock_guard<std::mutex> L(M);
+  if (Started)
+    return;
+  Started = true;
+  std::thread([this, Ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(Ms));
+    std::lock_guard<std::mutex> L(M);
+    Fired = true;
+    if (Flag)
+      Flag->raise();
+    else
+      Pending = true;
+    if (migrationConfig().Verbose)
+      fprintf(stderr, "hetgpu-migrate: after_ms: yield flag raised %s\n",
+              Flag ? "while a launch runs" : "between launches");
+  }).detach();
+}
+
+void AfterMsTrigger::rearm() {
+  std::lock_guard<std::mutex> L(M);
+  Pending = true;
+}
+
+bool AfterMsTrigger::takePending() {
+  std::lock_guard<std::mutex> L(M);
+  bool P = Pending;
+  Pending = false;
+  return P;
+}
+
+void AfterMsTrigger::enter(YieldFlag *F) {
+  std::lock_guard<std::mutex> L(M);
+  Flag = F;
+}
+
+void AfterMsTrigger::leave() {
+  std::lock_guard<std::mutex> L(M);
+  Flag = nullptr;
+}
+
+AfterMsTrigger &hetgpu::rt::afterMs() {
+  static AfterMsTrigger *T = new AfterMsTrigger();
+  return *T;
+}
+
+//===--- random, to= ------------------------------------------------------===//
+
+namespace {
+std::mt19937_64 &rng() {
+  static std::mt19937_64 G(migrationConfig().Seed);
+  return G;
+}
+} // namespace
+
+uint32_t hetgpu::rt::randomYieldAfter() {
+  return 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 12)));
+}
+
+Status hetgpu::rt::nextTarget(int &To) {
+  const MigrationConfig &Cfg = migrationConfig();
+  uint64_t N = migrationCount();
+  const std::string &T = Cfg.To[N % Cfg.To.size()];
+  To = Runtime::get().findContext(T);
+  if (To < 0)
+    return Status(ErrorCode::InvalidValue,
+                  "HETGPU_MIGRATE to=" + T +
+                      ": no such device (names: a backend HETGPU_DEVICE "
+                      "accepts, or an index)");
+  return Status::ok();
+}
