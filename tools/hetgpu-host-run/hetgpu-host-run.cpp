@@ -102,7 +102,7 @@ struct Arg {
   bool IsBuf = false;
   std::vector<char> Bytes; ///< value bytes, or the buffer's host copy
   size_t Count = 0;
-  size_t Align = 1; ///< of the by-value bytes
+  size_t Align = 1;    ///< of the by-value bytes
   void *Ptr = nullptr; ///< device buffer, the pointer parameter (IsBuf)
 };
 
@@ -301,8 +301,7 @@ Expected<std::vector<char>> sharedObjectFor(const std::string &In) {
     if (!Buf)
       return createStringError(Buf.getError(),
                                In + ": " + Buf.getError().message());
-    return std::vector<char>((*Buf)->getBufferStart(),
-                             (*Buf)->getBufferEnd());
+    return std::vector<char>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
   }
   LLVMContext Ctx;
   SMDiagnostic Diag;
@@ -450,9 +449,9 @@ public:
     uint64_t PerBlock = 0, NumBlocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
     if (MigrateAfter) {
       uint64_t NThreads = uint64_t(Block[0]) * Block[1] * Block[2];
-      PerBlock = hetgpu::abi::stateBlockBytes(Migration->StaticShared,
-                                              DynShared, NThreads,
-                                              Migration->StateRecordSize);
+      PerBlock =
+          hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared,
+                                       NThreads, Migration->StateRecordSize);
       State = allocate(PerBlock * NumBlocks + 16);
       check(Q.memset(State, 0, PerBlock * NumBlocks + 16), "memset");
       CB.DynShared = DynShared;
@@ -480,8 +479,7 @@ public:
     std::vector<char> Host(PerBlock * NumBlocks);
     check(Q.memcpy(Host.data(), State, Host.size(), rt::CopyKind::DeviceToHost),
           "memcpy");
-    check(Q.memcpy(&CB, Ctrl, sizeof CB, rt::CopyKind::DeviceToHost),
-          "memcpy");
+    check(Q.memcpy(&CB, Ctrl, sizeof CB, rt::CopyKind::DeviceToHost), "memcpy");
     check(Q.synchronize(), "memcpy");
     unsigned Suspended = 0, Ended = 0;
     for (uint64_t B = 0; B < NumBlocks; ++B) {
@@ -494,8 +492,7 @@ public:
     Round = 1;
     CB.Yield = 0;
     CB.YieldAfter = 0;
-    check(Q.memcpy(Ctrl, &CB, sizeof CB, rt::CopyKind::HostToDevice),
-          "memcpy");
+    check(Q.memcpy(Ctrl, &CB, sizeof CB, rt::CopyKind::HostToDevice), "memcpy");
     check(Q.launch(K, P), "launch");
     return Q.synchronize();
   }
@@ -541,9 +538,8 @@ private:
 int runOnCPU(const std::vector<char> &Binary, std::vector<Arg> &Args,
              const uint32_t Grid[3], const uint32_t Block[3]) {
   // The CPU device runs blocks on HETGPU_CPU_THREADS threads in all.
-  setenv("HETGPU_CPU_THREADS", std::to_string(std::max(1u, unsigned(Threads)))
-                                   .c_str(),
-         1);
+  setenv("HETGPU_CPU_THREADS",
+         std::to_string(std::max(1u, unsigned(Threads))).c_str(), 1);
   std::unique_ptr<rt::Backend> B = rt::createCPUBackend();
   std::vector<std::unique_ptr<rt::Device>> Devs;
   check(B->discover(Devs), "discover");

@@ -51,7 +51,6 @@ std::string cpuModelName() {
 #endif
 }
 
-
 unsigned workerCount() {
   if (const char *E = getenv("HETGPU_CPU_THREADS")) {
     int N = atoi(E);
@@ -107,8 +106,8 @@ Status CPUDevice::allocateManaged(size_t Bytes, void *&Ptr) {
     // Chunks of their own: managed memory stays host memory when the
     // context migrates to a GPU (Core/UnifiedMemory.h).
     uint64_t A = 0;
-    if (Status S = Arena::get().allocate(Bytes, 4096,
-                                         Arena::get().managedTag(), A))
+    if (Status S =
+            Arena::get().allocate(Bytes, 4096, Arena::get().managedTag(), A))
       return S;
     Ptr = reinterpret_cast<void *>(A);
     return Status::ok();
@@ -119,8 +118,8 @@ Status CPUDevice::allocateManaged(size_t Bytes, void *&Ptr) {
 Status CPUDevice::memoryInfo(size_t &Free, size_t &Total) {
   Total = Props.TotalMemory;
   long Pages = sysconf(_SC_AVPHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
-  Free = Pages > 0 && PageSize > 0 ? size_t(Pages) * size_t(PageSize)
-                                   : Total / 2;
+  Free =
+      Pages > 0 && PageSize > 0 ? size_t(Pages) * size_t(PageSize) : Total / 2;
   return Status::ok();
 }
 
@@ -140,7 +139,8 @@ bool CPUDevice::useArena() {
   return InArena;
 }
 
-Status CPUDevice::track(size_t Bytes, void *&Ptr, std::map<void *, size_t> &Table) {
+Status CPUDevice::track(size_t Bytes, void *&Ptr,
+                        std::map<void *, size_t> &Table) {
   if (&Table == &DeviceAllocs && useArena()) {
     uint64_t A = 0;
     if (Status S = Arena::get().allocate(Bytes, 256, ArenaTag, A))

@@ -1,4 +1,5 @@
-//===- CPUDevice.h - The CPU backend's device, queues and modules -*- C++ -*-===//
+//===- CPUDevice.h - The CPU backend's device, queues and modules -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -100,8 +101,7 @@ public:
   ~CPUModule() override;
 
   Status getKernel(const std::string &Name, Kernel *&Out) override;
-  Status getGlobal(const std::string &Name, void *&Addr,
-                   size_t &Size) override;
+  Status getGlobal(const std::string &Name, void *&Addr, size_t &Size) override;
 
 private:
   void *Handle;
@@ -191,8 +191,7 @@ public:
   explicit CPUQueue(CPUDevice &Dev);
   ~CPUQueue() override;
 
-  Status memcpy(void *Dst, const void *Src, size_t Bytes,
-                CopyKind) override {
+  Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind) override {
     push([=] {
       ::memmove(Dst, Src, Bytes);
       return Status::ok();
@@ -261,7 +260,7 @@ private:
   std::deque<Task> Tasks;
   bool Running = false;
   bool Stop = false;
-  Status Error;         ///< first error not yet reported
+  Status Error;          ///< first error not yet reported
   bool Poisoned = false; ///< a launch failed: skip later work
   pthread_t Thread;
 };

@@ -29,9 +29,8 @@ int servicePrintf(void *, const char *Format, const void *Args) {
   return devicePrintf(Format, Args);
 }
 
-[[noreturn]] void serviceAssert(void *RT, const char *Message,
-                                const char *File, uint32_t Line,
-                                const char *Function) {
+[[noreturn]] void serviceAssert(void *RT, const char *Message, const char *File,
+                                uint32_t Line, const char *Function) {
   Worker &W = workerOf(RT);
   const uint32_t *B = W.Ctx.block_idx;
   // CUDA's format. ABI/BlockABI.h does not pass the thread index to the
@@ -40,14 +39,14 @@ int servicePrintf(void *, const char *Format, const void *Args) {
   snprintf(Buf, sizeof(Buf),
            "%s:%u: %s: block: [%u,%u,%u], thread: [?,?,?] Assertion `%s` "
            "failed.\n",
-           File ? File : "?", Line, Function ? Function : "?", B[0], B[1],
-           B[2], Message ? Message : "?");
+           File ? File : "?", Line, Function ? Function : "?", B[0], B[1], B[2],
+           Message ? Message : "?");
   fflush(stdout);
   fputs(Buf, stderr);
   fflush(stderr);
-  W.Launch->fail(ErrorCode::Assert,
-                 "device-side assert in kernel " + *W.Launch->KernelName +
-                     ": " + std::string(Buf, strlen(Buf) - 1));
+  W.Launch->fail(ErrorCode::Assert, "device-side assert in kernel " +
+                                        *W.Launch->KernelName + ": " +
+                                        std::string(Buf, strlen(Buf) - 1));
   longjmp(W.Jmp, 1);
 }
 
@@ -110,9 +109,14 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
     if (!W.Shared)
       return Status(ErrorCode::OutOfMemory, "cannot allocate shared memory");
     W.Launch = &L;
-    W.Services = {&W,           &servicePrintf, &serviceAssert,
-                  &serviceTrap, &serviceMalloc, &serviceFree,
-                  &serviceClock64, &serviceGlobalTimer};
+    W.Services = {&W,
+                  &servicePrintf,
+                  &serviceAssert,
+                  &serviceTrap,
+                  &serviceMalloc,
+                  &serviceFree,
+                  &serviceClock64,
+                  &serviceGlobalTimer};
     hetgpu_block_ctx &C = W.Ctx;
     memset(&C, 0, sizeof(C));
     for (int I = 0; I < 3; ++I) {

@@ -69,8 +69,8 @@ void makeGlobalsWritable(void *Handle, const container::ModuleInfo &Info) {
 } // namespace
 
 Status CPUDevice::loadModule(const std::vector<char> &Binary,
-                           const container::ModuleInfo &Info,
-                           std::unique_ptr<Module> &Out) {
+                             const container::ModuleInfo &Info,
+                             std::unique_ptr<Module> &Out) {
   int FD = memfd_create("hetgpu-host-module", MFD_CLOEXEC);
   if (FD < 0)
     return Status(ErrorCode::DriverFailure,
@@ -98,14 +98,14 @@ Status CPUDevice::loadModule(const std::vector<char> &Binary,
                   std::string("cannot load the host translation: ") +
                       (E ? E : "dlopen failed"));
   }
-  auto *V = static_cast<const uint32_t *>(
-      dlsym(H, "__hetgpu_host_abi_version"));
+  auto *V =
+      static_cast<const uint32_t *>(dlsym(H, "__hetgpu_host_abi_version"));
   if (!V || *V != HETGPU_HOST_ABI_VERSION) {
     dlclose(H);
     close(FD);
     return Status(ErrorCode::NoBinaryForGpu,
-                  V ? "host translation has ABI version " +
-                          std::to_string(*V) + ", expected " +
+                  V ? "host translation has ABI version " + std::to_string(*V) +
+                          ", expected " +
                           std::to_string(HETGPU_HOST_ABI_VERSION)
                     : std::string("host translation does not export "
                                   "__hetgpu_host_abi_version"));
@@ -134,15 +134,15 @@ Status CPUModule::getKernel(const std::string &Name, Kernel *&Out) {
   if (!F)
     return Status(ErrorCode::InvalidValue,
                   "the translated module does not export " + Sym);
-  auto K = std::make_unique<CPUKernel>(*Info,
-                                       reinterpret_cast<hetgpu_block_fn>(F));
+  auto K =
+      std::make_unique<CPUKernel>(*Info, reinterpret_cast<hetgpu_block_fn>(F));
   Out = K.get();
   Loaded[Name] = std::move(K);
   return Status::ok();
 }
 
 Status CPUModule::getGlobal(const std::string &Name, void *&Addr,
-                          size_t &Size) {
+                            size_t &Size) {
   Addr = dlsym(Handle, Name.c_str());
   if (!Addr)
     return Status(ErrorCode::InvalidSymbol,

@@ -114,9 +114,9 @@ public:
     }
     if (Out.size() == Before)
       return Status(ErrorCode::NotSupported,
-                    "no usable GPU" +
-                        (Skipped.empty() ? std::string()
-                                         : " (skipped:" + Skipped + ")"));
+                    "no usable GPU" + (Skipped.empty()
+                                           ? std::string()
+                                           : " (skipped:" + Skipped + ")"));
     return Status::ok();
   }
 };

@@ -25,8 +25,8 @@ using namespace hetgpu::rt::ze;
 
 Status ZEDevice::init() {
   ze_device_properties_t P;
-  if (Status S = zeStatus(A.zeDeviceGetProperties(Dev, &P),
-                          "zeDeviceGetProperties"))
+  if (Status S =
+          zeStatus(A.zeDeviceGetProperties(Dev, &P), "zeDeviceGetProperties"))
     return S;
   ze_device_compute_properties_t CP;
   if (Status S = zeStatus(A.zeDeviceGetComputeProperties(Dev, &CP),
@@ -103,13 +103,13 @@ Status ZEDevice::runHelper(ze_kernel_handle_t K) {
   ze_command_list_handle_t L = nullptr;
   if (Status S = helperList(L))
     return S;
-  if (Status S = zeStatus(A.zeKernelSetGroupSize(K, 1, 1, 1),
-                          "zeKernelSetGroupSize"))
+  if (Status S =
+          zeStatus(A.zeKernelSetGroupSize(K, 1, 1, 1), "zeKernelSetGroupSize"))
     return S;
   ze_group_count_t GC;
-  if (Status S = zeStatus(A.zeCommandListAppendLaunchKernel(L, K, &GC, nullptr,
-                                                            0, nullptr),
-                          "zeCommandListAppendLaunchKernel"))
+  if (Status S = zeStatus(
+          A.zeCommandListAppendLaunchKernel(L, K, &GC, nullptr, 0, nullptr),
+          "zeCommandListAppendLaunchKernel"))
     return S;
   return zeStatus(A.zeCommandListHostSynchronize(L, Forever),
                   "zeCommandListHostSynchronize");
@@ -141,9 +141,9 @@ Status ZEDevice::createEvent(std::unique_ptr<Event> &Out) {
     void *Stamps = nullptr;
     ze_device_mem_alloc_desc_t DD;
     ze_host_mem_alloc_desc_t HD;
-    if (Status S = zeStatus(A.zeMemAllocShared(Ctx, &DD, &HD, 64 * 8, 64, Dev,
-                                               &Stamps),
-                            "zeMemAllocShared(timestamps)")) {
+    if (Status S = zeStatus(
+            A.zeMemAllocShared(Ctx, &DD, &HD, 64 * 8, 64, Dev, &Stamps),
+            "zeMemAllocShared(timestamps)")) {
       A.zeEventPoolDestroy(Pool);
       return S;
     }
@@ -156,8 +156,8 @@ Status ZEDevice::createEvent(std::unique_ptr<Event> &Out) {
   ED.signal = ZE_EVENT_SCOPE_FLAG_HOST;
   ED.wait = ZE_EVENT_SCOPE_FLAG_HOST;
   ze_event_handle_t E;
-  if (Status S = zeStatus(A.zeEventCreate(Pools.back(), &ED, &E),
-                          "zeEventCreate"))
+  if (Status S =
+          zeStatus(A.zeEventCreate(Pools.back(), &ED, &E), "zeEventCreate"))
     return S;
   uint64_t *Stamp = static_cast<uint64_t *>(StampBlocks.back()) + NextEvent;
   ++NextEvent;
@@ -212,10 +212,10 @@ ZEDevice::~ZEDevice() {
 
 Status ZEDevice::allocate(size_t Bytes, void *&Ptr) {
   ze_device_mem_alloc_desc_t DD;
-  if (Status S = zeStatus(A.zeMemAllocDevice(Ctx, &DD,
-                                             std::max<size_t>(Bytes, 1), 256,
-                                             Dev, &Ptr),
-                          "zeMemAllocDevice(" + std::to_string(Bytes) + ")"))
+  if (Status S =
+          zeStatus(A.zeMemAllocDevice(Ctx, &DD, std::max<size_t>(Bytes, 1), 256,
+                                      Dev, &Ptr),
+                   "zeMemAllocDevice(" + std::to_string(Bytes) + ")"))
     return S;
   std::lock_guard<std::mutex> L(M);
   Allocations[Ptr] = Bytes;
@@ -226,9 +226,8 @@ Status ZEDevice::allocate(size_t Bytes, void *&Ptr) {
 Status ZEDevice::allocateShared(size_t Bytes, void *&Ptr) {
   ze_device_mem_alloc_desc_t DD;
   ze_host_mem_alloc_desc_t HD;
-  return zeStatus(A.zeMemAllocShared(Ctx, &DD, &HD,
-                                     std::max<size_t>(Bytes, 1), 256, Dev,
-                                     &Ptr),
+  return zeStatus(A.zeMemAllocShared(Ctx, &DD, &HD, std::max<size_t>(Bytes, 1),
+                                     256, Dev, &Ptr),
                   "zeMemAllocShared(" + std::to_string(Bytes) + ")");
 }
 

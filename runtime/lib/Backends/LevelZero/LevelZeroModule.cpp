@@ -35,8 +35,9 @@ Status ZEDevice::loadModule(const std::vector<char> &Binary,
   if (R != ZE_RESULT_SUCCESS) {
     std::string Text;
     size_t N = 0;
-    if (Log && A.zeModuleBuildLogGetString(Log, &N, nullptr) ==
-                   ZE_RESULT_SUCCESS && N > 1) {
+    if (Log &&
+        A.zeModuleBuildLogGetString(Log, &N, nullptr) == ZE_RESULT_SUCCESS &&
+        N > 1) {
       Text.resize(N);
       A.zeModuleBuildLogGetString(Log, &N, Text.data());
       while (!Text.empty() && Text.back() == '\0')
@@ -85,9 +86,9 @@ Status ZEModule::allocateMemory(Use U, size_t Bytes, void *&Ptr) {
   if (U != Use::Heap)
     return Dev.allocateShared(Bytes, Ptr);
   ze_device_mem_alloc_desc_t DD;
-  return zeStatus(Dev.A.zeMemAllocDevice(Dev.Ctx, &DD, Bytes, 256, Dev.Dev,
-                                         &Ptr),
-                  "zeMemAllocDevice(heap)");
+  return zeStatus(
+      Dev.A.zeMemAllocDevice(Dev.Ctx, &DD, Bytes, 256, Dev.Dev, &Ptr),
+      "zeMemAllocDevice(heap)");
 }
 
 void ZEModule::freeMemory(Use, void *Ptr) { Dev.A.zeMemFree(Dev.Ctx, Ptr); }
@@ -140,4 +141,3 @@ Status ZEModule::createKernel(const std::string &Name,
   Out = std::make_unique<ZEKernel>(Dev.A, K, KI, block());
   return Status::ok();
 }
-

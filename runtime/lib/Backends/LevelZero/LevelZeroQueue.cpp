@@ -18,7 +18,6 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::ze;
 
-
 Status ZEEvent::synchronize() {
   if (!Recorded)
     return Status::ok();
@@ -57,11 +56,12 @@ ZEQueue::~ZEQueue() {
   A.zeCommandListDestroy(L);
 }
 
-Status ZEQueue::memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) {
+Status ZEQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
+                       CopyKind Kind) {
   if (Bytes == 0)
     return Status::ok();
-  if (Status S = zeStatus(A.zeCommandListAppendMemoryCopy(
-                              L, Dst, Src, Bytes, nullptr, 0, nullptr),
+  if (Status S = zeStatus(A.zeCommandListAppendMemoryCopy(L, Dst, Src, Bytes,
+                                                          nullptr, 0, nullptr),
                           "zeCommandListAppendMemoryCopy"))
     return S;
   // Pageable host sources may change once we return.
@@ -75,8 +75,8 @@ Status ZEQueue::memset(void *Dst, int Value, size_t Bytes) {
   if (Bytes == 0)
     return Status::ok();
   unsigned char P = static_cast<unsigned char>(Value);
-  return zeStatus(A.zeCommandListAppendMemoryFill(L, Dst, &P, 1, Bytes,
-                                                  nullptr, 0, nullptr),
+  return zeStatus(A.zeCommandListAppendMemoryFill(L, Dst, &P, 1, Bytes, nullptr,
+                                                  0, nullptr),
                   "zeCommandListAppendMemoryFill");
 }
 
@@ -86,35 +86,33 @@ Status ZEQueue::launch(Kernel &Kn, const LaunchParams &P) {
   std::lock_guard<std::mutex> G(K.M);
   uint32_t N = 0;
   for (const container::ParamInfo &PI : I.Params) {
-    if (Status S = zeStatus(A.zeKernelSetArgumentValue(K.K, N, PI.Size,
-                                                       P.Args[N]),
-                            "zeKernelSetArgumentValue(" + I.Name + ", " +
-                                std::to_string(N) + ")"))
+    if (Status S =
+            zeStatus(A.zeKernelSetArgumentValue(K.K, N, PI.Size, P.Args[N]),
+                     "zeKernelSetArgumentValue(" + I.Name + ", " +
+                         std::to_string(N) + ")"))
       return S;
     ++N;
   }
+  if (Status S =
+          zeStatus(A.zeKernelSetArgumentValue(
+                       K.K, N, std::max<uint64_t>(P.DynamicShared, 1), nullptr),
+                   "zeKernelSetArgumentValue(" + I.Name + ", dynamic shared)"))
+    return S;
   if (Status S = zeStatus(
-          A.zeKernelSetArgumentValue(
-              K.K, N, std::max<uint64_t>(P.DynamicShared, 1), nullptr),
-          "zeKernelSetArgumentValue(" + I.Name + ", dynamic shared)"))
+          A.zeKernelSetArgumentValue(K.K, N + 1, sizeof(void *), &K.Globals),
+          "zeKernelSetArgumentValue(" + I.Name + ", globals)"))
     return S;
-  if (Status S = zeStatus(A.zeKernelSetArgumentValue(K.K, N + 1,
-                                                     sizeof(void *),
-                                                     &K.Globals),
-                          "zeKernelSetArgumentValue(" + I.Name +
-                              ", globals)"))
-    return S;
-  if (Status S = zeStatus(A.zeKernelSetGroupSize(K.K, P.Block[0], P.Block[1],
-                                                 P.Block[2]),
-                          "zeKernelSetGroupSize(" + I.Name + ")"))
+  if (Status S = zeStatus(
+          A.zeKernelSetGroupSize(K.K, P.Block[0], P.Block[1], P.Block[2]),
+          "zeKernelSetGroupSize(" + I.Name + ")"))
     return S;
   ze_group_count_t GC;
   GC.groupCountX = P.Grid[0];
   GC.groupCountY = P.Grid[1];
   GC.groupCountZ = P.Grid[2];
-  return zeStatus(A.zeCommandListAppendLaunchKernel(L, K.K, &GC, nullptr, 0,
-                                                    nullptr),
-                  "zeCommandListAppendLaunchKernel(" + I.Name + ")");
+  return zeStatus(
+      A.zeCommandListAppendLaunchKernel(L, K.K, &GC, nullptr, 0, nullptr),
+      "zeCommandListAppendLaunchKernel(" + I.Name + ")");
 }
 
 Status ZEQueue::hostFunc(std::function<void()> Fn) {
@@ -128,9 +126,9 @@ Status ZEQueue::record(Event &Ev) {
   auto &E = static_cast<ZEEvent &>(Ev);
   A.zeEventHostReset(E.E);
   E.Recorded = true;
-  return zeStatus(A.zeCommandListAppendWriteGlobalTimestamp(L, E.Stamp, E.E,
-                                                            0, nullptr),
-                  "zeCommandListAppendWriteGlobalTimestamp");
+  return zeStatus(
+      A.zeCommandListAppendWriteGlobalTimestamp(L, E.Stamp, E.E, 0, nullptr),
+      "zeCommandListAppendWriteGlobalTimestamp");
 }
 
 Status ZEQueue::wait(Event &Ev) {

@@ -114,37 +114,44 @@ public:
       P.ComputeMajor = Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 7);
       P.ComputeMinor = Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
       P.Target = "nvptx";
-      P.Arch = "sm_" + std::to_string(P.ComputeMajor) + std::to_string(P.ComputeMinor);
+      P.Arch = "sm_" + std::to_string(P.ComputeMajor) +
+               std::to_string(P.ComputeMinor);
       P.Features = "+ptx" + std::to_string(MaxPTX);
       size_t Total = 0;
       D.DeviceTotalMem(&Total, Dev);
       P.TotalMemory = Total;
       P.MultiProcessorCount = Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
-      P.MaxThreadsPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
+      P.MaxThreadsPerBlock =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
       P.MaxBlockDim[0] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024);
       P.MaxBlockDim[1] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024);
       P.MaxBlockDim[2] = Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64);
       P.MaxGridDim[0] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647);
       P.MaxGridDim[1] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535);
       P.MaxGridDim[2] = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535);
-      P.SharedMemPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 48 << 10);
-      P.SharedMemPerBlockOptin = Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                      static_cast<int>(P.SharedMemPerBlock));
-      P.SharedMemPerMultiprocessor =
-          Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 64 << 10);
-      P.TotalConstMem = Attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 64 << 10);
+      P.SharedMemPerBlock =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 48 << 10);
+      P.SharedMemPerBlockOptin =
+          Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+               static_cast<int>(P.SharedMemPerBlock));
+      P.SharedMemPerMultiprocessor = Attr(
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 64 << 10);
+      P.TotalConstMem =
+          Attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 64 << 10);
       P.RegsPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536);
       P.MaxThreadsPerMultiProcessor =
           Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048);
       P.MaxBlocksPerMultiProcessor =
           Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 32);
       P.ClockRateKHz = Attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000);
-      P.MemoryClockRateKHz = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 1000000);
+      P.MemoryClockRateKHz =
+          Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 1000000);
       P.MemoryBusWidth = Attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 64);
       P.L2CacheSize = Attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0);
       P.PciBusId = Attr(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0);
       P.Integrated = Attr(CU_DEVICE_ATTRIBUTE_INTEGRATED, 0) != 0;
-      P.ConcurrentKernels = Attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1) != 0;
+      P.ConcurrentKernels =
+          Attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1) != 0;
       P.ManagedMemory = Attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 0) != 0;
 
       CUcontext Ctx = nullptr;
@@ -152,9 +159,10 @@ public:
                             "cuDevicePrimaryCtxRetain"))
         return St;
       if (logEnabled(LogLevel::Info))
-        log(LogLevel::Info, "nvidia: device " + std::to_string(I) + ": " + P.Name +
-                                " (" + P.Arch + ", driver " + std::to_string(Version) +
-                                ", " + P.Features + ")");
+        log(LogLevel::Info, "nvidia: device " + std::to_string(I) + ": " +
+                                P.Name + " (" + P.Arch + ", driver " +
+                                std::to_string(Version) + ", " + P.Features +
+                                ")");
       Out.push_back(std::make_unique<NVIDIADevice>(D, Dev, Ctx, std::move(P)));
     }
     return Status::ok();

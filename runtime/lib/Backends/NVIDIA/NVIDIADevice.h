@@ -107,7 +107,9 @@ class NVIDIADevice;
 /// Makes a device's primary context current on this thread.
 class ContextScope {
 public:
-  ContextScope(const Driver &D, CUcontext Ctx) { Result = D.CtxSetCurrent(Ctx); }
+  ContextScope(const Driver &D, CUcontext Ctx) {
+    Result = D.CtxSetCurrent(Ctx);
+  }
   CUresult Result;
 };
 
@@ -148,7 +150,8 @@ private:
 
 class NVIDIAEvent final : public Event {
 public:
-  NVIDIAEvent(const Driver &D, CUcontext Ctx, CUevent E) : Ev(E), D(D), Ctx(Ctx) {}
+  NVIDIAEvent(const Driver &D, CUcontext Ctx, CUevent E)
+      : Ev(E), D(D), Ctx(Ctx) {}
   ~NVIDIAEvent() override;
   Status synchronize() override;
   Status query() override;
@@ -166,7 +169,8 @@ public:
       : D(D), Ctx(Ctx), Stream(S), OptinShared(OptinShared) {}
   ~NVIDIAQueue() override;
 
-  Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) override;
+  Status memcpy(void *Dst, const void *Src, size_t Bytes,
+                CopyKind Kind) override;
 
   Status memset(void *Dst, int Value, size_t Bytes) override;
 
@@ -229,7 +233,8 @@ public:
   Status attachHostRange(void *Ptr, size_t Bytes) override;
   Status detachHostRange(void *Ptr) override;
 
-  //===--- Peers -----------------------------------------------------------===//
+  //===--- Peers
+  //-----------------------------------------------------------===//
 
   CUcontext context() const { return Ctx; }
   int ordinal() const { return Ordinal; }
@@ -290,10 +295,9 @@ private:
   /// page mapped here.
   std::set<int> AccessFrom;
   std::map<uint64_t, unsigned long long> Pages; ///< page -> cuMemCreate handle
-  std::map<uint64_t, uint64_t> Attached;      ///< allocation -> bytes
-  std::set<uint64_t> Registered;              ///< managed (host) allocations
+  std::map<uint64_t, uint64_t> Attached;        ///< allocation -> bytes
+  std::set<uint64_t> Registered;                ///< managed (host) allocations
 };
-
 
 } // namespace cu
 } // namespace rt

@@ -29,8 +29,8 @@ const VmmApi *cu::loadVmm(std::string &Why) {
   static std::string Missing;
   static bool Ok = [] {
     const char *Path = std::getenv("HETGPU_LIBCUDA");
-    void *H = dlopen(Path && *Path ? Path : "libcuda.so.1",
-                     RTLD_NOW | RTLD_NOLOAD);
+    void *H =
+        dlopen(Path && *Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!H) {
       Missing = "the driver library is not loaded";
       return false;
@@ -71,7 +71,6 @@ SharedVA &cu::sharedVA() {
   return V;
 }
 
-
 Status NVIDIADevice::allocate(size_t Bytes, void *&Ptr) {
   if (useArena()) {
     // At unified addresses: an arena range, backed by this GPU's memory.
@@ -109,7 +108,8 @@ Status NVIDIADevice::release(void *Ptr) {
   ContextScope S(D, Ctx);
   CUresult R = D.MemFree(dptr(Ptr));
   if (R == CUDA_ERROR_INVALID_VALUE)
-    return Status(ErrorCode::InvalidDevicePointer, "cuMemFree: " + D.describe(R));
+    return Status(ErrorCode::InvalidDevicePointer,
+                  "cuMemFree: " + D.describe(R));
   return check(D, R, "cuMemFree");
 }
 
@@ -119,7 +119,8 @@ Status NVIDIADevice::allocateManaged(size_t Bytes, void *&Ptr) {
     // GPU reaches through cuMemHostRegister, so the host can read it and
     // it needs no copy when the context migrates.
     uint64_t A = 0, N = (std::max<uint64_t>(Bytes, 1) + 4095) & ~uint64_t(4095);
-    if (Status St = Arena::get().allocate(N, 4096, Arena::get().managedTag(), A))
+    if (Status St =
+            Arena::get().allocate(N, 4096, Arena::get().managedTag(), A))
       return St;
     if (Status St = attachHostRange(reinterpret_cast<void *>(A), N)) {
       Arena::get().release(A);
@@ -133,8 +134,9 @@ Status NVIDIADevice::allocateManaged(size_t Bytes, void *&Ptr) {
                   "cuMemAllocManaged: the device has no managed memory");
   ContextScope S(D, Ctx);
   CUdeviceptr P = 0;
-  if (Status St = check(D, D.MemAllocManaged(&P, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
-                        "cuMemAllocManaged"))
+  if (Status St = check(
+          D, D.MemAllocManaged(&P, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
+          "cuMemAllocManaged"))
     return St;
   Ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(P));
   return Status::ok();
@@ -148,7 +150,8 @@ Status NVIDIADevice::reset() {
   // Our retain is dropped first, so the reset tears the context down and
   // the retain below initialises a fresh one.
   D.DevicePrimaryCtxRelease(Dev);
-  if (Status St = check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset")) {
+  if (Status St =
+          check(D, D.DevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset")) {
     log(LogLevel::Warn, "nvidia: device reset: " + St.Message);
     return St;
   }
@@ -160,7 +163,8 @@ Status NVIDIADevice::reset() {
   }
   Ctx = NewCtx;
   ContextScope S(D, Ctx);
-  if (Status St = check(D, D.CtxSynchronize(), "cuCtxSynchronize after reset")) {
+  if (Status St =
+          check(D, D.CtxSynchronize(), "cuCtxSynchronize after reset")) {
     log(LogLevel::Warn, "nvidia: device reset: " + St.Message);
     return St;
   }
@@ -210,8 +214,7 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
       return Status(ErrorCode::OutOfMemory,
                     "cuMemAddressReserve at " + hexAddr(C) + ": " +
                         (R ? D.describe(R)
-                           : "the driver chose " + hexAddr(Got) +
-                                 " instead"));
+                           : "the driver chose " + hexAddr(Got) + " instead"));
     }
     Reserved[C] = 0;
   }
@@ -304,23 +307,27 @@ Status NVIDIADevice::detachArenaRange(void *Ptr, size_t) {
 Status NVIDIADevice::attachHostRange(void *Ptr, size_t Bytes) {
   if (!useArena())
     return Status(ErrorCode::NotSupported,
-                  Props.Name + " cannot use host memory at unified "
-                               "addresses (" + ArenaWhy + ")");
+                  Props.Name +
+                      " cannot use host memory at unified "
+                      "addresses (" +
+                      ArenaWhy + ")");
   if (!Ptr)
     return Status::ok(); // the capability query
   std::lock_guard<std::mutex> L(VM);
   ContextScope S(D, Ctx);
   // CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP
-  if (Status St = check(D, Vmm->HostRegister(Ptr, Bytes, 3),
-                        "cuMemHostRegister"))
+  if (Status St =
+          check(D, Vmm->HostRegister(Ptr, Bytes, 3), "cuMemHostRegister"))
     return St;
   CUdeviceptr DP = 0;
   if (Vmm->HostGetDevicePointer(&DP, Ptr, 0) != CUDA_SUCCESS ||
       DP != dptr(Ptr)) {
     Vmm->HostUnregister(Ptr);
     return Status(ErrorCode::NotSupported,
-                  Props.Name + " maps registered host memory at another "
-                               "address (" + hexAddr(DP) + ")");
+                  Props.Name +
+                      " maps registered host memory at another "
+                      "address (" +
+                      hexAddr(DP) + ")");
   }
   Registered.insert(reinterpret_cast<uint64_t>(Ptr));
   return Status::ok();
@@ -338,7 +345,8 @@ Status NVIDIADevice::detachHostRange(void *Ptr) {
 bool NVIDIADevice::useArena() {
   std::call_once(ArenaOnce, [this] {
     if (!arenaWanted()) {
-      ArenaWhy = "no unified address space: HETGPU_MIGRATE unset or HETGPU_ARENA=0";
+      ArenaWhy =
+          "no unified address space: HETGPU_MIGRATE unset or HETGPU_ARENA=0";
       return;
     }
     Vmm = loadVmm(ArenaWhy);

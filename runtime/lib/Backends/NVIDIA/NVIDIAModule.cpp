@@ -18,7 +18,6 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::cu;
 
-
 NVIDIAModule::~NVIDIAModule() {
   ContextScope S(D, Ctx);
   D.ModuleUnload(Mod);
@@ -46,7 +45,8 @@ Status NVIDIAModule::getKernel(const std::string &Name, Kernel *&Out) {
   return Status::ok();
 }
 
-Status NVIDIAModule::getGlobal(const std::string &Name, void *&Addr, size_t &Size) {
+Status NVIDIAModule::getGlobal(const std::string &Name, void *&Addr,
+                               size_t &Size) {
   ContextScope S(D, Ctx);
   CUdeviceptr P = 0;
   size_t Bytes = 0;
@@ -60,7 +60,9 @@ Status NVIDIAModule::getGlobal(const std::string &Name, void *&Addr, size_t &Siz
   return Status::ok();
 }
 
-Status NVIDIADevice::loadModule(const std::vector<char> &Binary, const container::ModuleInfo &Info, std::unique_ptr<Module> &Out) {
+Status NVIDIADevice::loadModule(const std::vector<char> &Binary,
+                                const container::ModuleInfo &Info,
+                                std::unique_ptr<Module> &Out) {
   // The driver wants NUL-terminated PTX text.
   std::string PTX(Binary.begin(), Binary.end());
   if (PTX.find(".target") == std::string::npos)
@@ -69,12 +71,13 @@ Status NVIDIADevice::loadModule(const std::vector<char> &Binary, const container
   ContextScope S(D, Ctx);
   char InfoLog[8192] = {0}, ErrorLog[8192] = {0};
   float WallMs = 0;
-  CUjit_option Opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                         CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                         CU_JIT_WALL_TIME};
-  void *Vals[] = {InfoLog, reinterpret_cast<void *>(uintptr_t(sizeof(InfoLog))),
-                  ErrorLog, reinterpret_cast<void *>(uintptr_t(sizeof(ErrorLog))),
-                  nullptr};
+  CUjit_option Opts[] = {CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_WALL_TIME};
+  void *Vals[] = {
+      InfoLog, reinterpret_cast<void *>(uintptr_t(sizeof(InfoLog))), ErrorLog,
+      reinterpret_cast<void *>(uintptr_t(sizeof(ErrorLog))), nullptr};
   CUmodule M = nullptr;
   CUresult R = D.ModuleLoadDataEx(&M, PTX.c_str(), 5, Opts, Vals);
   // Output options overwrite their value slot: the wall time is a float

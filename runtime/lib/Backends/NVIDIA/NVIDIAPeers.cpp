@@ -43,7 +43,6 @@ Status NVIDIAQueue::copyPeer(void *Dst, Device &DstDev, const void *Src,
                "cuMemcpyPeerAsync");
 }
 
-
 bool NVIDIADevice::canAccessPeer(Device &PeerDev) {
   auto *P = dynamic_cast<NVIDIADevice *>(&PeerDev);
   if (!P || P == this)
@@ -102,7 +101,8 @@ bool NVIDIADevice::reaches(NVIDIADevice &Owner, const void *Ptr) {
   return Owner.AccessFrom.count(Ordinal) != 0;
 }
 
-Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr, size_t Bytes) {
+Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr,
+                                        size_t Bytes) {
   auto *To = dynamic_cast<NVIDIADevice *>(&ToDev);
   if (!To || To == this)
     return Device::transferArenaRange(ToDev, Ptr, Bytes);
@@ -113,8 +113,10 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr, size_t Bytes) 
                       (ArenaWhy.empty() ? To->ArenaWhy : ArenaWhy) + ")");
   if (!canAccessPeer(*To))
     return Status(ErrorCode::NotSupported,
-                  "GPU " + std::to_string(Ordinal) + " cannot write the "
-                  "memory of GPU " + std::to_string(To->Ordinal) +
+                  "GPU " + std::to_string(Ordinal) +
+                      " cannot write the "
+                      "memory of GPU " +
+                      std::to_string(To->Ordinal) +
                       " (cuDeviceCanAccessPeer says 0)");
   if (!Ptr)
     return Status::ok(); // the capability query
@@ -181,10 +183,10 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr, size_t Bytes) 
       size_t J = I + 1;
       while (J < Move.size() && Move[J] == Move[J - 1] + Gran)
         ++J;
-      St = check(D,
-                 D.MemcpyDtoDAsync(Tmp + I * Gran, Move[I], (J - I) * Gran,
-                                   nullptr),
-                 "cuMemcpyDtoDAsync (GPU to GPU)");
+      St = check(
+          D,
+          D.MemcpyDtoDAsync(Tmp + I * Gran, Move[I], (J - I) * Gran, nullptr),
+          "cuMemcpyDtoDAsync (GPU to GPU)");
       I = J;
     }
     if (St.isOk())
@@ -219,12 +221,12 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr, size_t Bytes) 
     double Ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - T0)
                     .count();
-    log(LogLevel::Info,
-        "nvidia: " + std::to_string(Len) + " bytes at " + hexAddr(A) +
-            " moved GPU " + std::to_string(Ordinal) + " -> GPU " +
-            std::to_string(To->Ordinal) + " peer-to-peer (" +
-            std::to_string(Move.size()) + " pages, " + std::to_string(Ms) +
-            " ms)");
+    log(LogLevel::Info, "nvidia: " + std::to_string(Len) + " bytes at " +
+                            hexAddr(A) + " moved GPU " +
+                            std::to_string(Ordinal) + " -> GPU " +
+                            std::to_string(To->Ordinal) + " peer-to-peer (" +
+                            std::to_string(Move.size()) + " pages, " +
+                            std::to_string(Ms) + " ms)");
   }
   return St;
 }

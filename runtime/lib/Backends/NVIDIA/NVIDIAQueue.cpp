@@ -19,7 +19,6 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::cu;
 
-
 NVIDIAEvent::~NVIDIAEvent() {
   ContextScope S(D, Ctx);
   D.EventDestroy(Ev);
@@ -47,7 +46,8 @@ NVIDIAQueue::~NVIDIAQueue() {
   D.StreamDestroy(Stream);
 }
 
-Status NVIDIAQueue::memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) {
+Status NVIDIAQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
+                           CopyKind Kind) {
   if (Bytes == 0)
     return Status::ok();
   ContextScope S(D, Ctx);
@@ -93,16 +93,17 @@ Status NVIDIAQueue::launch(Kernel &K, const LaunchParams &P) {
     if (P.DynamicShared > NK.DynamicSharedLimit) {
       if (P.DynamicShared + NK.info().StaticShared > OptinShared)
         return Status(ErrorCode::InvalidValue,
-                      "launch of '" + NK.info().Name + "': " +
-                          std::to_string(P.DynamicShared) +
+                      "launch of '" + NK.info().Name +
+                          "': " + std::to_string(P.DynamicShared) +
                           " bytes of dynamic shared memory exceed the "
                           "device's limit of " +
                           std::to_string(OptinShared));
-      if (Status St = check(D,
-                            D.FuncSetAttribute(
-                                NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                static_cast<int>(P.DynamicShared)),
-                            "cuFuncSetAttribute"))
+      if (Status St =
+              check(D,
+                    D.FuncSetAttribute(
+                        NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        static_cast<int>(P.DynamicShared)),
+                    "cuFuncSetAttribute"))
         return St;
       NK.DynamicSharedLimit = P.DynamicShared;
     }
@@ -141,7 +142,8 @@ Status NVIDIAQueue::record(Event &E) {
 
 Status NVIDIAQueue::wait(Event &E) {
   ContextScope S(D, Ctx);
-  return check(D, D.StreamWaitEvent(Stream, static_cast<NVIDIAEvent &>(E).Ev, 0),
+  return check(D,
+               D.StreamWaitEvent(Stream, static_cast<NVIDIAEvent &>(E).Ev, 0),
                "cuStreamWaitEvent");
 }
 
@@ -170,7 +172,8 @@ Status NVIDIADevice::createQueue(std::unique_ptr<Queue> &Out) {
 Status NVIDIADevice::createEvent(std::unique_ptr<Event> &Out) {
   ContextScope S(D, Ctx);
   CUevent E = nullptr;
-  if (Status St = check(D, D.EventCreate(&E, CU_EVENT_DEFAULT), "cuEventCreate"))
+  if (Status St =
+          check(D, D.EventCreate(&E, CU_EVENT_DEFAULT), "cuEventCreate"))
     return St;
   Out = std::make_unique<NVIDIAEvent>(D, Ctx, E);
   return Status::ok();

@@ -132,8 +132,7 @@ public:
     size_t Before = Out.size();
     for (cl_platform_id P : Ps) {
       cl_uint ND = 0;
-      if (A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &ND) ||
-          ND == 0)
+      if (A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &ND) || ND == 0)
         continue;
       std::vector<cl_device_id> Ds(ND);
       A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, ND, Ds.data(), nullptr);
@@ -148,8 +147,8 @@ public:
         }
         std::string IL = deviceString(*A, D, CL_DEVICE_IL_VERSION);
         std::string Ext = deviceString(*A, D, CL_DEVICE_EXTENSIONS);
-        bool HasIL = IL.find("SPIR-V") != std::string::npos &&
-                     A->clCreateProgramWithIL;
+        bool HasIL =
+            IL.find("SPIR-V") != std::string::npos && A->clCreateProgramWithIL;
         bool HasSPIR = Ext.find("cl_khr_spir") != std::string::npos;
         // HETGPU_OPENCL_PATH=spir|il forces one ingestion path.
         if (const char *F = getenv("HETGPU_OPENCL_PATH")) {
@@ -191,10 +190,10 @@ public:
     if (!Skipped.empty())
       log(LogLevel::Info, "opencl: devices skipped:" + Skipped);
     if (Out.size() == Before)
-      return Status(ErrorCode::NotSupported,
-                    "no usable OpenCL device" +
-                        (Skipped.empty() ? std::string()
-                                         : " (skipped:" + Skipped + ")"));
+      return Status(
+          ErrorCode::NotSupported,
+          "no usable OpenCL device" +
+              (Skipped.empty() ? std::string() : " (skipped:" + Skipped + ")"));
     return Status::ok();
   }
 };

@@ -72,7 +72,8 @@ Status CLDevice::init() {
     else if (Mode != "off")
       Props.Features += ",+warp-loop";
   }
-  Props.TotalMemory = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
+  Props.TotalMemory =
+      deviceValue<cl_ulong>(A, Dev, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
   Props.MultiProcessorCount =
       deviceValue<cl_uint>(A, Dev, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
   size_t WG = deviceValue<size_t>(A, Dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, 256);
@@ -84,8 +85,8 @@ Status CLDevice::init() {
     Props.MaxBlockDim[D] = uint32_t(
         std::min<size_t>(Items[D], D == 2 ? 64 : Props.MaxThreadsPerBlock));
   // Local memory minus what the warp emulation and barrier reductions use.
-  uint64_t Local = deviceValue<cl_ulong>(A, Dev, CL_DEVICE_LOCAL_MEM_SIZE,
-                                         48 * 1024);
+  uint64_t Local =
+      deviceValue<cl_ulong>(A, Dev, CL_DEVICE_LOCAL_MEM_SIZE, 48 * 1024);
   uint64_t Reserved = 4096 + 16;
   Local = Local > Reserved ? Local - Reserved : 0;
   Props.SharedMemPerBlock = std::min<uint64_t>(Local, 48 * 1024);
@@ -138,10 +139,11 @@ bool CLDevice::useArena() {
     if (S.isOk())
       S = probeArena();
     if (S) {
-      log(LogLevel::Info,
-          "opencl: " + Props.Name + ": device memory stays clSVMAlloc'ed (" +
-              S.Message + "); this device cannot take part in live "
-                          "migration of memory with stored pointers");
+      log(LogLevel::Info, "opencl: " + Props.Name +
+                              ": device memory stays clSVMAlloc'ed (" +
+                              S.Message +
+                              "); this device cannot take part in live "
+                              "migration of memory with stored pointers");
       return;
     }
     InArena = true;
@@ -164,10 +166,11 @@ Status CLDevice::probeArena() {
   using FromSource = cl_program (*)(cl_context, cl_uint, const char **,
                                     const size_t *, cl_int *);
   const char *Lib = getenv("HETGPU_OPENCL_LIBRARY");
-  void *H = dlopen(Lib && *Lib ? Lib : "libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto Create = H ? reinterpret_cast<FromSource>(
-                        dlsym(H, "clCreateProgramWithSource"))
-                  : nullptr;
+  void *H =
+      dlopen(Lib && *Lib ? Lib : "libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto Create =
+      H ? reinterpret_cast<FromSource>(dlsym(H, "clCreateProgramWithSource"))
+        : nullptr;
   if (!Create)
     return Status(ErrorCode::NotSupported,
                   "no fine-grain system SVM and no clCreateProgramWithSource "
@@ -183,8 +186,8 @@ Status CLDevice::probeArena() {
     return clStatus(E, "arena probe: clCreateProgramWithSource");
   Status S = clStatus(A.clBuildProgram(P, 1, &Dev, "", nullptr, nullptr),
                       "arena probe: clBuildProgram");
-  cl_kernel K = S.isOk() ? A.clCreateKernel(P, "hetgpu_arena_probe", &E)
-                         : nullptr;
+  cl_kernel K =
+      S.isOk() ? A.clCreateKernel(P, "hetgpu_arena_probe", &E) : nullptr;
   if (S.isOk() && !K)
     S = clStatus(E, "arena probe: clCreateKernel");
   unsigned Tag = Arena::get().newTag();
@@ -260,9 +263,9 @@ Status CLDevice::copySVM(void *Dst, const void *Src, size_t Bytes) {
   cl_command_queue Q;
   if (Status S = internalQueue(Q))
     return S;
-  return clStatus(A.clEnqueueSVMMemcpy(Q, CL_TRUE, Dst, Src, Bytes, 0, nullptr,
-                                       nullptr),
-                  "clEnqueueSVMMemcpy");
+  return clStatus(
+      A.clEnqueueSVMMemcpy(Q, CL_TRUE, Dst, Src, Bytes, 0, nullptr, nullptr),
+      "clEnqueueSVMMemcpy");
 }
 
 void CLDevice::drainPrintf() {
@@ -300,9 +303,9 @@ Status CLDevice::allocate(size_t Bytes, void *&Ptr) {
     F |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
   Ptr = A.clSVMAlloc(Ctx, F, std::max<size_t>(Bytes, 1), 0);
   if (!Ptr)
-    return Status(ErrorCode::OutOfMemory,
-                  "opencl: clSVMAlloc of " + std::to_string(Bytes) +
-                      " bytes failed on " + Props.Name);
+    return Status(ErrorCode::OutOfMemory, "opencl: clSVMAlloc of " +
+                                              std::to_string(Bytes) +
+                                              " bytes failed on " + Props.Name);
   std::lock_guard<std::mutex> L(M);
   Allocations[Ptr] = Bytes;
   Used += Bytes;
@@ -335,7 +338,8 @@ Status CLDevice::release(void *Ptr) {
 }
 
 Status CLDevice::allocateHost(size_t Bytes, void *&Ptr) {
-  Ptr = aligned_alloc(4096, (std::max<size_t>(Bytes, 1) + 4095) & ~size_t(4095));
+  Ptr =
+      aligned_alloc(4096, (std::max<size_t>(Bytes, 1) + 4095) & ~size_t(4095));
   return Ptr ? Status::ok()
              : Status(ErrorCode::OutOfMemory, "opencl: host allocation");
 }
@@ -345,8 +349,8 @@ Status CLDevice::allocateManaged(size_t Bytes, void *&Ptr) {
     // Chunks of their own: managed memory stays host memory when the
     // context migrates to a GPU (Core/UnifiedMemory.h).
     uint64_t Addr = 0;
-    if (Status S = Arena::get().allocate(Bytes, 4096,
-                                         Arena::get().managedTag(), Addr))
+    if (Status S =
+            Arena::get().allocate(Bytes, 4096, Arena::get().managedTag(), Addr))
       return S;
     Ptr = reinterpret_cast<void *>(Addr);
     std::lock_guard<std::mutex> L(M);

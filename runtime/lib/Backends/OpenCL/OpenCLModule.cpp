@@ -60,8 +60,8 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
   if (cl_int R = A.clBuildProgram(P, 1, &Dev, Options, nullptr, nullptr)) {
     size_t N = 0;
     std::string Log;
-    if (A.clGetProgramBuildInfo(P, Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr,
-                                &N) == CL_SUCCESS &&
+    if (A.clGetProgramBuildInfo(P, Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &N) ==
+            CL_SUCCESS &&
         N > 1) {
       Log.resize(N);
       A.clGetProgramBuildInfo(P, Dev, CL_PROGRAM_BUILD_LOG, N, Log.data(),
@@ -90,8 +90,7 @@ Status CLDevice::loadModule(const std::vector<char> &Binary,
 // CLModule: what SPIRVModule needs from OpenCL
 //===----------------------------------------------------------------------===//
 
-CLModule::CLModule(CLDevice &D, cl_program P,
-                   const container::ModuleInfo &Info)
+CLModule::CLModule(CLDevice &D, cl_program P, const container::ModuleInfo &Info)
     : SPIRVModule("opencl", D.Props.Name, Info), Dev(D), Program(P) {}
 
 CLModule::~CLModule() {

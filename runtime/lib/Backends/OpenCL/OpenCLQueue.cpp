@@ -19,7 +19,6 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::cl;
 
-
 Status CLEvent::synchronize() {
   std::lock_guard<std::mutex> L(M);
   if (!E)
@@ -71,14 +70,14 @@ CLQueue::~CLQueue() {
   A.clReleaseCommandQueue(Q);
 }
 
-Status CLQueue::memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) {
+Status CLQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
+                       CopyKind Kind) {
   if (Bytes == 0)
     return Status::ok();
   // Host sources may change as soon as we return: copy them now.
-  cl_bool Blocking = Kind == CopyKind::HostToDevice ||
-                             Kind == CopyKind::HostToHost
-                         ? CL_TRUE
-                         : CL_FALSE;
+  cl_bool Blocking =
+      Kind == CopyKind::HostToDevice || Kind == CopyKind::HostToHost ? CL_TRUE
+                                                                     : CL_FALSE;
   cl_event Ev = nullptr;
   Status S = clStatus(
       A.clEnqueueSVMMemcpy(Q, Blocking, Dst, Src, Bytes, 0, nullptr, &Ev),
@@ -92,9 +91,9 @@ Status CLQueue::memset(void *Dst, int Value, size_t Bytes) {
     return Status::ok();
   unsigned char Pattern = static_cast<unsigned char>(Value);
   cl_event Ev = nullptr;
-  Status S = clStatus(A.clEnqueueSVMMemFill(Q, Dst, &Pattern, 1, Bytes, 0,
-                                            nullptr, &Ev),
-                      "clEnqueueSVMMemFill");
+  Status S = clStatus(
+      A.clEnqueueSVMMemFill(Q, Dst, &Pattern, 1, Bytes, 0, nullptr, &Ev),
+      "clEnqueueSVMMemFill");
   setLast(Ev);
   return S;
 }
@@ -114,22 +113,21 @@ Status CLQueue::launch(Kernel &Kn, const LaunchParams &P) {
       R = A.clSetKernelArg(K.K, N, PI.Size, P.Args[N]);
     }
     if (R)
-      return clStatus(R, "clSetKernelArg(" + I.Name + ", " +
-                             std::to_string(N) + ")");
+      return clStatus(R, "clSetKernelArg(" + I.Name + ", " + std::to_string(N) +
+                             ")");
     ++N;
   }
   if (K.WarpLoop)
     for (int D = 0; D < 3; ++D, ++N)
       if (cl_int R = A.clSetKernelArg(K.K, N, sizeof(cl_uint), &P.Block[D]))
         return clStatus(R, "clSetKernelArg(" + I.Name + ", block size)");
-  uint64_t Warps =
-      (uint64_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
-  uint64_t Dyn = P.DynamicShared +
-                 (K.WarpLoop ? K.StaticShared + Warps * K.WarpBytes : 0);
+  uint64_t Warps = (uint64_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
+  uint64_t Dyn =
+      P.DynamicShared + (K.WarpLoop ? K.StaticShared + Warps * K.WarpBytes : 0);
   if (cl_int R = A.clSetKernelArg(K.K, N, std::max<uint64_t>(Dyn, 1), nullptr))
     return clStatus(R, "clSetKernelArg(" + I.Name +
-                           ", dynamic shared memory of " +
-                           std::to_string(Dyn) + " bytes)");
+                           ", dynamic shared memory of " + std::to_string(Dyn) +
+                           " bytes)");
   if (cl_int R = A.clSetKernelArgSVMPointer(K.K, N + 1, K.Globals))
     return clStatus(R, "clSetKernelArgSVMPointer(" + I.Name + ", globals)");
   size_t Local[3], Global[3];
@@ -203,8 +201,8 @@ Status CLQueue::query() {
     return D.deviceFailure();
   A.clFlush(Q);
   cl_int S = CL_COMPLETE;
-  cl_int R = A.clGetEventInfo(Ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                              sizeof S, &S, nullptr);
+  cl_int R = A.clGetEventInfo(Ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof S,
+                              &S, nullptr);
   A.clReleaseEvent(Ev);
   if (R)
     return clStatus(R, "clGetEventInfo");

@@ -82,8 +82,8 @@ Status SPIRVModule::readTable() {
 
 Status SPIRVModule::setUpPrintf() {
   uint64_t Cap = envBytes("HETGPU_PRINTF_BUFFER_SIZE", 1 << 20, 4096);
-  if (Status S =
-          allocateMemory(Use::Printf, Cap + spirv_abi::PrintfHeaderSize, PrintfBuffer))
+  if (Status S = allocateMemory(Use::Printf, Cap + spirv_abi::PrintfHeaderSize,
+                                PrintfBuffer))
     return S;
   PrintfCapacity = Cap;
   uint64_t Header[2] = {0, Cap};
@@ -149,9 +149,9 @@ Status SPIRVModule::failure() {
   if (!Block)
     return Status::ok();
   uint32_t Word = 0;
-  if (Status S = copyOut(&Word,
-                         static_cast<char *>(Block) + spirv_abi::StatusOffset,
-                         sizeof Word))
+  if (Status S =
+          copyOut(&Word, static_cast<char *>(Block) + spirv_abi::StatusOffset,
+                  sizeof Word))
     return S;
   if (Word == spirv_abi::StatusAssert)
     return Status(ErrorCode::Assert,
@@ -198,8 +198,8 @@ Status SPIRVModule::getGlobal(const std::string &Name, void *&Addr,
                               size_t &Size) {
   auto It = Table.Globals.find(Name);
   if (It == Table.Globals.end())
-    return Status(ErrorCode::InvalidSymbol, Prefix + ": no device variable " +
-                                                Name + " in the module");
+    return Status(ErrorCode::InvalidSymbol,
+                  Prefix + ": no device variable " + Name + " in the module");
   Addr = static_cast<char *>(Block) + It->second.first;
   Size = It->second.second;
   return Status::ok();

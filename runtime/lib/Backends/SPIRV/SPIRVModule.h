@@ -1,4 +1,5 @@
-//===- SPIRVModule.h - A hetGPU SPIR-V module loaded on a device -*- C++ -*-===//
+//===- SPIRVModule.h - A hetGPU SPIR-V module loaded on a device -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -115,9 +115,9 @@ struct Config {
 /// Where a launch's shared memory and the block executor's per-thread state
 /// go (TTSimDevice::checkLaunch).
 struct LaunchLayout {
-  uint64_t Static = 0; ///< static shared bytes
-  uint64_t DynOff = 0; ///< SRAM offset of dynamic shared memory
-  uint64_t Spill = 0;  ///< thread states and frames of one block, bytes
+  uint64_t Static = 0;      ///< static shared bytes
+  uint64_t DynOff = 0;      ///< SRAM offset of dynamic shared memory
+  uint64_t Spill = 0;       ///< thread states and frames of one block, bytes
   bool SpillInDram = false; ///< Spill does not fit in SRAM after the shared
 };
 
@@ -160,8 +160,7 @@ public:
 
   Status getKernel(const std::string &Name, Kernel *&Out) override;
 
-  Status getGlobal(const std::string &Name, void *&Addr,
-                   size_t &Size) override;
+  Status getGlobal(const std::string &Name, void *&Addr, size_t &Size) override;
 
   Dram &D;
   std::vector<char> Bytes;
@@ -171,7 +170,6 @@ public:
   std::vector<std::unique_ptr<TTSimKernel>> Kernels;
   std::unique_ptr<CorePool> Pool;
 };
-
 
 //===----------------------------------------------------------------------===//
 // Events and queues

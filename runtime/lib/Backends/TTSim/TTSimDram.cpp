@@ -34,16 +34,17 @@ Status Dram::ensureMapped() {
   std::call_once(MapOnce, [this] {
     MapStatus = Arena::get().ensureMapped(/*RequireFixedBase=*/true);
     if (MapStatus)
-      MapStatus = Status(ErrorCode::DriverFailure,
-                         "tt-sim: cannot map device DRAM: " +
-                             MapStatus.Message);
+      MapStatus =
+          Status(ErrorCode::DriverFailure,
+                 "tt-sim: cannot map device DRAM: " + MapStatus.Message);
     else
       Tag = Arena::get().newTag();
   });
   return MapStatus;
 }
 
-Status Dram::allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align, unsigned ChunkTag) {
+Status Dram::allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align,
+                      unsigned ChunkTag) {
   if (Status S = ensureMapped())
     return S;
   Bytes = (std::max<uint64_t>(Bytes, 1) + 255) & ~uint64_t(255);
@@ -55,8 +56,8 @@ Status Dram::allocate(uint64_t Bytes, uint64_t &Addr, uint64_t Align, unsigned C
                         std::to_string(Bytes) +
                         " bytes (HETGPU_TTSIM_DRAM_MB)");
   }
-  if (Status S = Arena::get().allocate(Bytes, Align,
-                                       ChunkTag ? ChunkTag : Tag, Addr))
+  if (Status S =
+          Arena::get().allocate(Bytes, Align, ChunkTag ? ChunkTag : Tag, Addr))
     return S;
   std::lock_guard<std::mutex> G(M);
   Used[Addr] = Bytes;

@@ -115,8 +115,10 @@ Status launchStatus(const rvmc_launch &Desc, const std::vector<int> &Statuses,
       What = "exited with status " + std::to_string(WEXITSTATUS(St));
     if (What.empty())
       continue;
-    std::string Msg = "tt-sim: core " + std::to_string(C) + " of the launch "
-                      "of '" + Kernel + "' " + What;
+    std::string Msg = "tt-sim: core " + std::to_string(C) +
+                      " of the launch "
+                      "of '" +
+                      Kernel + "' " + What;
     // qemu reports guest faults on stderr ("uncaught target signal").
     if (!Log.empty())
       Msg += ": " + Log.substr(0, Log.find('\n', 0) == std::string::npos
@@ -138,14 +140,13 @@ Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
       P.Block[0] > Props.MaxBlockDim[0] || P.Block[1] > Props.MaxBlockDim[1] ||
       P.Block[2] > Props.MaxBlockDim[2] || P.Grid[1] > Props.MaxGridDim[1] ||
       P.Grid[2] > Props.MaxGridDim[2])
-    return Status(ErrorCode::InvalidConfiguration,
-                  "tt-sim: invalid launch configuration for '" + KI.Name +
-                      "': grid " + std::to_string(P.Grid[0]) + "x" +
-                      std::to_string(P.Grid[1]) + "x" +
-                      std::to_string(P.Grid[2]) + ", block " +
-                      std::to_string(P.Block[0]) + "x" +
-                      std::to_string(P.Block[1]) + "x" +
-                      std::to_string(P.Block[2]));
+    return Status(
+        ErrorCode::InvalidConfiguration,
+        "tt-sim: invalid launch configuration for '" + KI.Name + "': grid " +
+            std::to_string(P.Grid[0]) + "x" + std::to_string(P.Grid[1]) + "x" +
+            std::to_string(P.Grid[2]) + ", block " +
+            std::to_string(P.Block[0]) + "x" + std::to_string(P.Block[1]) +
+            "x" + std::to_string(P.Block[2]));
   // Core SRAM holds static shared, then dynamic shared (16-byte aligned):
   // shared memory must fit. The block executor's per-thread states and
   // frames (the spill state of the SIMT->MIMD lowering) follow in SRAM when
@@ -157,16 +158,14 @@ Status TTSimDevice::checkLaunch(const TTSimKernel &K, const LaunchParams &P,
     return Status(ErrorCode::LaunchOutOfResources,
                   "tt-sim: kernel '" + KI.Name + "' needs " +
                       std::to_string(Out.DynOff + P.DynamicShared) +
-                      " bytes of shared memory (" +
-                      std::to_string(Out.Static) + " static + " +
-                      std::to_string(P.DynamicShared) +
+                      " bytes of shared memory (" + std::to_string(Out.Static) +
+                      " static + " + std::to_string(P.DynamicShared) +
                       " dynamic); a core's SRAM has " +
                       std::to_string(RVMC_SRAM_SIZE));
   Out.Spill = 0;
   if (K.Frame != NoExecutor)
-    Out.Spill =
-        ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
-        Threads * K.Frame;
+    Out.Spill = ((Threads * sizeof(hetgpu_thread_state) + 63) & ~uint64_t(63)) +
+                Threads * K.Frame;
   Out.SpillInDram = Shared + Out.Spill > RVMC_SRAM_SIZE;
   return Status::ok();
 }
@@ -185,8 +184,8 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   uint64_t ArgAreaBytes = (ArgBytes.size() + 63) & ~uint64_t(63);
   uint64_t RingHdr = (sizeof(rvmc_ring) + 63) & ~uint64_t(63);
   uint64_t HeapHdr = (sizeof(rvmc_heap) + 63) & ~uint64_t(63);
-  uint64_t Total = DescBytes + ArrBytes + ArgAreaBytes + RingHdr +
-                   Cfg.PrintfBytes + HeapHdr;
+  uint64_t Total =
+      DescBytes + ArrBytes + ArgAreaBytes + RingHdr + Cfg.PrintfBytes + HeapHdr;
   DramBlock Block(Mem);
   if (Status S = Mem.allocate(Total, Block.Addr, 4096))
     return S;
@@ -201,10 +200,11 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   uint64_t SpillStride = (Lay.Spill + 63) & ~uint64_t(63);
   if (Lay.SpillInDram)
     if (Status S = Mem.allocate(SpillStride * N, Spill.Addr, 4096))
-      return Status(S.Code, "tt-sim: kernel '" + KI.Name + "': " +
-                                std::to_string(Lay.Spill) +
+      return Status(S.Code, "tt-sim: kernel '" + KI.Name +
+                                "': " + std::to_string(Lay.Spill) +
                                 " bytes of per-thread state per core do not "
-                                "fit in SRAM and not in DRAM: " + S.Message);
+                                "fit in SRAM and not in DRAM: " +
+                                S.Message);
   char *Base = Block.as<char>();
   auto *L = reinterpret_cast<rvmc_launch *>(Base);
   uint64_t ArrAddr = Block.Addr + DescBytes;
@@ -269,8 +269,8 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
   Status Start;
   std::unique_lock<std::mutex> Lock(K.Pool->M, std::defer_lock);
   if (Cfg.Persistent && Lock.try_lock()) {
-    Start = K.Pool->Group.run(Block.Addr, DramSize, N, Cfg.TimeoutS,
-                              Statuses, Log);
+    Start =
+        K.Pool->Group.run(Block.Addr, DramSize, N, Cfg.TimeoutS, Statuses, Log);
     Lock.unlock();
   } else {
     ttsim::CoreGroup Once(Cfg.Qemu, Mem.fd(), K.ImageFd, "one launch");
@@ -286,4 +286,3 @@ Status TTSimDevice::runLaunch(TTSimKernel &K, const LaunchParams &P,
     std::fwrite(Log.data(), 1, Log.size(), stderr);
   return Status::ok();
 }
-

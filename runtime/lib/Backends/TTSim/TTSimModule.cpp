@@ -45,9 +45,9 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
     if (!S || !S->IsFunction)
       return Status(ErrorCode::NoBinaryForGpu,
                     "tt-sim: the module image has no block function for "
-                    "kernel '" + KI.Name + "'");
-    auto ReadU64 = [&](const std::string &Name,
-                       uint64_t Absent) -> uint64_t {
+                    "kernel '" +
+                        KI.Name + "'");
+    auto ReadU64 = [&](const std::string &Name, uint64_t Absent) -> uint64_t {
       uint64_t V = Absent;
       if (const ttsim::ElfSymbol *Sh = Mod->Image.symbol(Name))
         if (Sh->Size == 8 && Sh->Value + 8 <= Mod->Image.span())
@@ -82,8 +82,8 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
   }
   if (Cfg.KeepImages) {
     const char *Tmp = std::getenv("TMPDIR");
-    std::string Path = std::string(Tmp && *Tmp ? Tmp : "/tmp") +
-                       "/hetgpu-ttsim-XXXXXX";
+    std::string Path =
+        std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/hetgpu-ttsim-XXXXXX";
     std::vector<char> PathBuf(Path.begin(), Path.end());
     PathBuf.push_back(0);
     int KeepFd = mkstemp(PathBuf.data());
@@ -106,7 +106,6 @@ Status TTSimDevice::loadModule(const std::vector<char> &Binary,
   return Status::ok();
 }
 
-
 TTSimModule::~TTSimModule() {
   Pool.reset(); // the cores end before their image goes
   if (Base)
@@ -125,7 +124,8 @@ Status TTSimModule::getKernel(const std::string &Name, Kernel *&Out) {
                 "tt-sim: no kernel '" + Name + "' in the module");
 }
 
-Status TTSimModule::getGlobal(const std::string &Name, void *&Addr, size_t &Size) {
+Status TTSimModule::getGlobal(const std::string &Name, void *&Addr,
+                              size_t &Size) {
   const ttsim::ElfSymbol *S = Image.symbol(Name);
   if (!S || S->IsFunction)
     return Status(ErrorCode::InvalidSymbol,

@@ -43,9 +43,12 @@ Status TTSimQueue::query() {
 Status TTSimQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
                           CopyKind Kind) {
   Dram &D = Dev.dram();
-  bool DstDev = Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
-  bool SrcDev = Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
-  if ((DstDev && !D.contains(Dst, Bytes)) || (SrcDev && !D.contains(Src, Bytes)))
+  bool DstDev =
+      Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
+  bool SrcDev =
+      Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
+  if ((DstDev && !D.contains(Dst, Bytes)) ||
+      (SrcDev && !D.contains(Src, Bytes)))
     return Status(ErrorCode::InvalidValue,
                   "tt-sim: memcpy of " + std::to_string(Bytes) +
                       " bytes touches memory outside device DRAM");
@@ -57,9 +60,9 @@ Status TTSimQueue::memcpy(void *Dst, const void *Src, size_t Bytes,
 
 Status TTSimQueue::memset(void *Dst, int Value, size_t Bytes) {
   if (!Dev.dram().contains(Dst, Bytes))
-    return Status(ErrorCode::InvalidValue,
-                  "tt-sim: memset of " + std::to_string(Bytes) +
-                      " bytes outside device DRAM");
+    return Status(ErrorCode::InvalidValue, "tt-sim: memset of " +
+                                               std::to_string(Bytes) +
+                                               " bytes outside device DRAM");
   return enqueue([Dst, Value, Bytes] {
     std::memset(Dst, Value, Bytes);
     return Status::ok();
