@@ -3,12 +3,13 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// A minimal stand-in for the CPU backend, for testing the host target
-/// alone: loads a shared object produced by `hetgpu-translate --target=host`
-/// (or translates a hetIR .ll/.bc itself with the host target), allocates
-/// the buffers the command line describes, runs every block of one kernel
-/// (on --workers threads, so atomics are exercised across cores),
-/// and prints the buffers.
+/// A test driver for the host target: loads a shared object produced by
+/// `hetgpu-translate --target=host` (or translates a hetIR .ll/.bc itself
+/// with the host target), allocates the buffers the command line describes,
+/// runs one kernel on the CPU backend (runtime/lib/Backends/CPU, driven
+/// through Core/Device.h as hetgpu-ttsim-run drives tt-sim: --workers=N
+/// blocks run at once, so atomics are exercised across cores) and prints
+/// the buffers. It needs neither the CUDA runtime API nor the container.
 ///
 /// USAGE: hetgpu-host-run [--grid=X,Y,Z] [--block=X,Y,Z] [--dyn-shared=N]
 ///          [--workers=N] [--print=I,J,...] [--save-so=F] INPUT KERNEL ARG...
@@ -19,40 +20,44 @@
 ///   Output: one line per buffer, "argK: v0 v1 ...". A trap or failed
 ///   assert prints "launch failed: ..." and exits with 3.
 ///
+/// What does not go through Device.h, and why: the kernel's container
+/// description is built here from the command line (a shared object has
+/// none); the worker count is the backend's HETGPU_CPU_THREADS; and the
+/// short "launch failed: trap" / "launch failed: assert: F:L: Func:
+/// Assertion `...` failed." lines the tests check are this tool's own
+/// rendering of the backend's Status (which carries CUDA's longer text).
+///
 //===----------------------------------------------------------------------===//
 
+#include "Backends/CPU/CPU.h"
+#include "hetgpu/ABI/Migration.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
-#include "hetgpu/ABI/BlockABI.h"
 
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csetjmp>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
-#include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace llvm;
+namespace rt = hetgpu::rt;
+namespace container = hetgpu::container;
 
 static cl::opt<std::string> Input(cl::Positional, cl::Required,
                                   cl::desc("<shared object | hetIR .ll/.bc>"));
@@ -84,161 +89,21 @@ static cl::list<unsigned> PrintArgs("print", cl::CommaSeparated,
 
 namespace {
 
+/// Static shared memory the kernel may use: a shared object carries no
+/// container description, so the dynamic part starts after CUDA's limit.
 constexpr uint64_t StaticSharedMax = 48 * 1024;
 
-// ---- Services
-// -----------------------------------------------------------------
-
-std::mutex PrintLock;
-std::atomic<bool> Failed{false};
-std::string FailMessage;
-thread_local std::jmp_buf *BlockExit;
-
-/// CUDA vprintf: each argument at its natural alignment in \p Args.
-int devicePrintf(void *, const char *Fmt, const void *Args) {
-  const char *A = static_cast<const char *>(Args);
-  size_t Off = 0;
-  auto Take = [&](size_t Size) {
-    Off = (Off + Size - 1) & ~(Size - 1);
-    const char *P = A + Off;
-    Off += Size;
-    return P;
-  };
-  std::string Out;
-  for (const char *P = Fmt; *P;) {
-    if (*P != '%') {
-      Out += *P++;
-      continue;
-    }
-    if (P[1] == '%') {
-      Out += '%';
-      P += 2;
-      continue;
-    }
-    const char *Start = P++;
-    while (*P && strchr("-+ #0123456789.*", *P))
-      ++P;
-    int Long = 0;
-    while (*P && strchr("hlLzjt", *P)) {
-      if (*P == 'l' || *P == 'z' || *P == 'j' || *P == 't')
-        ++Long;
-      ++P;
-    }
-    char Conv = *P ? *P++ : 0;
-    std::string Spec(Start, P);
-    // Strip length modifiers; re-add the one we pass.
-    std::string Core;
-    for (char Ch : Spec)
-      if (!strchr("hlLzjt", Ch))
-        Core += Ch;
-    char Buf[512];
-    switch (Conv) {
-    case 'd':
-    case 'i': {
-      long long V;
-      if (Long) {
-        memcpy(&V, Take(8), 8);
-      } else {
-        int32_t I;
-        memcpy(&I, Take(4), 4);
-        V = I;
-      }
-      Core.insert(Core.size() - 1, "ll");
-      snprintf(Buf, sizeof(Buf), Core.c_str(), V);
-      break;
-    }
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o':
-    case 'c': {
-      unsigned long long V;
-      if (Long) {
-        memcpy(&V, Take(8), 8);
-      } else {
-        uint32_t I;
-        memcpy(&I, Take(4), 4);
-        V = I;
-      }
-      if (Conv == 'c') {
-        snprintf(Buf, sizeof(Buf), Core.c_str(), int(V));
-      } else {
-        Core.insert(Core.size() - 1, "ll");
-        snprintf(Buf, sizeof(Buf), Core.c_str(), V);
-      }
-      break;
-    }
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A': {
-      double V;
-      memcpy(&V, Take(8), 8);
-      snprintf(Buf, sizeof(Buf), Core.c_str(), V);
-      break;
-    }
-    case 's': {
-      const char *S;
-      memcpy(&S, Take(8), 8);
-      snprintf(Buf, sizeof(Buf), Core.c_str(), S ? S : "(null)");
-      break;
-    }
-    case 'p': {
-      void *V;
-      memcpy(&V, Take(8), 8);
-      snprintf(Buf, sizeof(Buf), Core.c_str(), V);
-      break;
-    }
-    default:
-      snprintf(Buf, sizeof(Buf), "%s", Spec.c_str());
-      break;
-    }
-    Out += Buf;
-  }
-  std::lock_guard<std::mutex> G(PrintLock);
-  fputs(Out.c_str(), stdout);
-  return int(Out.size());
-}
-
-[[noreturn]] void fail(const std::string &Msg) {
-  {
-    std::lock_guard<std::mutex> G(PrintLock);
-    if (!Failed.exchange(true))
-      FailMessage = Msg;
-  }
-  std::longjmp(*BlockExit, 1);
-}
-
-void deviceAssert(void *, const char *Msg, const char *File, uint32_t Line,
-                  const char *Func) {
-  fail(std::string("assert: ") + File + ":" + std::to_string(Line) + ": " +
-       Func + ": Assertion `" + Msg + "` failed.");
-}
-void deviceTrap(void *) { fail("trap"); }
-void *deviceMalloc(void *, uint64_t Size) { return malloc(Size); }
-void deviceFree(void *, void *P) { free(P); }
-uint64_t deviceClock(void *) {
-  return std::chrono::steady_clock::now().time_since_epoch().count();
-}
-uint64_t deviceTimer(void *) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-// ---- Arguments
-// ------------------------------------------------------------------
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
 
 struct Arg {
   std::string Type;
   bool IsBuf = false;
-  std::vector<char> Bytes; ///< value bytes, or the buffer
+  std::vector<char> Bytes; ///< value bytes, or the buffer's host copy
   size_t Count = 0;
-  void *Ptr = nullptr; ///< pointer parameter value (IsBuf)
+  size_t Align = 1;    ///< of the by-value bytes
+  void *Ptr = nullptr; ///< device buffer, the pointer parameter (IsBuf)
 };
 
 size_t typeSize(const std::string &T) {
@@ -317,6 +182,7 @@ bool parseArg(const std::string &S, Arg &A) {
       Pos = C + 1;
     }
     A.Bytes.resize((A.Bytes.size() + MaxAlign - 1) / MaxAlign * MaxAlign);
+    A.Align = MaxAlign;
     return true;
   }
   if (S.rfind("buf:", 0) == 0) {
@@ -351,7 +217,7 @@ bool parseArg(const std::string &S, Arg &A) {
         return false;
       storeElem(A.Type, A.Bytes.data() + I * ES, V);
     }
-    A.Ptr = A.Bytes.data();
+    A.Align = 8;
     return true;
   }
   size_t Eq = S.find('=');
@@ -361,6 +227,7 @@ bool parseArg(const std::string &S, Arg &A) {
   if (!typeSize(A.Type))
     return false;
   A.Bytes.assign(typeSize(A.Type), 0);
+  A.Align = typeSize(A.Type);
   std::string V = S.substr(Eq + 1);
   if (A.Type[0] == 'f')
     storeElem(A.Type, A.Bytes.data(), strtod(V.c_str(), nullptr));
@@ -392,17 +259,53 @@ bool parseDim(const std::string &S, uint32_t D[3]) {
   return D[0] && D[1] && D[2];
 }
 
-/// The shared object to load: \p Input itself, or its translation.
-/// The kernel's container description, when --migrate-after is used.
-std::optional<hetgpu::container::KernelInfo> Migration;
+//===----------------------------------------------------------------------===//
+// The module: the shared object, or the translation of a hetIR module
+//===----------------------------------------------------------------------===//
 
-Expected<std::string> sharedObjectFor(const std::string &In) {
+/// The kernel's container description, when --migrate-after is used.
+std::optional<container::KernelInfo> Migration;
+
+/// Instruments \p M for live migration (hetgpu-instrument-state) and keeps
+/// the description of the kernel to run.
+Error instrumentForMigration(llvm::Module &M) {
+  auto Infos = hetgpu::readKernelInfo(M);
+  if (!Infos)
+    return Infos.takeError();
+  for (auto &[F, KI] : *Infos)
+    if (KI.Name == KernelName)
+      Migration = KI;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  MPM.addPass(hetgpu::InstrumentStatePass(/*EarlyFlagRead=*/false));
+  MPM.run(M, MAM);
+  return Error::success();
+}
+
+/// The bytes of the shared object to load: \p In itself, or its
+/// translation by the host target (written to --save-so when given).
+Expected<std::vector<char>> sharedObjectFor(const std::string &In) {
   StringRef S(In);
-  if (!S.ends_with(".ll") && !S.ends_with(".bc"))
-    return In;
+  if (!S.ends_with(".ll") && !S.ends_with(".bc")) {
+    auto Buf = MemoryBuffer::getFile(In, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return createStringError(Buf.getError(),
+                               In + ": " + Buf.getError().message());
+    return std::vector<char>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
+  }
   LLVMContext Ctx;
   SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseIRFile(In, Diag, Ctx);
+  std::unique_ptr<llvm::Module> M = parseIRFile(In, Diag, Ctx);
   if (!M) {
     std::string Msg;
     raw_string_ostream OS(Msg);
@@ -410,25 +313,8 @@ Expected<std::string> sharedObjectFor(const std::string &In) {
     return createStringError(inconvertibleErrorCode(), Msg);
   }
   if (MigrateAfter) {
-    auto Infos = hetgpu::readKernelInfo(*M);
-    if (!Infos)
-      return Infos.takeError();
-    for (auto &[F, KI] : *Infos)
-      if (KI.Name == KernelName)
-        Migration = KI;
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB;
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    ModulePassManager MPM;
-    MPM.addPass(hetgpu::InstrumentStatePass(/*EarlyFlagRead=*/false));
-    MPM.run(*M, MAM);
+    if (Error E = instrumentForMigration(*M))
+      return std::move(E);
   } else {
     // As hetgpu_translate does: loop safe points are nothing unless the
     // translation is instrumented.
@@ -446,19 +332,243 @@ Expected<std::string> sharedObjectFor(const std::string &In) {
   auto Bytes = T->emit(*M, Opts);
   if (!Bytes)
     return Bytes.takeError();
-  SmallString<128> Path;
   if (!SaveSO.empty()) {
-    Path = SaveSO;
-  } else if (std::error_code EC =
-                 sys::fs::createTemporaryFile("hetgpu-host-run", "so", Path)) {
-    return createStringError(EC, "temporary file: " + EC.message());
+    std::error_code EC;
+    raw_fd_ostream OS(SaveSO, EC);
+    if (EC)
+      return createStringError(EC, SaveSO + ": " + EC.message());
+    OS.write(Bytes->data(), Bytes->size());
   }
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return createStringError(EC, Path + ": " + EC.message());
-  OS.write(Bytes->data(), Bytes->size());
-  return std::string(Path);
+  return std::vector<char>(Bytes->begin(), Bytes->end());
+}
+
+//===----------------------------------------------------------------------===//
+// Running the kernel on the CPU backend
+//===----------------------------------------------------------------------===//
+
+/// A failed backend call (other than the launch): exit status 1.
+void check(const rt::Status &S, const char *What) {
+  if (!S)
+    return;
+  WithColor::error() << What << ": " << S.Message << "\n";
+  std::exit(1);
+}
+
+/// The launch's container description, from the command line: one
+/// parameter per argument (pointers for buffers), then, for a migratable
+/// launch, the hidden state, control and round parameters.
+container::KernelInfo describeKernel(const std::vector<Arg> &Args) {
+  container::KernelInfo KI;
+  KI.Name = KernelName;
+  KI.StaticShared = StaticSharedMax;
+  uint32_t Off = 0;
+  auto Add = [&](container::ParamKind Kind, uint32_t Size, uint32_t Align) {
+    container::ParamInfo PI;
+    PI.Kind = Kind;
+    PI.Size = Size;
+    PI.Align = Align;
+    Off = (Off + Align - 1) / Align * Align;
+    PI.Offset = Off;
+    Off += Size;
+    KI.Params.push_back(PI);
+  };
+  for (const Arg &A : Args) {
+    if (A.IsBuf)
+      Add(container::ParamKind::Pointer, 8, 8);
+    else
+      Add(container::ParamKind::Value, uint32_t(A.Bytes.size()),
+          uint32_t(A.Align));
+  }
+  if (MigrateAfter) {
+    Add(container::ParamKind::Pointer, 8, 8);
+    Add(container::ParamKind::Pointer, 8, 8);
+    Add(container::ParamKind::Value, 4, 4);
+  }
+  KI.ParamBufferSize = Off;
+  return KI;
+}
+
+/// This tool's short rendering of a failed launch (see the file comment):
+/// "trap", or "assert: File:Line: Function: Assertion `...` failed.".
+std::string failureText(const rt::Status &S) {
+  if (S.Code == rt::ErrorCode::LaunchFailure &&
+      S.Message.find(" trapped ") != std::string::npos)
+    return "trap";
+  std::string M = S.Message;
+  if (S.Code != rt::ErrorCode::Assert)
+    return M;
+  // "device-side assert in kernel K: F:L: Func: block: [..], thread: [..]
+  // Assertion `...` failed."
+  std::string Prefix = "device-side assert in kernel " + KernelName + ": ";
+  if (M.rfind(Prefix, 0) == 0)
+    M.erase(0, Prefix.size());
+  size_t B = M.find("block: [");
+  size_t T = B == std::string::npos ? B : M.find("thread: [", B);
+  size_t E = T == std::string::npos ? T : M.find("] ", T);
+  if (E != std::string::npos)
+    M.erase(B, E + 2 - B);
+  return "assert: " + M;
+}
+
+/// The buffers, the launch and its migration round trip.
+class HostRun {
+public:
+  HostRun(rt::Device &D, rt::Queue &Q, std::vector<Arg> &Args)
+      : D(D), Q(Q), Args(Args) {}
+  ~HostRun() {
+    for (void *P : Allocations)
+      D.release(P);
+  }
+
+  void allocateBuffers() {
+    for (Arg &A : Args)
+      if (A.IsBuf) {
+        A.Ptr = allocate(A.Bytes.size());
+        check(Q.memcpy(A.Ptr, A.Bytes.data(), A.Bytes.size(),
+                       rt::CopyKind::HostToDevice),
+              "memcpy");
+      }
+    check(Q.synchronize(), "memcpy");
+  }
+
+  /// Runs the kernel (twice with --migrate-after: suspended, then resumed);
+  /// returns the launch's status.
+  rt::Status run(rt::Kernel &K, const uint32_t Grid[3],
+                 const uint32_t Block[3]) {
+    std::vector<void *> ArgPtrs;
+    for (Arg &A : Args)
+      ArgPtrs.push_back(A.IsBuf ? static_cast<void *>(&A.Ptr)
+                                : static_cast<void *>(A.Bytes.data()));
+    // Live migration: the state buffer, the control block and the round are
+    // the hidden trailing parameters of an instrumented kernel.
+    // (The CPU queue copies from host memory when it gets there: what it
+    // copies from lives until the queue is synchronised.)
+    void *State = nullptr, *Ctrl = nullptr;
+    hetgpu::abi::MigrationControl CB = {};
+    uint32_t Round = 0;
+    uint64_t PerBlock = 0, NumBlocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
+    if (MigrateAfter) {
+      uint64_t NThreads = uint64_t(Block[0]) * Block[1] * Block[2];
+      PerBlock =
+          hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared,
+                                       NThreads, Migration->StateRecordSize);
+      State = allocate(PerBlock * NumBlocks + 16);
+      check(Q.memset(State, 0, PerBlock * NumBlocks + 16), "memset");
+      CB.DynShared = DynShared;
+      CB.YieldAfter = MigrateAfter;
+      Ctrl = allocate(sizeof CB);
+      check(Q.memcpy(Ctrl, &CB, sizeof CB, rt::CopyKind::HostToDevice),
+            "memcpy");
+      ArgPtrs.push_back(&State);
+      ArgPtrs.push_back(&Ctrl);
+      ArgPtrs.push_back(&Round);
+    }
+    rt::LaunchParams P;
+    std::memcpy(P.Grid, Grid, sizeof P.Grid);
+    std::memcpy(P.Block, Block, sizeof P.Block);
+    P.DynamicShared = DynShared;
+    P.Args = ArgPtrs.data();
+    check(Q.launch(K, P), "launch");
+    if (rt::Status S = Q.synchronize())
+      return S;
+    if (!MigrateAfter)
+      return rt::Status::ok();
+    // Count the blocks by status, then resume the launch. Round 0 wrote
+    // status 1 into the blocks it suspended; the others ran to their end
+    // and left their (cleared) header alone.
+    std::vector<char> Host(PerBlock * NumBlocks);
+    check(Q.memcpy(Host.data(), State, Host.size(), rt::CopyKind::DeviceToHost),
+          "memcpy");
+    check(Q.memcpy(&CB, Ctrl, sizeof CB, rt::CopyKind::DeviceToHost), "memcpy");
+    check(Q.synchronize(), "memcpy");
+    unsigned Suspended = 0, Ended = 0;
+    for (uint64_t B = 0; B < NumBlocks; ++B) {
+      uint32_t St;
+      std::memcpy(&St, Host.data() + B * PerBlock, 4);
+      ++(St == 1 ? Suspended : Ended);
+    }
+    printf("migration: yield=%u suspended=%u ran-to-end=%u\n", CB.Yield,
+           Suspended, Ended);
+    Round = 1;
+    CB.Yield = 0;
+    CB.YieldAfter = 0;
+    check(Q.memcpy(Ctrl, &CB, sizeof CB, rt::CopyKind::HostToDevice), "memcpy");
+    check(Q.launch(K, P), "launch");
+    return Q.synchronize();
+  }
+
+  void printBuffers() {
+    for (size_t I = 0; I < Args.size(); ++I) {
+      Arg &A = Args[I];
+      if (!A.IsBuf)
+        continue;
+      if (!PrintArgs.empty() &&
+          std::find(PrintArgs.begin(), PrintArgs.end(), I) == PrintArgs.end())
+        continue;
+      check(Q.memcpy(A.Bytes.data(), A.Ptr, A.Bytes.size(),
+                     rt::CopyKind::DeviceToHost),
+            "memcpy");
+      check(Q.synchronize(), "memcpy");
+      printf("arg%zu:", I);
+      size_t ES = typeSize(A.Type);
+      for (size_t E = 0; E < A.Count; ++E) {
+        putchar(' ');
+        printElem(A.Type, A.Bytes.data() + E * ES);
+      }
+      putchar('\n');
+    }
+  }
+
+private:
+  void *allocate(size_t Bytes) {
+    void *P = nullptr;
+    check(D.allocate(Bytes, P), "allocate");
+    Allocations.push_back(P);
+    return P;
+  }
+
+  rt::Device &D;
+  rt::Queue &Q;
+  std::vector<Arg> &Args;
+  std::vector<void *> Allocations;
+};
+
+/// Loads \p Binary on the CPU device, runs the kernel and prints the
+/// buffers; returns the exit status.
+int runOnCPU(const std::vector<char> &Binary, std::vector<Arg> &Args,
+             const uint32_t Grid[3], const uint32_t Block[3]) {
+  // The CPU device runs blocks on HETGPU_CPU_THREADS threads in all.
+  setenv("HETGPU_CPU_THREADS",
+         std::to_string(std::max(1u, unsigned(Threads))).c_str(), 1);
+  std::unique_ptr<rt::Backend> B = rt::createCPUBackend();
+  std::vector<std::unique_ptr<rt::Device>> Devs;
+  check(B->discover(Devs), "discover");
+  rt::Device &D = *Devs.at(0);
+  std::unique_ptr<rt::Queue> Q;
+  check(D.createQueue(Q), "createQueue");
+  container::ModuleInfo MI;
+  MI.Kernels.push_back(describeKernel(Args));
+  std::unique_ptr<rt::Module> M;
+  check(D.loadModule(Binary, MI, M), "loadModule");
+  rt::Kernel *K = nullptr;
+  check(M->getKernel(KernelName, K), "getKernel");
+
+  HostRun Run(D, *Q, Args);
+  Run.allocateBuffers();
+  auto T0 = std::chrono::steady_clock::now();
+  rt::Status S = Run.run(*K, Grid, Block);
+  if (Time)
+    fprintf(stderr, "kernel time: %.3f ms\n",
+            std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - T0)
+                .count());
+  fflush(stdout);
+  if (S) {
+    printf("launch failed: %s\n", failureText(S).c_str());
+    return 3;
+  }
+  Run.printBuffers();
+  return 0;
 }
 
 } // namespace
@@ -476,155 +586,16 @@ int main(int argc, char **argv) {
       WithColor::error() << "bad argument '" << ArgSpecs[I] << "'\n";
       return 2;
     }
-  auto SOPath = sharedObjectFor(Input);
-  if (!SOPath) {
-    WithColor::error() << toString(SOPath.takeError()) << "\n";
+  auto Binary = sharedObjectFor(Input);
+  if (!Binary) {
+    WithColor::error() << toString(Binary.takeError()) << "\n";
     return 1;
   }
-  // dlopen searches the library path for names without a slash.
-  SmallString<256> Abs(*SOPath);
-  sys::fs::make_absolute(Abs);
-  void *H = dlopen(Abs.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (*SOPath != Input && SaveSO.empty())
-    sys::fs::remove(*SOPath);
-  if (!H) {
-    WithColor::error() << "dlopen: " << dlerror() << "\n";
+  if (MigrateAfter && !Migration) {
+    WithColor::error() << "--migrate-after needs a hetIR input that "
+                          "describes kernel "
+                       << KernelName << "\n";
     return 1;
   }
-  auto *Version =
-      static_cast<uint32_t *>(dlsym(H, "__hetgpu_host_abi_version"));
-  if (!Version || *Version != HETGPU_HOST_ABI_VERSION) {
-    WithColor::error() << "missing or wrong __hetgpu_host_abi_version\n";
-    return 1;
-  }
-  std::string Sym = "__hetgpu_block_" + KernelName;
-  auto Fn = reinterpret_cast<hetgpu_block_fn>(dlsym(H, Sym.c_str()));
-  if (!Fn) {
-    WithColor::error() << "no symbol " << Sym << "\n";
-    return 1;
-  }
-
-  std::vector<void *> ArgPtrs;
-  for (Arg &A : Args)
-    ArgPtrs.push_back(A.IsBuf ? static_cast<void *>(&A.Ptr)
-                              : static_cast<void *>(A.Bytes.data()));
-
-  // Live migration: the state buffer, the control block and the round are
-  // the hidden trailing parameters of an instrumented kernel.
-  std::vector<char> StateBuf;
-  hetgpu::abi::MigrationControl Ctrl = {};
-  void *StatePtr = nullptr, *CtrlPtr = &Ctrl;
-  uint32_t Round = 0;
-  if (MigrateAfter) {
-    if (!Migration) {
-      WithColor::error() << "--migrate-after needs a hetIR input that "
-                            "describes kernel "
-                         << KernelName << "\n";
-      return 1;
-    }
-    uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
-    uint64_t PerBlock =
-        hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared, Threads,
-                                    Migration->StateRecordSize);
-    StateBuf.assign(PerBlock * Grid[0] * Grid[1] * Grid[2] + 16, 0);
-    StatePtr = StateBuf.data();
-    Ctrl.DynShared = DynShared;
-    Ctrl.YieldAfter = MigrateAfter;
-    ArgPtrs.push_back(&StatePtr);
-    ArgPtrs.push_back(&CtrlPtr);
-    ArgPtrs.push_back(&Round);
-  }
-
-  hetgpu_host_services Svc = {nullptr,     devicePrintf, deviceAssert,
-                              deviceTrap,  deviceMalloc, deviceFree,
-                              deviceClock, deviceTimer};
-  uint64_t NumBlocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
-  std::atomic<uint64_t> Next{0};
-  auto Worker = [&] {
-    std::vector<char> Shared(StaticSharedMax + DynShared + 64);
-    std::jmp_buf Exit;
-    BlockExit = &Exit;
-    for (;;) {
-      uint64_t B = Next.fetch_add(1);
-      if (B >= NumBlocks || Failed)
-        return;
-      hetgpu_block_ctx Ctx = {};
-      memcpy(Ctx.grid_dim, Grid, sizeof(Grid));
-      memcpy(Ctx.block_dim, Block, sizeof(Block));
-      Ctx.block_idx[0] = uint32_t(B % Grid[0]);
-      Ctx.block_idx[1] = uint32_t(B / Grid[0] % Grid[1]);
-      Ctx.block_idx[2] = uint32_t(B / (uint64_t(Grid[0]) * Grid[1]));
-      char *Base = reinterpret_cast<char *>(
-          (reinterpret_cast<uintptr_t>(Shared.data()) + 63) & ~uintptr_t(63));
-      memset(Base, 0, StaticSharedMax + DynShared);
-      Ctx.shared = Base;
-      Ctx.dynamic_shared_offset = StaticSharedMax;
-      Ctx.dynamic_shared_size = DynShared;
-      Ctx.services = &Svc;
-      if (setjmp(Exit) == 0)
-        Fn(ArgPtrs.data(), &Ctx);
-      else
-        return;
-    }
-  };
-  auto T0 = std::chrono::steady_clock::now();
-  auto Launch = [&] {
-    Next = 0;
-    if (Threads <= 1) {
-      Worker(); // on this thread, so profilers see the kernel
-    } else {
-      std::vector<std::thread> Pool;
-      for (unsigned I = 0; I < Threads; ++I)
-        Pool.emplace_back(Worker);
-      for (std::thread &T : Pool)
-        T.join();
-    }
-  };
-  Launch();
-  if (MigrateAfter && !Failed) {
-    // Count the blocks by status, then resume the launch.
-    uint64_t Threads3 = uint64_t(Block[0]) * Block[1] * Block[2];
-    uint64_t PerBlock =
-        hetgpu::abi::stateBlockBytes(Migration->StaticShared, DynShared,
-                                    Threads3, Migration->StateRecordSize);
-    // Round 0 wrote status 1 into the blocks it suspended; the others ran
-    // to their end and left their (cleared) header alone.
-    unsigned Suspended = 0, Ended = 0;
-    for (uint64_t B = 0; B < NumBlocks; ++B) {
-      uint32_t St;
-      memcpy(&St, StateBuf.data() + B * PerBlock, 4);
-      ++(St == 1 ? Suspended : Ended);
-    }
-    printf("migration: yield=%u suspended=%u ran-to-end=%u\n", Ctrl.Yield,
-           Suspended, Ended);
-    Round = 1;
-    Ctrl.Yield = 0;
-    Ctrl.YieldAfter = 0;
-    Launch();
-  }
-  if (Time)
-    fprintf(stderr, "kernel time: %.3f ms\n",
-            std::chrono::duration<double, std::milli>(
-                std::chrono::steady_clock::now() - T0)
-                .count());
-  fflush(stdout);
-  if (Failed) {
-    printf("launch failed: %s\n", FailMessage.c_str());
-    return 3;
-  }
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (!Args[I].IsBuf)
-      continue;
-    if (!PrintArgs.empty() &&
-        std::find(PrintArgs.begin(), PrintArgs.end(), I) == PrintArgs.end())
-      continue;
-    printf("arg%zu:", I);
-    size_t ES = typeSize(Args[I].Type);
-    for (size_t E = 0; E < Args[I].Count; ++E) {
-      putchar(' ');
-      printElem(Args[I].Type, Args[I].Bytes.data() + E * ES);
-    }
-    putchar('\n');
-  }
-  return 0;
+  return runOnCPU(*Binary, Args, Grid, Block);
 }
