@@ -27,6 +27,7 @@
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 #include "hetgpu/Targets/DeviceMath.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -92,11 +93,6 @@ std::string amdgpuFeatures(StringRef Arch, StringRef Features) {
 
 namespace {
 
-struct LoweringFailure {
-  Function *Fn;
-  std::string Message;
-};
-
 enum class ShuffleMode { Idx, Up, Down, Xor };
 
 class AMDGPULowering {
@@ -104,7 +100,7 @@ public:
   AMDGPULowering(Module &M, const AMDGPULowerOptions &Opts)
       : M(M), Opts(Opts), Ctx(M.getContext()) {}
   void run();
-  std::vector<LoweringFailure> Failures;
+  LoweringFailures Failures;
 
 private:
   Module &M;
@@ -116,7 +112,7 @@ private:
   SyncScope::ID AgentSS = SyncScope::System;
   SyncScope::ID WavefrontSS = SyncScope::System;
 
-  void fail(Function *F, const Twine &Msg) { Failures.push_back({F, Msg.str()}); }
+  void fail(Function *F, const Twine &Msg) { Failures.add(F, Msg); }
   void moveGenericGlobals();
   void fixSharedGlobals();
   void moveAllocas();
@@ -976,16 +972,7 @@ bool parseLowerToAMDGPUPassName(StringRef Name, AMDGPULowerOptions &O) {
 Error lowerModuleToAMDGPU(Module &M, const AMDGPULowerOptions &Opts) {
   AMDGPULowering L(M, Opts);
   L.run();
-  if (L.Failures.empty())
-    return Error::success();
-  std::string Msg;
-  for (const LoweringFailure &F : L.Failures) {
-    if (!Msg.empty())
-      Msg += "\n";
-    Msg += "amdgpu: in function '" + (F.Fn ? F.Fn->getName().str() : "") +
-           "': " + F.Message;
-  }
-  return createStringError(inconvertibleErrorCode(), Msg);
+  return L.Failures.toError("amdgpu");
 }
 
 LowerToAMDGPUPass::LowerToAMDGPUPass(AMDGPULowerOptions O) : Opts(std::move(O)) {}
@@ -998,13 +985,7 @@ PreservedAnalyses LowerToAMDGPUPass::run(Module &M, ModuleAnalysisManager &) {
     Effective.Features = FeaturesOpt;
   AMDGPULowering L(M, Effective);
   L.run();
-  for (const LoweringFailure &F : L.Failures) {
-    if (F.Fn)
-      M.getContext().diagnose(DiagnosticInfoUnsupported(
-          *F.Fn, "hetgpu-lower-amdgpu: " + F.Message));
-    else
-      M.getContext().emitError("hetgpu-lower-amdgpu: " + F.Message);
-  }
+  L.Failures.report(M, "hetgpu-lower-amdgpu");
   return PreservedAnalyses::none();
 }
 
