@@ -1,4 +1,5 @@
-//===- SPIRVLowering.h - The state of hetgpu-lower-spirv ---------*- C++ -*-===//
+//===- SPIRVLowering.h - The state of hetgpu-lower-spirv ---------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -42,11 +43,6 @@
 namespace hetgpu {
 namespace spirv {
 
-// The steps are written against LLVM's names; the using-directive is
-// scoped to this private namespace (no file outside lib/Targets/SPIRV
-// includes this header).
-using namespace llvm;
-
 // SPIR-V (OpenCL) address spaces as LLVM's SPIR-V backend numbers them.
 enum SPIRVAS : unsigned {
   ASPrivate = 0,
@@ -56,21 +52,21 @@ enum SPIRVAS : unsigned {
   ASGeneric = 4,
 };
 
-constexpr StringLiteral KernelAttr = "hetgpu-kernel";
+constexpr llvm::StringLiteral KernelAttr = "hetgpu-kernel";
 /// Marks the kernels that run one warp per work-item, and their thread
 /// functions.
-constexpr StringLiteral WarpLoopAttr = "hetgpu-spirv-warp-loop";
-constexpr StringLiteral WarpThreadAttr = "hetgpu-spirv-warp-thread";
-constexpr StringLiteral WarpExecName = "__hetgpu_spirv_warp_exec";
-constexpr StringLiteral WarpRunName = "__hetgpu_spirv_run_warp";
+constexpr llvm::StringLiteral WarpLoopAttr = "hetgpu-spirv-warp-loop";
+constexpr llvm::StringLiteral WarpThreadAttr = "hetgpu-spirv-warp-thread";
+constexpr llvm::StringLiteral WarpExecName = "__hetgpu_spirv_warp_exec";
+constexpr llvm::StringLiteral WarpRunName = "__hetgpu_spirv_run_warp";
 /// On printf calls: the type of the argument buffer (a poison constant).
-constexpr StringLiteral PrintfArgsMD = "hetgpu.spirv.printf.args";
+constexpr llvm::StringLiteral PrintfArgsMD = "hetgpu.spirv.printf.args";
 
-inline Error failure(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
+inline llvm::Error failure(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
-inline std::string kernelOf(const Function &F) {
+inline std::string kernelOf(const llvm::Function &F) {
   return ("'" + F.getName() + "'").str();
 }
 
@@ -93,15 +89,15 @@ inline std::optional<unsigned> mapAddrSpace(unsigned AS) {
 }
 
 /// Rewrites pointer address spaces inside (possibly nested) types.
-class AddrSpaceRemapper final : public ValueMapTypeRemapper {
+class AddrSpaceRemapper final : public llvm::ValueMapTypeRemapper {
 public:
-  explicit AddrSpaceRemapper(LLVMContext &Ctx) : Ctx(Ctx) {}
+  explicit AddrSpaceRemapper(llvm::LLVMContext &Ctx) : Ctx(Ctx) {}
 
-  Type *remapType(Type *T) override {
+  llvm::Type *remapType(llvm::Type *T) override {
     auto It = Cache.find(T);
     if (It != Cache.end())
       return It->second;
-    Type *R = compute(T);
+    llvm::Type *R = compute(T);
     Cache[T] = R;
     return R;
   }
@@ -110,116 +106,126 @@ public:
   std::optional<unsigned> BadAS;
 
 private:
-  Type *compute(Type *T) {
-    if (auto *PT = dyn_cast<PointerType>(T)) {
+  llvm::Type *compute(llvm::Type *T) {
+    if (auto *PT = llvm::dyn_cast<llvm::PointerType>(T)) {
       std::optional<unsigned> AS = mapAddrSpace(PT->getAddressSpace());
       if (!AS) {
         BadAS = PT->getAddressSpace();
         return T;
       }
-      return PointerType::get(Ctx, *AS);
+      return llvm::PointerType::get(Ctx, *AS);
     }
-    if (auto *VT = dyn_cast<VectorType>(T))
-      return VectorType::get(remapType(VT->getElementType()),
-                             VT->getElementCount());
-    if (auto *AT = dyn_cast<ArrayType>(T))
-      return ArrayType::get(remapType(AT->getElementType()),
-                            AT->getNumElements());
-    if (auto *FT = dyn_cast<FunctionType>(T)) {
-      SmallVector<Type *, 8> Ps;
-      for (Type *P : FT->params())
+    if (auto *VT = llvm::dyn_cast<llvm::VectorType>(T))
+      return llvm::VectorType::get(remapType(VT->getElementType()),
+                                   VT->getElementCount());
+    if (auto *AT = llvm::dyn_cast<llvm::ArrayType>(T))
+      return llvm::ArrayType::get(remapType(AT->getElementType()),
+                                  AT->getNumElements());
+    if (auto *FT = llvm::dyn_cast<llvm::FunctionType>(T)) {
+      llvm::SmallVector<llvm::Type *, 8> Ps;
+      for (llvm::Type *P : FT->params())
         Ps.push_back(remapType(P));
-      return FunctionType::get(remapType(FT->getReturnType()), Ps,
-                               FT->isVarArg());
+      return llvm::FunctionType::get(remapType(FT->getReturnType()), Ps,
+                                     FT->isVarArg());
     }
-    if (auto *ST = dyn_cast<StructType>(T)) {
+    if (auto *ST = llvm::dyn_cast<llvm::StructType>(T)) {
       if (ST->isOpaque())
         return T;
-      SmallVector<Type *, 8> Es;
+      llvm::SmallVector<llvm::Type *, 8> Es;
       bool Changed = false;
-      for (Type *E : ST->elements()) {
+      for (llvm::Type *E : ST->elements()) {
         Es.push_back(remapType(E));
         Changed |= Es.back() != E;
       }
       if (!Changed)
         return T;
       if (ST->isLiteral())
-        return StructType::get(Ctx, Es, ST->isPacked());
-      return StructType::create(Ctx, Es, (ST->getName() + ".spirv").str(),
-                                ST->isPacked());
+        return llvm::StructType::get(Ctx, Es, ST->isPacked());
+      return llvm::StructType::create(Ctx, Es, (ST->getName() + ".spirv").str(),
+                                      ST->isPacked());
     }
     return T;
   }
 
-  LLVMContext &Ctx;
-  DenseMap<Type *, Type *> Cache;
+  llvm::LLVMContext &Ctx;
+  llvm::DenseMap<llvm::Type *, llvm::Type *> Cache;
 };
 
 /// A `__device__`/`__constant__` variable placed in the globals block.
 struct BlockVar {
   std::string Name;
-  GlobalVariable *Placeholder = nullptr; ///< new-module stand-in
-  Type *ValueTy = nullptr;               ///< remapped value type
-  Constant *Init = nullptr;              ///< remapped initializer, or null
+  llvm::GlobalVariable *Placeholder = nullptr; ///< new-module stand-in
+  llvm::Type *ValueTy = nullptr;               ///< remapped value type
+  llvm::Constant *Init = nullptr; ///< remapped initializer, or null
   uint64_t Offset = 0;
   uint64_t Size = 0;
 };
 
 class SPIRVLowering {
 public:
-  SPIRVLowering(Module &M, const SPIRVLoweringOptions &Opts)
+  SPIRVLowering(llvm::Module &M, const SPIRVLoweringOptions &Opts)
       : M(M), Ctx(M.getContext()), Opts(Opts), TM(Ctx),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
-        I8(Type::getInt8Ty(Ctx)) {}
+        I32(llvm::Type::getInt32Ty(Ctx)), I64(llvm::Type::getInt64Ty(Ctx)),
+        I8(llvm::Type::getInt8Ty(Ctx)) {}
 
-  Error run();
+  llvm::Error run();
 
 private:
-  Error checkInput();
+  llvm::Error checkInput();
   void inlineCalls();
-  bool needsWarpLoop(Function &K);
-  Error lowerWarpLoopKernels();
-  Error linkWarpExecutor();
-  Error cloneWithSPIRVTypes();
-  Error placeBlockVars();
-  Error lowerBuiltins();
-  Error lowerWarpOps();
-  Error expandAtomics();
+  bool needsWarpLoop(llvm::Function &K);
+  llvm::Error lowerWarpLoopKernels();
+  llvm::Error linkWarpExecutor();
+  llvm::Error cloneWithSPIRVTypes();
+  llvm::Error placeBlockVars();
+  llvm::Error lowerBuiltins();
+  llvm::Error lowerWarpOps();
+  llvm::Error expandAtomics();
   void expandIntrinsics();
-  Value *emitFrexp(IRBuilder<> &B, Value *X, Type *ResTy);
+  llvm::Value *emitFrexp(llvm::IRBuilder<> &B, llvm::Value *X,
+                         llvm::Type *ResTy);
   void lowerFences();
-  Value *emitNextAfter(IRBuilder<> &B, Value *X, Value *Y);
+  llvm::Value *emitNextAfter(llvm::IRBuilder<> &B, llvm::Value *X,
+                             llvm::Value *Y);
   void addHelperKernels();
   void inferAddressSpaces();
 
   // Helpers for builtin lowering.
-  Value *hiddenDynShared(Function &F) { return F.getArg(F.arg_size() - 2); }
-  Value *hiddenGlobals(Function &F) { return F.getArg(F.arg_size() - 1); }
-  FunctionCallee oclFunc(StringRef Name, Type *Ret, ArrayRef<Type *> Params,
-                         bool Convergent = false, bool ReadNone = false);
-  Value *workItemQuery(IRBuilder<> &B, StringRef Mangled, unsigned Dim);
-  Value *linearLocalId(IRBuilder<> &B);
-  Value *blockSize(IRBuilder<> &B);
-  void emitBarrier(IRBuilder<> &B, unsigned Flags);
-  void emitStatusFailure(IRBuilder<> &B, Function &F, uint32_t Code);
+  llvm::Value *hiddenDynShared(llvm::Function &F) {
+    return F.getArg(F.arg_size() - 2);
+  }
+  llvm::Value *hiddenGlobals(llvm::Function &F) {
+    return F.getArg(F.arg_size() - 1);
+  }
+  llvm::FunctionCallee oclFunc(llvm::StringRef Name, llvm::Type *Ret,
+                               llvm::ArrayRef<llvm::Type *> Params,
+                               bool Convergent = false, bool ReadNone = false);
+  llvm::Value *workItemQuery(llvm::IRBuilder<> &B, llvm::StringRef Mangled,
+                             unsigned Dim);
+  llvm::Value *linearLocalId(llvm::IRBuilder<> &B);
+  llvm::Value *blockSize(llvm::IRBuilder<> &B);
+  void emitBarrier(llvm::IRBuilder<> &B, unsigned Flags);
+  void emitStatusFailure(llvm::IRBuilder<> &B, llvm::Function &F,
+                         uint32_t Code);
   /// Appends a printf record (ABI/SPIRVKernel.h) before \p Before; returns
   /// the printf result.
-  Expected<Value *> emitPrintf(Instruction *Before, Function &F,
-                               StringRef Format, Value *Args, Type *ArgsTy,
-                               bool ToStderr = false);
-  GlobalVariable *localScratch(StringRef Name, Type *Ty);
+  llvm::Expected<llvm::Value *>
+  emitPrintf(llvm::Instruction *Before, llvm::Function &F,
+             llvm::StringRef Format, llvm::Value *Args, llvm::Type *ArgsTy,
+             bool ToStderr = false);
+  llvm::GlobalVariable *localScratch(llvm::StringRef Name, llvm::Type *Ty);
 
-  Module &M;
-  LLVMContext &Ctx;
+  llvm::Module &M;
+  llvm::LLVMContext &Ctx;
   const SPIRVLoweringOptions &Opts;
   AddrSpaceRemapper TM;
-  Type *I32, *I64, *I8;
+  llvm::Type *I32, *I64, *I8;
 
-  SmallVector<Function *, 8> Kernels; ///< new (lowered) kernels
+  llvm::SmallVector<llvm::Function *, 8> Kernels; ///< new (lowered) kernels
   std::vector<BlockVar> BlockVars;
   uint64_t BlockSize = spirv_abi::HeaderSize;
   uint64_t BlockAlign = 16;
-  SmallPtrSet<Function *, 8> WarpEmulated;
+  llvm::SmallPtrSet<llvm::Function *, 8> WarpEmulated;
   /// Warp-loop kernels by name -> (bytes of static shared memory, bytes of
   /// thread states and frames per warp): the runtime's dynamic local buffer
   /// holds the warps' states, then static, then dynamic shared memory.
@@ -228,18 +234,18 @@ private:
   struct PrintfFormat {
     std::string Text;
     uint64_t ArgsSize = 0;
-    SmallVector<uint64_t, 2> StringOffsets;
+    llvm::SmallVector<uint64_t, 2> StringOffsets;
     bool Stderr = false; ///< assert messages go to stderr, as CUDA's do
   };
   std::vector<PrintfFormat> Formats;
   bool UsesHeap = false;
   /// Kernels left out of the module (DeferUnsupported) and why.
   std::vector<std::pair<std::string, std::string>> Unsupported;
-  SmallPtrSet<Function *, 4> Dropped;
+  llvm::SmallPtrSet<llvm::Function *, 4> Dropped;
 };
 
 /// Whether \p CI calls a builtin of the "warp" group.
-bool isWarpBuiltin(const CallInst &CI);
+bool isWarpBuiltin(const llvm::CallInst &CI);
 
 /// CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE
 constexpr unsigned CLKLocal = 1, CLKGlobal = 2;
