@@ -196,6 +196,11 @@ GlobalVariable *AMDGPULowering::dynamicShared() {
   return GV;
 }
 
+/// Lowers one call of a hetIR builtin. This stays one switch over
+/// Builtins.def (about 150 lines, at the limit of STYLE.md): each case is a
+/// few lines mapping one builtin to AMDGPU intrinsics, implicit arguments or
+/// a device-library call, and read together they are the mapping table of
+/// docs/targets/AMDGPU.md; longer cases call the helpers above.
 void AMDGPULowering::lowerBuiltinCall(CallInst *CI, BuiltinID ID) {
   IRBuilder<> B(CI);
   Function *Caller = CI->getFunction();

@@ -149,6 +149,46 @@ bool hasWarpOps(Function &T) {
   return false;
 }
 
+/// In the row loop \p RL, the loads of the lane's tid and linear id become
+/// lane 0's (\p X0, \p Y0, \p Z0, \p Lin0) plus the lane index where it
+/// counts.
+void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
+               Value *Lin0) {
+  const DataLayout &DL = M.getDataLayout();
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{RL.Lane, 0}};
+  SmallVector<std::pair<LoadInst *, Value *>, 8> Repl;
+  while (!Work.empty()) {
+    auto [V, Off] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        APInt A(64, 0);
+        if (GEP->getPointerOperand() == V &&
+            GEP->accumulateConstantOffset(DL, A))
+          Work.push_back({GEP, Off + A.getZExtValue()});
+        continue;
+      }
+      auto *LI = dyn_cast<LoadInst>(U);
+      if (!LI || LI->getPointerOperand() != V || LI->getType() != I32 ||
+          !LI->isSimple())
+        continue;
+      IRBuilder<> RB(LI);
+      if (Off == offsetof(hetgpu_thread_state, tid))
+        Repl.push_back({LI, RB.CreateAdd(X0, RL.I, "tid.x.row")});
+      else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
+        Repl.push_back({LI, Y0});
+      else if (Off == offsetof(hetgpu_thread_state, tid) + 8)
+        Repl.push_back({LI, Z0});
+      else if (Off == offsetof(hetgpu_thread_state, linear))
+        Repl.push_back({LI, RB.CreateAdd(Lin0, RL.I, "linear.row")});
+    }
+  }
+  for (auto [LI, V] : Repl) {
+    LI->replaceAllUsesWith(V);
+    LI->eraseFromParent();
+  }
+}
+
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
 /// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
 /// (ABI/BlockExecutor.h): a switch on the resume point around one loop per
@@ -289,40 +329,8 @@ Function *buildLaneFunction(Module &M, Function &T) {
       return nullptr;
     }
   // Row loops: tid and linear id from lane 0's.
-  const DataLayout &DL = M.getDataLayout();
-  for (LaneLoop &RL : RowLoops) {
-    SmallVector<std::pair<Value *, uint64_t>, 8> Work{{RL.Lane, 0}};
-    SmallVector<std::pair<LoadInst *, Value *>, 8> Repl;
-    while (!Work.empty()) {
-      auto [V, Off] = Work.pop_back_val();
-      for (User *U : V->users()) {
-        if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
-          APInt A(64, 0);
-          if (GEP->getPointerOperand() == V &&
-              GEP->accumulateConstantOffset(DL, A))
-            Work.push_back({GEP, Off + A.getZExtValue()});
-          continue;
-        }
-        auto *LI = dyn_cast<LoadInst>(U);
-        if (!LI || LI->getPointerOperand() != V || LI->getType() != I32 ||
-            !LI->isSimple())
-          continue;
-        IRBuilder<> RB(LI);
-        if (Off == offsetof(hetgpu_thread_state, tid))
-          Repl.push_back({LI, RB.CreateAdd(X0, RL.I, "tid.x.row")});
-        else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
-          Repl.push_back({LI, Y0});
-        else if (Off == offsetof(hetgpu_thread_state, tid) + 8)
-          Repl.push_back({LI, Z0});
-        else if (Off == offsetof(hetgpu_thread_state, linear))
-          Repl.push_back({LI, RB.CreateAdd(Lin0, RL.I, "linear.row")});
-      }
-    }
-    for (auto [LI, V] : Repl) {
-      LI->replaceAllUsesWith(V);
-      LI->eraseFromParent();
-    }
-  }
+  for (LaneLoop &RL : RowLoops)
+    useRowIds(M, RL, X0, Y0, Z0, Lin0);
   Loops.append(RowLoops.begin(), RowLoops.end());
   LaneLoopFunction LLF{LF, Entry, Dispatch, At, Done, Exit, GenericLatch,
                        std::move(Loops)};

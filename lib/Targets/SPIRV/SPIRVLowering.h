@@ -175,11 +175,34 @@ private:
   void inlineCalls();
   bool needsWarpLoop(llvm::Function &K);
   llvm::Error lowerWarpLoopKernels();
+  /// A kernel lowerWarpLoopKernels gives the warp-loop form: what its new
+  /// kernel keeps of the original, and its bytes of static shared memory.
+  struct WarpLoopKernel {
+    std::string Name;
+    llvm::FunctionType *FT;
+    llvm::AttributeList Attrs;
+    llvm::GlobalValue::LinkageTypes Linkage;
+    uint64_t Shared;
+  };
+  llvm::Error lowerToThreadFunctions(llvm::ArrayRef<llvm::Function *> Others);
+  llvm::Error buildWarpLoopKernel(const WarpLoopKernel &S,
+                                  llvm::FunctionCallee Exec);
   llvm::Error linkWarpExecutor();
   llvm::Error cloneWithSPIRVTypes();
+  llvm::Expected<llvm::GlobalVariable *>
+  cloneGlobal(llvm::GlobalVariable &G, llvm::ValueToValueMapTy &VMap);
+  void cloneBody(llvm::Function &OldF, llvm::Function &NewF,
+                 llvm::ValueToValueMapTy &VMap);
+  llvm::Error fixUpClonedBody(llvm::Function &F, llvm::Function &NF);
   llvm::Error placeBlockVars();
   llvm::Error lowerBuiltins();
+  llvm::Error lowerBuiltinCall(llvm::CallInst *CI);
   llvm::Error lowerWarpOps();
+  using WarpCallMap =
+      std::map<llvm::Function *, llvm::SmallVector<llvm::CallInst *, 8>>;
+  llvm::Error checkWarpEmulation(WarpCallMap &PerFn);
+  llvm::Error lowerWarpCall(llvm::Function &F, llvm::CallInst *CI,
+                            llvm::Type *ScratchTy);
   llvm::Error expandAtomics();
   void expandIntrinsics();
   llvm::Value *emitFrexp(llvm::IRBuilder<> &B, llvm::Value *X,

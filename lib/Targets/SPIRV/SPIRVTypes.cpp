@@ -67,6 +67,174 @@ namespace spirv {
 // Step 2 and 3: clone with SPIR-V types, globals block
 //===----------------------------------------------------------------------===//
 
+/// The SPIR-V counterpart of \p G (local memory, a program-scope constant,
+/// or a placeholder for its place in the globals block), recorded in
+/// \p VMap as seen through G's remapped address space.
+Expected<GlobalVariable *> SPIRVLowering::cloneGlobal(GlobalVariable &Old,
+                                                      ValueToValueMapTy &VMap) {
+  GlobalVariable *G = &Old;
+  unsigned AS = G->getAddressSpace();
+  Type *VT = TM.remapType(G->getValueType());
+  if (!mapAddrSpace(AS))
+    return failure("variable '" + G->getName() + "' is in address space " +
+                   Twine(AS) + ", which hetIR does not define");
+  GlobalVariable *NG;
+  if (AS == 3) {
+    NG = new GlobalVariable(M, VT, false, GlobalValue::InternalLinkage,
+                            PoisonValue::get(VT), G->getName() + ".spirv",
+                            nullptr, GlobalValue::NotThreadLocal, ASLocal);
+  } else if (G->isConstant() && G->hasLocalLinkage()) {
+    // Read-only data nobody outside can name: a program-scope constant.
+    NG = new GlobalVariable(M, VT, true, GlobalValue::InternalLinkage,
+                            nullptr, G->getName() + ".spirv", nullptr,
+                            GlobalValue::NotThreadLocal, ASGlobal);
+  } else {
+    // A variable the host may read or write: lives in the globals block.
+    BlockVar BV;
+    BV.Name = G->getName().str();
+    BV.ValueTy = VT;
+    const DataLayout &DL = M.getDataLayout();
+    BV.Size = DL.getTypeAllocSize(G->getValueType());
+    uint64_t Al = std::max<uint64_t>(
+        G->getAlign().valueOrOne().value(),
+        DL.getABITypeAlign(G->getValueType()).value());
+    BlockAlign = std::max(BlockAlign, Al);
+    BV.Offset = alignTo(BlockSize, Al);
+    BlockSize = BV.Offset + BV.Size;
+    NG = new GlobalVariable(M, VT, false, GlobalValue::ExternalLinkage,
+                            nullptr, "__hetgpu_spirv_placeholder." + BV.Name,
+                            nullptr, GlobalValue::NotThreadLocal, ASGlobal);
+    BV.Placeholder = NG;
+    BlockVars.push_back(BV);
+  }
+  NG->setAlignment(G->getAlign());
+  // Uses see the global through its hetIR address space, remapped (a
+  // generic string literal becomes a generic pointer to global memory).
+  auto *Want = cast<PointerType>(TM.remapType(G->getType()));
+  if (Want != NG->getType())
+    VMap[G] = ConstantExpr::getAddrSpaceCast(NG, Want);
+  else
+    VMap[G] = NG;
+  return NG;
+}
+
+/// Clones the body of \p OldF into its SPIR-V declaration \p NewF (through
+/// \p VMap and the type remapper), with the attributes still valid.
+void SPIRVLowering::cloneBody(Function &OldF, Function &NewF,
+                              ValueToValueMapTy &VMap) {
+  BasicBlock *Pre = BasicBlock::Create(Ctx, "hetgpu.entry", &NewF);
+  IRBuilder<> B(Pre);
+  for (Argument &A : OldF.args()) {
+    Argument *NA = NewF.getArg(A.getArgNo());
+    NA->setName(A.getName());
+    Type *Want = TM.remapType(A.getType());
+    if (NA->getType() != Want)
+      VMap[&A] = B.CreateAddrSpaceCast(NA, Want, A.getName() + ".gen");
+    else
+      VMap[&A] = NA;
+  }
+  NewF.getArg(NewF.arg_size() - 2)->setName("hetgpu.dynshared");
+  NewF.getArg(NewF.arg_size() - 1)->setName("hetgpu.globals");
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(&NewF, &OldF, VMap, CloneFunctionChangeType::GlobalChanges,
+                    Returns, "", nullptr, &TM);
+  // Parameter attributes: only those valid for the new types.
+  AttributeList OldAL = OldF.getAttributes();
+  NewF.setAttributes(AttributeList());
+  NewF.setCallingConv(OldF.hasFnAttribute(KernelAttr) ? CallingConv::SPIR_KERNEL
+                                                  : CallingConv::SPIR_FUNC);
+  for (Attribute A : OldAL.getFnAttrs())
+    NewF.addFnAttr(A);
+  // The hidden parameters are accessed through: memory effects computed
+  // for the hetIR function (e.g. argmem: none) no longer hold.
+  NewF.removeFnAttr(Attribute::Memory);
+  for (Argument &A : OldF.args()) {
+    Argument *NA = NewF.getArg(A.getArgNo());
+    if (A.hasByValAttr()) {
+      NA->addAttr(Attribute::getWithByValType(
+          Ctx, TM.remapType(A.getParamByValType())));
+      if (MaybeAlign Al = A.getParamAlign())
+        NA->addAttr(Attribute::getWithAlignment(Ctx, *Al));
+    } else if (NA->getType()->isPointerTy()) {
+      if (A.hasNoAliasAttr())
+        NA->addAttr(Attribute::NoAlias);
+    }
+  }
+  B.CreateBr(&*std::next(NewF.begin()));
+  MergeBlockIntoPredecessor(&*std::next(NewF.begin()));
+}
+
+/// Fixes up the body of \p NF, the SPIR-V clone of \p F: casts the type
+/// mapping made trivial go, allocas move to private memory, and calls of
+/// defined functions pass the hidden parameters on.
+Error SPIRVLowering::fixUpClonedBody(Function &F, Function &NF) {
+  for (Instruction &I : make_early_inc_range(instructions(NF))) {
+    // Casts that the mapping made trivial (constant -> global).
+    if (auto *ASC = dyn_cast<AddrSpaceCastInst>(&I)) {
+      if (ASC->getSrcTy() == ASC->getDestTy()) {
+        ASC->replaceAllUsesWith(ASC->getOperand(0));
+        ASC->eraseFromParent();
+      }
+      continue;
+    }
+    // Allocas live in private memory; the rest of the code sees them
+    // through generic pointers, as in hetIR.
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (AI->getAddressSpace() == ASPrivate)
+        continue;
+      IRBuilder<> B(AI);
+      auto *NA = B.CreateAlloca(AI->getAllocatedType(), ASPrivate,
+                                AI->getArraySize());
+      NA->takeName(AI);
+      NA->setAlignment(AI->getAlign());
+      Value *Cast = B.CreateAddrSpaceCast(NA, AI->getType());
+      SmallVector<Use *, 8> Uses;
+      for (Use &U : AI->uses())
+        Uses.push_back(&U);
+      for (Use *U : Uses)
+        U->set(Cast);
+      AI->eraseFromParent();
+      continue;
+    }
+    // Calls to defined functions pass the hidden parameters on.
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      // The call still has the callee's hetIR type (the clone has the
+      // hidden parameters more): not getCalledFunction().
+      auto *Callee = dyn_cast<Function>(CB->getCalledOperand());
+      if (!Callee) {
+        if (!isa<InlineAsm>(CB->getCalledOperand()))
+          return failure("function " + kernelOf(F) +
+                         " makes an indirect call: not supported in "
+                         "SPIR-V (OpenCL)");
+        return failure("function " + kernelOf(F) +
+                       " contains inline assembly");
+      }
+      if (Callee->isDeclaration())
+        continue;
+      if (!isa<CallInst>(CB))
+        return failure("function " + kernelOf(F) +
+                       " uses invoke: exceptions are not supported");
+      SmallVector<Value *, 8> Args(CB->args());
+      IRBuilder<> HB(CB);
+      Args.push_back(HB.CreateAddrSpaceCast(hiddenDynShared(NF),
+                                            PointerType::get(Ctx, ASGeneric)));
+      Args.push_back(hiddenGlobals(NF));
+      IRBuilder<> B(CB);
+      CallInst *NC = B.CreateCall(Callee, Args);
+      NC->setCallingConv(CallingConv::SPIR_FUNC);
+      NC->takeName(CB);
+      for (unsigned A = 0; A < CB->arg_size(); ++A)
+        if (CB->getParamAttributes(A).hasAttribute(Attribute::ByVal))
+          NC->addParamAttr(A, Attribute::getWithByValType(
+                                  Ctx, CB->getParamByValType(A)));
+      CB->replaceAllUsesWith(NC);
+      CB->eraseFromParent();
+      continue;
+    }
+  }
+  return Error::success();
+}
+
 Error SPIRVLowering::cloneWithSPIRVTypes() {
   // llvm.used and friends name the old values and mean nothing to OpenCL.
   for (StringRef N : {"llvm.used", "llvm.compiler.used"})
@@ -95,49 +263,10 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
 
   // Globals.
   for (GlobalVariable *G : OldGlobals) {
-    unsigned AS = G->getAddressSpace();
-    Type *VT = TM.remapType(G->getValueType());
-    if (!mapAddrSpace(AS))
-      return failure("variable '" + G->getName() + "' is in address space " +
-                     Twine(AS) + ", which hetIR does not define");
-    GlobalVariable *NG;
-    if (AS == 3) {
-      NG = new GlobalVariable(M, VT, false, GlobalValue::InternalLinkage,
-                              PoisonValue::get(VT), G->getName() + ".spirv",
-                              nullptr, GlobalValue::NotThreadLocal, ASLocal);
-    } else if (G->isConstant() && G->hasLocalLinkage()) {
-      // Read-only data nobody outside can name: a program-scope constant.
-      NG = new GlobalVariable(M, VT, true, GlobalValue::InternalLinkage,
-                              nullptr, G->getName() + ".spirv", nullptr,
-                              GlobalValue::NotThreadLocal, ASGlobal);
-    } else {
-      // A variable the host may read or write: lives in the globals block.
-      BlockVar BV;
-      BV.Name = G->getName().str();
-      BV.ValueTy = VT;
-      const DataLayout &DL = M.getDataLayout();
-      BV.Size = DL.getTypeAllocSize(G->getValueType());
-      uint64_t Al = std::max<uint64_t>(
-          G->getAlign().valueOrOne().value(),
-          DL.getABITypeAlign(G->getValueType()).value());
-      BlockAlign = std::max(BlockAlign, Al);
-      BV.Offset = alignTo(BlockSize, Al);
-      BlockSize = BV.Offset + BV.Size;
-      NG = new GlobalVariable(M, VT, false, GlobalValue::ExternalLinkage,
-                              nullptr, "__hetgpu_spirv_placeholder." + BV.Name,
-                              nullptr, GlobalValue::NotThreadLocal, ASGlobal);
-      BV.Placeholder = NG;
-      BlockVars.push_back(BV);
-    }
-    NG->setAlignment(G->getAlign());
-    // Uses see the global through its hetIR address space, remapped (a
-    // generic string literal becomes a generic pointer to global memory).
-    auto *Want = cast<PointerType>(TM.remapType(G->getType()));
-    if (Want != NG->getType())
-      VMap[G] = ConstantExpr::getAddrSpaceCast(NG, Want);
-    else
-      VMap[G] = NG;
-    GlobalPairs.push_back({G, NG});
+    Expected<GlobalVariable *> NG = cloneGlobal(*G, VMap);
+    if (!NG)
+      return NG.takeError();
+    GlobalPairs.push_back({G, *NG});
   }
 
   // Function declarations and definitions.
@@ -203,120 +332,15 @@ Error SPIRVLowering::cloneWithSPIRVTypes() {
   }
 
   // Bodies.
-  for (auto &[F, NF] : FuncPairs) {
-    if (F->isDeclaration())
-      continue;
-    BasicBlock *Pre = BasicBlock::Create(Ctx, "hetgpu.entry", NF);
-    IRBuilder<> B(Pre);
-    for (Argument &A : F->args()) {
-      Argument *NA = NF->getArg(A.getArgNo());
-      NA->setName(A.getName());
-      Type *Want = TM.remapType(A.getType());
-      if (NA->getType() != Want)
-        VMap[&A] = B.CreateAddrSpaceCast(NA, Want, A.getName() + ".gen");
-      else
-        VMap[&A] = NA;
-    }
-    NF->getArg(NF->arg_size() - 2)->setName("hetgpu.dynshared");
-    NF->getArg(NF->arg_size() - 1)->setName("hetgpu.globals");
-    SmallVector<ReturnInst *, 4> Returns;
-    CloneFunctionInto(NF, F, VMap, CloneFunctionChangeType::GlobalChanges,
-                      Returns, "", nullptr, &TM);
-    // Parameter attributes: only those valid for the new types.
-    AttributeList OldAL = F->getAttributes();
-    NF->setAttributes(AttributeList());
-    NF->setCallingConv(F->hasFnAttribute(KernelAttr) ? CallingConv::SPIR_KERNEL
-                                                    : CallingConv::SPIR_FUNC);
-    for (Attribute A : OldAL.getFnAttrs())
-      NF->addFnAttr(A);
-    // The hidden parameters are accessed through: memory effects computed
-    // for the hetIR function (e.g. argmem: none) no longer hold.
-    NF->removeFnAttr(Attribute::Memory);
-    for (Argument &A : F->args()) {
-      Argument *NA = NF->getArg(A.getArgNo());
-      if (A.hasByValAttr()) {
-        NA->addAttr(Attribute::getWithByValType(
-            Ctx, TM.remapType(A.getParamByValType())));
-        if (MaybeAlign Al = A.getParamAlign())
-          NA->addAttr(Attribute::getWithAlignment(Ctx, *Al));
-      } else if (NA->getType()->isPointerTy()) {
-        if (A.hasNoAliasAttr())
-          NA->addAttr(Attribute::NoAlias);
-      }
-    }
-    B.CreateBr(&*std::next(NF->begin()));
-    MergeBlockIntoPredecessor(&*std::next(NF->begin()));
-  }
+  for (auto &[F, NF] : FuncPairs)
+    if (!F->isDeclaration())
+      cloneBody(*F, *NF, VMap);
 
   // Fix-ups on the new bodies.
-  for (auto &[F, NF] : FuncPairs) {
-    if (NF->isDeclaration())
-      continue;
-    for (Instruction &I : make_early_inc_range(instructions(*NF))) {
-      // Casts that the mapping made trivial (constant -> global).
-      if (auto *ASC = dyn_cast<AddrSpaceCastInst>(&I)) {
-        if (ASC->getSrcTy() == ASC->getDestTy()) {
-          ASC->replaceAllUsesWith(ASC->getOperand(0));
-          ASC->eraseFromParent();
-        }
-        continue;
-      }
-      // Allocas live in private memory; the rest of the code sees them
-      // through generic pointers, as in hetIR.
-      if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-        if (AI->getAddressSpace() == ASPrivate)
-          continue;
-        IRBuilder<> B(AI);
-        auto *NA = B.CreateAlloca(AI->getAllocatedType(), ASPrivate,
-                                  AI->getArraySize());
-        NA->takeName(AI);
-        NA->setAlignment(AI->getAlign());
-        Value *Cast = B.CreateAddrSpaceCast(NA, AI->getType());
-        SmallVector<Use *, 8> Uses;
-        for (Use &U : AI->uses())
-          Uses.push_back(&U);
-        for (Use *U : Uses)
-          U->set(Cast);
-        AI->eraseFromParent();
-        continue;
-      }
-      // Calls to defined functions pass the hidden parameters on.
-      if (auto *CB = dyn_cast<CallBase>(&I)) {
-        // The call still has the callee's hetIR type (the clone has the
-        // hidden parameters more): not getCalledFunction().
-        auto *Callee = dyn_cast<Function>(CB->getCalledOperand());
-        if (!Callee) {
-          if (!isa<InlineAsm>(CB->getCalledOperand()))
-            return failure("function " + kernelOf(*F) +
-                           " makes an indirect call: not supported in "
-                           "SPIR-V (OpenCL)");
-          return failure("function " + kernelOf(*F) +
-                         " contains inline assembly");
-        }
-        if (Callee->isDeclaration())
-          continue;
-        if (!isa<CallInst>(CB))
-          return failure("function " + kernelOf(*F) +
-                         " uses invoke: exceptions are not supported");
-        SmallVector<Value *, 8> Args(CB->args());
-        IRBuilder<> HB(CB);
-        Args.push_back(HB.CreateAddrSpaceCast(hiddenDynShared(*NF),
-                                              PointerType::get(Ctx, ASGeneric)));
-        Args.push_back(hiddenGlobals(*NF));
-        IRBuilder<> B(CB);
-        CallInst *NC = B.CreateCall(Callee, Args);
-        NC->setCallingConv(CallingConv::SPIR_FUNC);
-        NC->takeName(CB);
-        for (unsigned A = 0; A < CB->arg_size(); ++A)
-          if (CB->getParamAttributes(A).hasAttribute(Attribute::ByVal))
-            NC->addParamAttr(A, Attribute::getWithByValType(
-                                    Ctx, CB->getParamByValType(A)));
-        CB->replaceAllUsesWith(NC);
-        CB->eraseFromParent();
-        continue;
-      }
-    }
-  }
+  for (auto &[F, NF] : FuncPairs)
+    if (!NF->isDeclaration())
+      if (Error E = fixUpClonedBody(*F, *NF))
+        return E;
 
   // Calls to kernels from device code (dynamic parallelism) cannot work.
   for (auto &[F, NF] : FuncPairs)

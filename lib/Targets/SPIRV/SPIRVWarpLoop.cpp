@@ -122,14 +122,7 @@ bool SPIRVLowering::needsWarpLoop(Function &K) {
 Error SPIRVLowering::lowerWarpLoopKernels() {
   if (Opts.SubGroups32 || Opts.WarpLoop == SPIRVLoweringOptions::WarpLoopMode::Off)
     return Error::success();
-  struct Selected {
-    std::string Name;
-    FunctionType *FT;
-    AttributeList Attrs;
-    GlobalValue::LinkageTypes Linkage;
-    uint64_t Shared;
-  };
-  std::vector<Selected> Sel;
+  std::vector<WarpLoopKernel> Sel;
   SmallVector<Function *, 8> Others;
   for (Function &F : M) {
     if (!F.hasFnAttribute(KernelAttr) || F.isDeclaration())
@@ -169,6 +162,24 @@ Error SPIRVLowering::lowerWarpLoopKernels() {
                                                    PoisonValue::get(
                                                        AI->getAllocatedType()))));
 
+  if (Error E = lowerToThreadFunctions(Others))
+    return E;
+
+  // The kernels.
+  auto *Ptr = PointerType::get(Ctx, 0);
+  FunctionCallee Exec = M.getOrInsertFunction(
+      WarpExecName, FunctionType::get(Type::getVoidTy(Ctx),
+                                      {Ptr, Ptr, Ptr, Ptr, I32}, false));
+  for (const WarpLoopKernel &S : Sel)
+    if (Error E = buildWarpLoopKernel(S, Exec))
+      return E;
+  return linkWarpExecutor();
+}
+
+/// Runs the SIMT->MIMD lowering on the warp-loop kernels only: the bodies
+/// of the \p Others are detached meanwhile, and the service builtins keep
+/// their hetIR names, hidden from it.
+Error SPIRVLowering::lowerToThreadFunctions(ArrayRef<Function *> Others) {
   // Detach the other kernels' bodies; hide the service builtins.
   SmallVector<std::pair<Function *, Function *>, 8> Detached;
   for (Function *F : Others) {
@@ -216,117 +227,119 @@ Error SPIRVLowering::lowerWarpLoopKernels() {
                               "for exact warp semantics on a " +
                               Opts.DeviceDesc + ") failed"),
                       std::move(Err));
+  return Error::success();
+}
 
-  // The kernels.
+/// Replaces the block function SIMT->MIMD made of the warp-loop kernel
+/// \p S by a kernel with S's parameters and the three block sizes, which
+/// builds the block context (ABI/BlockABI.h) and the warps' area of the
+/// dynamic local buffer and calls the warp executor \p Exec.
+Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
+                                         FunctionCallee Exec) {
   auto *Ptr = PointerType::get(Ctx, 0);
-  FunctionCallee Exec = M.getOrInsertFunction(
-      WarpExecName, FunctionType::get(Type::getVoidTy(Ctx),
-                                      {Ptr, Ptr, Ptr, Ptr, I32}, false));
-  for (Selected &S : Sel) {
-    Function *BF = M.getFunction((BlockFunctionPrefix + S.Name).str());
-    CallInst *Call = nullptr;
-    if (BF)
-      for (Instruction &I : instructions(*BF))
-        if (auto *CI = dyn_cast<CallInst>(&I))
-          if (CI->getCalledFunction() &&
-              CI->getCalledFunction()->getName() == ExecBlockName)
-            Call = CI;
-    if (!Call)
-      return failure("kernel '" + S.Name +
-                     "': the SIMT->MIMD lowering produced no resumable "
-                     "thread function");
-    auto *Thread = dyn_cast<Function>(Call->getArgOperand(2));
-    auto *FS = dyn_cast<ConstantInt>(Call->getArgOperand(3));
-    if (!Thread || !FS)
-      return failure("kernel '" + S.Name +
-                     "': unexpected block function from SIMT->MIMD");
-    Thread->addFnAttr(WarpThreadAttr);
-    uint64_t FrameSize = FS->getZExtValue();
-    Constant *KName = dyn_cast<Constant>(Call->getArgOperand(4));
-    BF->eraseFromParent();
-    if (auto *G = dyn_cast_or_null<GlobalVariable>(
-            KName ? KName->stripPointerCasts() : nullptr))
-      if (G->use_empty())
-        G->eraseFromParent();
+  Function *BF = M.getFunction((BlockFunctionPrefix + S.Name).str());
+  CallInst *Call = nullptr;
+  if (BF)
+    for (Instruction &I : instructions(*BF))
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (CI->getCalledFunction() &&
+            CI->getCalledFunction()->getName() == ExecBlockName)
+          Call = CI;
+  if (!Call)
+    return failure("kernel '" + S.Name +
+                   "': the SIMT->MIMD lowering produced no resumable "
+                   "thread function");
+  auto *Thread = dyn_cast<Function>(Call->getArgOperand(2));
+  auto *FS = dyn_cast<ConstantInt>(Call->getArgOperand(3));
+  if (!Thread || !FS)
+    return failure("kernel '" + S.Name +
+                   "': unexpected block function from SIMT->MIMD");
+  Thread->addFnAttr(WarpThreadAttr);
+  uint64_t FrameSize = FS->getZExtValue();
+  Constant *KName = dyn_cast<Constant>(Call->getArgOperand(4));
+  BF->eraseFromParent();
+  if (auto *G = dyn_cast_or_null<GlobalVariable>(
+          KName ? KName->stripPointerCasts() : nullptr))
+    if (G->use_empty())
+      G->eraseFromParent();
 
-    SmallVector<Type *, 8> Params(S.FT->params());
-    Params.append({I32, I32, I32});
-    Function *K = Function::Create(
-        FunctionType::get(Type::getVoidTy(Ctx), Params, false), S.Linkage,
-        S.Name, M);
-    AttributeList AL = S.Attrs;
-    K->setAttributes(AttributeList::get(Ctx, AL.getFnAttrs(),
-                                        AL.getRetAttrs(), [&] {
-                                          SmallVector<AttributeSet, 8> PA;
-                                          for (unsigned I = 0;
-                                               I < S.FT->getNumParams(); ++I)
-                                            PA.push_back(AL.getParamAttrs(I));
-                                          return PA;
-                                        }()));
-    K->addFnAttr(WarpLoopAttr);
-    K->removeFnAttr(Attribute::Memory);
-    unsigned NP = S.FT->getNumParams();
-    K->getArg(NP)->setName("hetgpu.ntid.x");
-    K->getArg(NP + 1)->setName("hetgpu.ntid.y");
-    K->getArg(NP + 2)->setName("hetgpu.ntid.z");
-    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", K));
-    // args[i] points to parameter i's bytes, as cudaLaunchKernel's array.
-    AllocaInst *Args = B.CreateAlloca(ArrayType::get(Ptr, std::max(NP, 1u)),
-                                      nullptr, "args");
-    for (unsigned I = 0; I < NP; ++I) {
-      Argument *A = K->getArg(I);
-      Value *Slot = A;
-      if (!A->hasByValAttr()) {
-        AllocaInst *Copy = B.CreateAlloca(A->getType(), nullptr,
-                                          A->getName() + ".slot");
-        B.CreateStore(A, Copy);
-        Slot = Copy;
-      }
-      B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Args->getAllocatedType(),
-                                                        Args, 0, I));
+  SmallVector<Type *, 8> Params(S.FT->params());
+  Params.append({I32, I32, I32});
+  Function *K = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), Params, false), S.Linkage,
+      S.Name, M);
+  AttributeList AL = S.Attrs;
+  K->setAttributes(AttributeList::get(Ctx, AL.getFnAttrs(),
+                                      AL.getRetAttrs(), [&] {
+                                        SmallVector<AttributeSet, 8> PA;
+                                        for (unsigned I = 0;
+                                             I < S.FT->getNumParams(); ++I)
+                                          PA.push_back(AL.getParamAttrs(I));
+                                        return PA;
+                                      }()));
+  K->addFnAttr(WarpLoopAttr);
+  K->removeFnAttr(Attribute::Memory);
+  unsigned NP = S.FT->getNumParams();
+  K->getArg(NP)->setName("hetgpu.ntid.x");
+  K->getArg(NP + 1)->setName("hetgpu.ntid.y");
+  K->getArg(NP + 2)->setName("hetgpu.ntid.z");
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", K));
+  // args[i] points to parameter i's bytes, as cudaLaunchKernel's array.
+  AllocaInst *Args = B.CreateAlloca(ArrayType::get(Ptr, std::max(NP, 1u)),
+                                    nullptr, "args");
+  for (unsigned I = 0; I < NP; ++I) {
+    Argument *A = K->getArg(I);
+    Value *Slot = A;
+    if (!A->hasByValAttr()) {
+      AllocaInst *Copy = B.CreateAlloca(A->getType(), nullptr,
+                                        A->getName() + ".slot");
+      B.CreateStore(A, Copy);
+      Slot = Copy;
     }
-    // The block context (ABI/BlockABI.h).
-    auto *CtxTy = ArrayType::get(I8, sizeof(hetgpu_block_ctx));
-    AllocaInst *BCtx = B.CreateAlloca(CtxTy, nullptr, "ctx");
-    BCtx->setAlignment(Align(16));
-    B.CreateMemSet(BCtx, B.getInt8(0), sizeof(hetgpu_block_ctx), Align(16));
-    auto Store = [&](size_t Off, Value *V) {
-      B.CreateStore(V, B.CreateConstInBoundsGEP1_64(I8, BCtx, Off));
-    };
-    auto Builtin = [&](BuiltinID ID) {
-      return B.CreateCall(getOrDeclareBuiltin(M, ID));
-    };
-    const BuiltinID Grid[3] = {BuiltinID::nctaid_x, BuiltinID::nctaid_y,
-                               BuiltinID::nctaid_z};
-    const BuiltinID Idx[3] = {BuiltinID::ctaid_x, BuiltinID::ctaid_y,
-                              BuiltinID::ctaid_z};
-    for (unsigned D = 0; D < 3; ++D) {
-      Store(offsetof(hetgpu_block_ctx, grid_dim) + 4 * D, Builtin(Grid[D]));
-      Store(offsetof(hetgpu_block_ctx, block_dim) + 4 * D, K->getArg(NP + D));
-      Store(offsetof(hetgpu_block_ctx, block_idx) + 4 * D, Builtin(Idx[D]));
-    }
-    // The dynamic local buffer: the warps' lane tables, thread states and
-    // frames (WarpBytes per warp), then static and dynamic shared memory.
-    uint64_t Frame = alignTo(std::max<uint64_t>(FrameSize, 16), 16);
-    uint64_t WarpBytes =
-        32 * sizeof(void *) + 32 * sizeof(hetgpu_thread_state) + 32 * Frame;
-    Value *Area =
-        B.CreateAddrSpaceCast(Builtin(BuiltinID::dynamic_shared), Ptr, "area");
-    Value *Threads = B.CreateMul(
-        K->getArg(NP), B.CreateMul(K->getArg(NP + 1), K->getArg(NP + 2)));
-    Value *Warps = B.CreateLShr(B.CreateAdd(Threads, B.getInt32(31)), 5);
-    Value *SharedBase = B.CreateInBoundsGEP(
-        I8, Area,
-        B.CreateMul(B.CreateZExt(Warps, I64), B.getInt64(WarpBytes)),
-        "shared");
-    Store(offsetof(hetgpu_block_ctx, shared), SharedBase);
-    Store(offsetof(hetgpu_block_ctx, dynamic_shared_offset),
-          B.getInt64(S.Shared));
-    B.CreateCall(Exec, {Args, BCtx, Thread, Area, B.getInt32(Frame)});
-    B.CreateRetVoid();
-    WarpLoopShared[S.Name] = {S.Shared, WarpBytes};
+    B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Args->getAllocatedType(),
+                                                      Args, 0, I));
   }
-  return linkWarpExecutor();
+  // The block context (ABI/BlockABI.h).
+  auto *CtxTy = ArrayType::get(I8, sizeof(hetgpu_block_ctx));
+  AllocaInst *BCtx = B.CreateAlloca(CtxTy, nullptr, "ctx");
+  BCtx->setAlignment(Align(16));
+  B.CreateMemSet(BCtx, B.getInt8(0), sizeof(hetgpu_block_ctx), Align(16));
+  auto Store = [&](size_t Off, Value *V) {
+    B.CreateStore(V, B.CreateConstInBoundsGEP1_64(I8, BCtx, Off));
+  };
+  auto Builtin = [&](BuiltinID ID) {
+    return B.CreateCall(getOrDeclareBuiltin(M, ID));
+  };
+  const BuiltinID Grid[3] = {BuiltinID::nctaid_x, BuiltinID::nctaid_y,
+                             BuiltinID::nctaid_z};
+  const BuiltinID Idx[3] = {BuiltinID::ctaid_x, BuiltinID::ctaid_y,
+                            BuiltinID::ctaid_z};
+  for (unsigned D = 0; D < 3; ++D) {
+    Store(offsetof(hetgpu_block_ctx, grid_dim) + 4 * D, Builtin(Grid[D]));
+    Store(offsetof(hetgpu_block_ctx, block_dim) + 4 * D, K->getArg(NP + D));
+    Store(offsetof(hetgpu_block_ctx, block_idx) + 4 * D, Builtin(Idx[D]));
+  }
+  // The dynamic local buffer: the warps' lane tables, thread states and
+  // frames (WarpBytes per warp), then static and dynamic shared memory.
+  uint64_t Frame = alignTo(std::max<uint64_t>(FrameSize, 16), 16);
+  uint64_t WarpBytes =
+      32 * sizeof(void *) + 32 * sizeof(hetgpu_thread_state) + 32 * Frame;
+  Value *Area =
+      B.CreateAddrSpaceCast(Builtin(BuiltinID::dynamic_shared), Ptr, "area");
+  Value *Threads = B.CreateMul(
+      K->getArg(NP), B.CreateMul(K->getArg(NP + 1), K->getArg(NP + 2)));
+  Value *Warps = B.CreateLShr(B.CreateAdd(Threads, B.getInt32(31)), 5);
+  Value *SharedBase = B.CreateInBoundsGEP(
+      I8, Area,
+      B.CreateMul(B.CreateZExt(Warps, I64), B.getInt64(WarpBytes)),
+      "shared");
+  Store(offsetof(hetgpu_block_ctx, shared), SharedBase);
+  Store(offsetof(hetgpu_block_ctx, dynamic_shared_offset),
+        B.getInt64(S.Shared));
+  B.CreateCall(Exec, {Args, BCtx, Thread, Area, B.getInt32(Frame)});
+  B.CreateRetVoid();
+  WarpLoopShared[S.Name] = {S.Shared, WarpBytes};
+  return Error::success();
 }
 
 /// Links WarpExecutor.c's bitcode and inlines it into the warp-loop kernels
