@@ -1,4 +1,4 @@
-//===- ExternalTools.h - The linker that lowering targets run -----*- C++ -*-===//
+//===- ExternalTools.h - The linker lowering targets run --------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

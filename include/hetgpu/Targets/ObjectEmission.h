@@ -1,4 +1,4 @@
-//===- ObjectEmission.h - Target machines and code generation of targets -*- C++ -*-===//
+//===- ObjectEmission.h - Target machines and code generation ---*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- TargetDiagnostics.h - Errors and diagnostics of lowering targets -*- C++ -*-===//
+//===- TargetDiagnostics.h - Errors of lowering targets ---------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

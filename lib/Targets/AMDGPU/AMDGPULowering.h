@@ -1,5 +1,4 @@
-//===- AMDGPULowering.h - The state of hetgpu-lower-amdgpu -------*- C++
-//-*-===//
+//===- AMDGPULowering.h - The state of hetgpu-lower-amdgpu ------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

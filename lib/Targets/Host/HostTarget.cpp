@@ -9,15 +9,16 @@
 /// lower(): `hetgpu-simt-to-mimd` (block functions `__hetgpu_block_<K>`),
 /// math builtins from hetGPU's device math library (docs/DeviceMath.md,
 /// linked as bitcode so they inline; glibc misses CUDA's ulp bounds), the block
-/// executor linked in from embedded bitcode when a kernel synchronises,
+/// executor linked in from embedded bitcode when a kernel synchronises (its
+/// lane-loop functions built first: HostLaneLoops.h),
 /// `__hetgpu_host_abi_version`, and everything but the block functions and
 /// `__device__`/`__constant__` variables internalised.
 ///
 /// emit(): O3 for the host CPU (TargetOptions::Arch, or the running CPU's
 /// name and features when empty or "native"; vectors of at most 256 bits
 /// preferred), an object from the X86
-/// backend, linked with ld.lld (env HETGPU_LLD, then LLVM's ld.lld, then
-/// `ld.lld` in PATH) into a shared object whose bytes are returned.
+/// backend, linked with ld.lld (findLLD() of hetgpu/Targets/ExternalTools.h)
+/// into a shared object whose bytes are returned.
 ///
 /// USAGE: hetgpu-translate --target=host in.bc -o kernels.so
 ///        hetgpu-opt -passes=hetgpu-lower-host in.ll -S

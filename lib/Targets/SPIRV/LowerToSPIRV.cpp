@@ -24,6 +24,10 @@
 ///  6. The helper kernels (info, init) are added and address spaces are
 ///     inferred so most generic accesses become global or local ones.
 ///
+/// This file holds the pass, steps 0-1, the address space inference and
+/// the order of the steps (SPIRVLowering::run); each other step has its own
+/// file, listed in the private SPIRVLowering.h.
+///
 /// USAGE: hetgpu-opt -passes=hetgpu-lower-spirv -S in.ll
 ///
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-//===- SPIRVAtomics.cpp - Atomics and intrinsics the SPIR-V backend lacks ---===//
+//===- SPIRVAtomics.cpp - Atomics and intrinsics SPIR-V lacks -------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- SPIRVBuiltins.cpp - hetIR builtins as OpenCL built-ins ---------------===//
+//===- SPIRVBuiltins.cpp - hetIR builtins as OpenCL built-ins -------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

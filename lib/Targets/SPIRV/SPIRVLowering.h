@@ -1,5 +1,4 @@
-//===- SPIRVLowering.h - The state of hetgpu-lower-spirv ---------*- C++
-//-*-===//
+//===- SPIRVLowering.h - The state of hetgpu-lower-spirv --------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- SPIRVModuleInfo.cpp - The module table and helper kernels ------------===//
+//===- SPIRVModuleInfo.cpp - Module table and helper kernels --------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- SPIRVTypes.cpp - SPIR-V address spaces and the globals block ---------===//
+//===- SPIRVTypes.cpp - SPIR-V address spaces, globals block --------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

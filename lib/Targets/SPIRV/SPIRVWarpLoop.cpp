@@ -1,4 +1,4 @@
-//===- SPIRVWarpLoop.cpp - Warp-loop kernels of hetgpu-lower-spirv ----------===//
+//===- SPIRVWarpLoop.cpp - Warp-loop kernels of SPIR-V --------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- SPIRVWarpOps.cpp - Warp operations of hetgpu-lower-spirv -------------===//
+//===- SPIRVWarpOps.cpp - Warp operations on SPIR-V -----------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -1,4 +1,4 @@
-//===- ObjectEmission.cpp - Target machines and code generation of targets -===//
+//===- ObjectEmission.cpp - Target machines and code generation -----------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
