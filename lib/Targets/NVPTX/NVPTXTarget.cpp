@@ -16,37 +16,21 @@
 
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/OptimizeModule.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Analysis/TargetTransformInfo.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <algorithm>
-#include <mutex>
-
-extern "C" {
-void LLVMInitializeNVPTXTargetInfo();
-void LLVMInitializeNVPTXTarget();
-void LLVMInitializeNVPTXTargetMC();
-void LLVMInitializeNVPTXAsmPrinter();
-}
 
 using namespace llvm;
 
@@ -88,62 +72,11 @@ unsigned requestedPTXVersion(StringRef Features) {
   return V;
 }
 
-/// Collects error diagnostics instead of letting LLVMContext exit.
-class CollectingHandler : public DiagnosticHandler {
-public:
-  explicit CollectingHandler(std::string &Out) : Out(Out) {}
-  bool handleDiagnostics(const DiagnosticInfo &DI) override {
-    if (DI.getSeverity() != DS_Error)
-      return true; // warnings and remarks are not a translation's business
-    std::string Msg;
-    raw_string_ostream OS(Msg);
-    DiagnosticPrinterRawOStream DP(OS);
-    DI.print(DP);
-    if (!Out.empty())
-      Out += "\n";
-    Out += Msg;
-    return true;
-  }
-
-private:
-  std::string &Out;
-};
-
-/// Installs a CollectingHandler on a context for the lifetime of the object.
-class ScopedDiagnostics {
-public:
-  explicit ScopedDiagnostics(LLVMContext &Ctx) : Ctx(Ctx) {
-    Saved = Ctx.getDiagnosticHandler();
-    Ctx.setDiagnosticHandler(std::make_unique<CollectingHandler>(Errors));
-  }
-  ~ScopedDiagnostics() { Ctx.setDiagnosticHandler(std::move(Saved)); }
-  Error takeError(StringRef What) {
-    if (Errors.empty())
-      return Error::success();
-    std::string E = std::move(Errors);
-    Errors.clear();
-    return createStringError(inconvertibleErrorCode(), "nvptx: " + What + ": " + E);
-  }
-
-private:
-  LLVMContext &Ctx;
-  std::unique_ptr<DiagnosticHandler> Saved;
-  std::string Errors;
-};
-
-void initializeNVPTXBackend() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
-}
+constexpr StringLiteral TargetName = "nvptx";
 
 class NVPTXTarget final : public LoweringTarget {
 public:
-  StringRef name() const override { return "nvptx"; }
+  StringRef name() const override { return TargetName; }
   std::string defaultArch() const override { return "sm_70"; }
 
   void registerPasses(PassBuilder &PB) const override {
@@ -158,7 +91,7 @@ public:
   }
 
   Error lower(Module &M, const TargetOptions &Opts) const override {
-    ScopedDiagnostics Diags(M.getContext());
+    ScopedDiagnostics Diags(M.getContext(), TargetName);
     NVPTXLowerOptions LO;
     LO.Instrument = Opts.Instrument;
     Error E = lowerModuleToNVPTX(M, LO);
@@ -171,8 +104,8 @@ public:
 
 Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
                                               const TargetOptions &Opts) const {
-  initializeNVPTXBackend();
-  ScopedDiagnostics Diags(M.getContext());
+  HETGPU_INITIALIZE_LLVM_BACKEND(NVPTX);
+  ScopedDiagnostics Diags(M.getContext(), TargetName);
 
   std::string Arch = Opts.Arch.empty() ? defaultArch() : Opts.Arch;
   std::string Features = Opts.Features;
@@ -208,32 +141,24 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
   if (!PTX && MinPTX)
     Features += (Features.empty() ? "" : ",") + ("+ptx" + Twine(MinPTX)).str();
 
-  Triple TT(NVPTXTriple);
-  std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(TT, Err);
-  if (!T)
-    return createStringError(inconvertibleErrorCode(),
-                             "nvptx: LLVM has no NVPTX back end: " + Err);
-  llvm::TargetOptions TO;
+  MachineRequest R;
+  R.Target = TargetName;
+  R.Backend = "NVPTX";
+  R.Triple = Triple(NVPTXTriple);
+  R.CPU = Arch;
+  R.Features = Features;
   // nvcc contracts a*b+c into fma by default (--fmad=true). hetgpu-cc's
   // device compile marks user code `contract` (-ffp-contract=fast), which
   // the Standard mode honours; library code without the flag (libdevice's
   // error-free transformations) is left as written, as NVVM leaves it.
-  TO.AllowFPOpFusion = FPOpFusion::Standard;
-  CodeGenOptLevel CGOpt = Opts.OptLevel == 0   ? CodeGenOptLevel::None
-                          : Opts.OptLevel == 1 ? CodeGenOptLevel::Less
-                          : Opts.OptLevel == 2 ? CodeGenOptLevel::Default
-                                               : CodeGenOptLevel::Aggressive;
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT, Arch, Features, TO, std::nullopt, std::nullopt, CGOpt));
-  if (!TM)
-    return createStringError(inconvertibleErrorCode(),
-                             "nvptx: cannot create a target machine for %s",
-                             Arch.c_str());
-  if (!TM->getMCSubtargetInfo()->isCPUStringValid(Arch))
-    return createStringError(inconvertibleErrorCode(),
-                             "nvptx: '%s' is not an NVPTX processor (e.g. sm_90)",
-                             Arch.c_str());
+  R.Options.AllowFPOpFusion = FPOpFusion::Standard;
+  R.OptLevel = Opts.OptLevel;
+  R.CPUExamples = "e.g. sm_90";
+  Expected<std::unique_ptr<TargetMachine>> TMOr = createTargetMachine(R);
+  if (!TMOr)
+    return TMOr.takeError();
+  std::unique_ptr<TargetMachine> TM = std::move(*TMOr);
+  const Triple &TT = R.Triple;
 
   if (M.getTargetTriple() != TT)
     return createStringError(inconvertibleErrorCode(),
@@ -270,15 +195,8 @@ Expected<std::vector<char>> NVPTXTarget::emit(Module &M,
     return std::move(E);
 
   SmallString<0> PTXText;
-  {
-    raw_svector_ostream OS(PTXText);
-    legacy::PassManager PM;
-    PM.add(createTargetTransformInfoWrapperPass(TM->getTargetIRAnalysis()));
-    if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
-      return createStringError(inconvertibleErrorCode(),
-                               "nvptx: the NVPTX back end cannot emit PTX");
-    PM.run(M);
-  }
+  if (Error E = emitCode(TargetName, *TM, M, CodeGenFileType::AssemblyFile, PTXText))
+    return std::move(E);
   if (Error E = Diags.takeError("code generation"))
     return std::move(E);
   return std::vector<char>(PTXText.begin(), PTXText.end());

@@ -20,7 +20,7 @@
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
-#include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -229,20 +229,8 @@ Error lowerModuleToRVManycore(Module &M, const RVManycoreLowerOptions &Opts) {
 
 PreservedAnalyses LowerToRVManycorePass::run(Module &M,
                                              ModuleAnalysisManager &) {
-  if (Error E = lowerModuleToRVManycore(M, RVManycoreLowerOptions())) {
-    std::string Msg = toString(std::move(E));
-    Function *Any = nullptr;
-    for (Function &F : M)
-      if (!F.isDeclaration()) {
-        Any = &F;
-        break;
-      }
-    if (Any)
-      reportFailure(*Any, Msg);
-    else
-      M.getContext().emitError(Msg);
-    return PreservedAnalyses::none();
-  }
+  if (Error E = lowerModuleToRVManycore(M, RVManycoreLowerOptions()))
+    reportModuleFailure(M, toString(std::move(E)));
   return PreservedAnalyses::none();
 }
 

@@ -12,16 +12,13 @@
 
 #include "RVManycoreLink.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
+#include "hetgpu/Targets/ExternalTools.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 
-#include <cstdlib>
-#include <optional>
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
 
 using namespace llvm;
 
@@ -32,54 +29,7 @@ const unsigned char RuntimeArchive[] = {
 #include "RVMCRuntimeArchive.inc"
 };
 
-Error failure(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), "rvmc: " + Msg);
-}
-
-Expected<std::string> findLinker() {
-  if (const char *E = std::getenv("HETGPU_LLD"); E && *E) {
-    if (sys::fs::can_execute(E))
-      return std::string(E);
-    return failure(Twine("HETGPU_LLD='") + E + "' is not an executable");
-  }
-  if (sys::fs::can_execute(HETGPU_RVMC_LLD))
-    return std::string(HETGPU_RVMC_LLD);
-  for (StringRef Name : {"ld.lld-22", "ld.lld"})
-    if (ErrorOr<std::string> P = sys::findProgramByName(Name))
-      return *P;
-  return failure("ld.lld not found (install lld-22 or set HETGPU_LLD); it "
-                 "links the RISC-V many-core device image");
-}
-
-Error writeFile(StringRef Path, const void *Data, size_t Size) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return failure("cannot write " + Path + ": " + EC.message());
-  OS.write(static_cast<const char *>(Data), Size);
-  OS.close();
-  if (OS.has_error())
-    return failure("cannot write " + Path);
-  return Error::success();
-}
-
-/// Removes a temporary directory and the files in it on scope exit.
-struct TempDir {
-  SmallString<128> Path;
-  std::vector<std::string> Files;
-  ~TempDir() {
-    for (const std::string &F : Files)
-      sys::fs::remove(F);
-    if (!Path.empty())
-      sys::fs::remove(Path);
-  }
-  std::string file(StringRef Name) {
-    SmallString<128> P(Path);
-    sys::path::append(P, Name);
-    Files.push_back(std::string(P));
-    return Files.back();
-  }
-};
+Error failure(const Twine &Msg) { return targetError("rvmc", Msg); }
 
 /// Turns the linker's complaints into messages about the kernel source.
 std::string explainLinkErrors(StringRef Log) {
@@ -109,56 +59,28 @@ ArrayRef<unsigned char> rvmcRuntimeArchive() {
 }
 
 Expected<std::vector<char>> linkRVManycoreImage(ArrayRef<char> Object) {
-  Expected<std::string> Lld = findLinker();
+  Expected<std::string> Lld =
+      findLLD("rvmc", "links the RISC-V many-core device image");
   if (!Lld)
     return Lld.takeError();
-  TempDir Dir;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("hetgpu-rvmc", Dir.Path))
-    return failure("cannot create a temporary directory: " + EC.message());
-  std::string Obj = Dir.file("kernel.o"), Ar = Dir.file("librvmc-rt.a"),
-              Out = Dir.file("image.elf"), Log = Dir.file("lld.log");
-  if (Error E = writeFile(Obj, Object.data(), Object.size()))
-    return std::move(E);
   ArrayRef<unsigned char> A = rvmcRuntimeArchive();
-  if (Error E = writeFile(Ar, A.data(), A.size()))
-    return std::move(E);
-
-  SmallVector<StringRef, 24> Args = {*Lld,
-                                     "-pie",
-                                     "--no-dynamic-linker",
-                                     "-static",
-                                     "-z",
-                                     "max-page-size=4096",
-                                     "-z",
-                                     "noexecstack",
-                                     "--hash-style=gnu",
-                                     "-e",
-                                     "_start",
-                                     Obj,
-                                     Ar,
-                                     "-o",
-                                     Out};
-  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Log),
-                                          StringRef(Log)};
-  std::string ErrMsg;
-  int RC = sys::ExecuteAndWait(*Lld, Args, std::nullopt, Redirects, 0, 0,
-                               &ErrMsg);
-  if (RC != 0) {
-    std::string Text;
-    if (auto Buf = MemoryBuffer::getFile(Log))
-      Text = (*Buf)->getBuffer().trim().str();
-    std::string Why = explainLinkErrors(Text);
+  Expected<LinkResult> R = runLinker(
+      "rvmc", *Lld,
+      {"-pie", "--no-dynamic-linker", "-static", "-z", "max-page-size=4096",
+       "-z", "noexecstack", "--hash-style=gnu", "-e", "_start"},
+      {{"kernel.o", Object},
+       {"librvmc-rt.a", ArrayRef<char>(reinterpret_cast<const char *>(A.data()),
+                                       A.size())}});
+  if (!R)
+    return R.takeError();
+  if (!R->Succeeded) {
+    std::string Why = explainLinkErrors(R->Log);
     return failure("linking the device image failed" +
-                   (Why.empty() ? (ErrMsg.empty() ? "" : ": " + ErrMsg)
+                   (Why.empty() ? (R->ExecError.empty() ? "" : ": " + R->ExecError)
                                 : ": " + Why) +
-                   (Text.empty() ? "" : "\n" + Text));
+                   (R->Log.empty() ? "" : "\n" + R->Log));
   }
-  auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return failure("the linker wrote no image: " + Buf.getError().message());
-  return std::vector<char>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
+  return std::move(R->Output);
 }
 
 } // namespace hetgpu

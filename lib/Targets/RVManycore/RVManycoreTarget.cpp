@@ -17,31 +17,16 @@
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/OptimizeModule.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
-#include "llvm/Analysis/TargetTransformInfo.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/Transforms/IPO/Internalize.h"
-
-#include <mutex>
-
-extern "C" {
-void LLVMInitializeRISCVTargetInfo();
-void LLVMInitializeRISCVTarget();
-void LLVMInitializeRISCVTargetMC();
-void LLVMInitializeRISCVAsmPrinter();
-}
 
 using namespace llvm;
 
@@ -49,61 +34,13 @@ namespace hetgpu {
 
 namespace {
 
-Error failure(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), "rvmc: " + Msg);
-}
+constexpr StringLiteral TargetName = "rvmc";
 
-/// Collects error diagnostics of a context instead of letting it exit.
-class ScopedDiagnostics {
-  class Handler : public DiagnosticHandler {
-  public:
-    explicit Handler(std::string &Out) : Out(Out) {}
-    bool handleDiagnostics(const DiagnosticInfo &DI) override {
-      if (DI.getSeverity() != DS_Error)
-        return true;
-      std::string Msg;
-      raw_string_ostream OS(Msg);
-      DiagnosticPrinterRawOStream DP(OS);
-      DI.print(DP);
-      Out += (Out.empty() ? "" : "\n") + Msg;
-      return true;
-    }
-    std::string &Out;
-  };
-
-public:
-  explicit ScopedDiagnostics(LLVMContext &Ctx) : Ctx(Ctx) {
-    Saved = Ctx.getDiagnosticHandler();
-    Ctx.setDiagnosticHandler(std::make_unique<Handler>(Errors));
-  }
-  ~ScopedDiagnostics() { Ctx.setDiagnosticHandler(std::move(Saved)); }
-  Error takeError(StringRef What) {
-    if (Errors.empty())
-      return Error::success();
-    std::string E = std::move(Errors);
-    Errors.clear();
-    return failure(What + ": " + E);
-  }
-
-private:
-  LLVMContext &Ctx;
-  std::unique_ptr<DiagnosticHandler> Saved;
-  std::string Errors;
-};
-
-void initializeRISCVBackend() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    LLVMInitializeRISCVTargetInfo();
-    LLVMInitializeRISCVTarget();
-    LLVMInitializeRISCVTargetMC();
-    LLVMInitializeRISCVAsmPrinter();
-  });
-}
+Error failure(const Twine &Msg) { return targetError(TargetName, Msg); }
 
 class RVManycoreTarget final : public LoweringTarget {
 public:
-  StringRef name() const override { return "rvmc"; }
+  StringRef name() const override { return TargetName; }
   std::string defaultArch() const override { return "rv64imafd"; }
   // Its cores run a block's threads one after another (SIMT->MIMD), as the
   // host target does.
@@ -121,7 +58,7 @@ public:
   }
 
   Error lower(Module &M, const TargetOptions &Opts) const override {
-    ScopedDiagnostics Diags(M.getContext());
+    ScopedDiagnostics Diags(M.getContext(), TargetName);
     RVManycoreLowerOptions LO;
     LO.Arch = Opts.Arch.empty() ? defaultArch() : Opts.Arch;
     LO.Instrument = Opts.Instrument;
@@ -135,8 +72,8 @@ public:
 
 Expected<std::vector<char>>
 RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
-  initializeRISCVBackend();
-  ScopedDiagnostics Diags(M.getContext());
+  HETGPU_INITIALIZE_LLVM_BACKEND(RISCV);
+  ScopedDiagnostics Diags(M.getContext(), TargetName);
   std::string Arch = Opts.Arch.empty() ? defaultArch() : Opts.Arch;
   Expected<std::string> Features = rvmcFeaturesForArch(Arch);
   if (!Features)
@@ -148,22 +85,21 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
   if (M.getTargetTriple() != TT)
     return failure("emit() needs a module lowered by hetgpu-lower-rvmc "
                    "(triple is '" + M.getTargetTriple().str() + "')");
-  std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(TT, Err);
-  if (!T)
-    return failure("LLVM has no RISC-V back end: " + Err);
-  llvm::TargetOptions TO;
-  TO.MCOptions.ABIName = "lp64d";
-  TO.AllowFPOpFusion = FPOpFusion::Fast; // as nvcc's default --fmad=true
-  CodeGenOptLevel CGOpt = Opts.OptLevel == 0   ? CodeGenOptLevel::None
-                          : Opts.OptLevel == 1 ? CodeGenOptLevel::Less
-                          : Opts.OptLevel == 2 ? CodeGenOptLevel::Default
-                                               : CodeGenOptLevel::Aggressive;
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT, "generic-rv64", *Features, TO, Reloc::PIC_,
-                             CodeModel::Medium, CGOpt));
-  if (!TM)
-    return failure("cannot create a RISC-V target machine for " + Arch);
+  MachineRequest R;
+  R.Target = TargetName;
+  R.Backend = "RISC-V";
+  R.Triple = TT;
+  R.CPU = "generic-rv64";
+  R.Features = *Features;
+  R.Options.MCOptions.ABIName = "lp64d";
+  R.Options.AllowFPOpFusion = FPOpFusion::Fast; // as nvcc's default --fmad=true
+  R.Reloc = Reloc::PIC_;
+  R.CodeModel = CodeModel::Medium;
+  R.OptLevel = Opts.OptLevel;
+  Expected<std::unique_ptr<TargetMachine>> TMOr = createTargetMachine(R);
+  if (!TMOr)
+    return TMOr.takeError();
+  std::unique_ptr<TargetMachine> TM = std::move(*TMOr);
   M.setDataLayout(TM->createDataLayout());
 
   // (getOperandBundleTagID would crash on a context that never saw the tag.)
@@ -194,14 +130,9 @@ RVManycoreTarget::emit(Module &M, const TargetOptions &Opts) const {
     return std::move(E);
 
   SmallString<0> Object;
-  {
-    raw_svector_ostream OS(Object);
-    legacy::PassManager PM;
-    PM.add(createTargetTransformInfoWrapperPass(TM->getTargetIRAnalysis()));
-    if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
-      return failure("the RISC-V back end cannot emit an object file");
-    PM.run(M);
-  }
+  if (Error E =
+          emitCode(TargetName, *TM, M, CodeGenFileType::ObjectFile, Object))
+    return std::move(E);
   if (Error E = Diags.takeError("code generation"))
     return std::move(E);
   return linkRVManycoreImage(ArrayRef<char>(Object.data(), Object.size()));

@@ -26,29 +26,19 @@
 #include "LowerToSPIRV.h"
 
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Targets/ObjectEmission.h"
+#include "hetgpu/Targets/TargetDiagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 
-#include <mutex>
-
-extern "C" {
-void LLVMInitializeSPIRVTargetInfo();
-void LLVMInitializeSPIRVTarget();
-void LLVMInitializeSPIRVTargetMC();
-void LLVMInitializeSPIRVAsmPrinter();
-}
 
 using namespace llvm;
 
@@ -191,31 +181,20 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
     return createStringError(inconvertibleErrorCode(),
                              "spirv: emit() needs a module lowered by "
                              "hetgpu-lower-spirv");
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    LLVMInitializeSPIRVTargetInfo();
-    LLVMInitializeSPIRVTarget();
-    LLVMInitializeSPIRVTargetMC();
-    LLVMInitializeSPIRVAsmPrinter();
-  });
+  HETGPU_INITIALIZE_LLVM_BACKEND(SPIRV);
   bool SubGroups = hasFeature(Opts.Features, "subgroups32");
   unsigned V = std::max(*Minor, SubGroups ? 3u : 0u);
   Triple TT(("spirv64v1." + Twine(V) + "-unknown-unknown").str());
   M.setTargetTriple(TT);
-  std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(TT, Err);
-  if (!T)
-    return createStringError(inconvertibleErrorCode(), "spirv: %s",
-                             Err.c_str());
-  CodeGenOptLevel CGO = Opts.OptLevel == 0   ? CodeGenOptLevel::None
-                        : Opts.OptLevel == 1 ? CodeGenOptLevel::Less
-                        : Opts.OptLevel == 2 ? CodeGenOptLevel::Default
-                                             : CodeGenOptLevel::Aggressive;
-  std::unique_ptr<TargetMachine> TMach(T->createTargetMachine(
-      TT, "", "", llvm::TargetOptions(), std::nullopt, std::nullopt, CGO));
-  if (!TMach)
-    return createStringError(inconvertibleErrorCode(),
-                             "spirv: cannot create the SPIR-V target machine");
+  MachineRequest R;
+  R.Target = "spirv";
+  R.Backend = "SPIR-V";
+  R.Triple = TT;
+  R.OptLevel = Opts.OptLevel;
+  Expected<std::unique_ptr<TargetMachine>> TMOr = createTargetMachine(R);
+  if (!TMOr)
+    return TMOr.takeError();
+  std::unique_ptr<TargetMachine> TMach = std::move(*TMOr);
   M.setDataLayout(TMach->createDataLayout());
 
   // Optimise. Vectorisers are off: OpenCL devices vectorise themselves and
@@ -234,10 +213,8 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
     PB.registerFunctionAnalyses(FAM);
     PB.registerLoopAnalyses(LAM);
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    OptimizationLevel OL = Opts.OptLevel == 1   ? OptimizationLevel::O1
-                           : Opts.OptLevel == 2 ? OptimizationLevel::O2
-                                                : OptimizationLevel::O3;
-    ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OL);
+    ModulePassManager MPM =
+        PB.buildPerModuleDefaultPipeline(optimizationLevel(Opts.OptLevel));
     MPM.run(M, MAM);
   }
   legalizeIntegerWidths(M);
@@ -255,34 +232,18 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
                              VErr.c_str());
 
   SmallVector<char, 0> Buf;
-  raw_svector_ostream OS(Buf);
-  legacy::PassManager PM;
-  {
-    // The code generator's Loop Strength Reduction introduces integer widths
-    // SPIR-V lacks (an i28 induction variable, zero-extended), which LLVM
-    // 22's SPIR-V backend drops silently: the module fails spirv-val. It is
-    // a global option, read while the pipeline is built: off for that
-    // moment only (other targets in the process keep it).
-    static std::mutex LSRMutex;
-    std::lock_guard<std::mutex> Lock(LSRMutex);
-    auto &Options = cl::getRegisteredOptions();
-    auto It = Options.find("disable-lsr");
-    auto *DisableLSR = It == Options.end()
-                           ? nullptr
-                           : static_cast<cl::opt<bool> *>(It->second);
-    bool Old = DisableLSR && *DisableLSR;
-    if (DisableLSR)
-      *DisableLSR = true;
-    bool Failed = TMach->addPassesToEmitFile(PM, OS, nullptr,
-                                             CodeGenFileType::ObjectFile);
-    if (DisableLSR)
-      *DisableLSR = Old;
-    if (Failed)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "spirv: the SPIR-V backend cannot emit a binary");
-  }
-  PM.run(M);
+  // The code generator's Loop Strength Reduction introduces integer widths
+  // SPIR-V lacks (an i28 induction variable, zero-extended), which LLVM
+  // 22's SPIR-V backend drops silently: the module fails spirv-val. It is
+  // a global option, read while the pipeline is built: off for that
+  // moment only (other targets in the process keep it). This target never
+  // gave its code generator the SPIR-V TargetTransformInfo; kept so.
+  EmitOptions EO;
+  EO.TargetTransformInfo = false;
+  EO.TrueWhileBuilding = "disable-lsr";
+  if (Error E =
+          emitCode("spirv", *TMach, M, CodeGenFileType::ObjectFile, Buf, EO))
+    return std::move(E);
   if (Buf.size() < 20 || Buf.size() % 4)
     return createStringError(inconvertibleErrorCode(),
                              "spirv: the SPIR-V backend produced no module");

@@ -1,0 +1,384 @@
+//===- HostLaneLoops.cpp - Lane-loop functions of the host target ---------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// addLaneLoops (HostLaneLoops.h): for each thread function the block
+/// executor runs, a lane-loop function `<T>.lanes` (ABI/BlockExecutor.h)
+/// that runs the lanes of a warp in one call, one loop per resume point
+/// with the thread function inlined and pruned to what that point reaches,
+/// plus row loops for warps whose lanes share a row of the block.
+/// HETGPU_HOST_LANE_LOOPS=0, HETGPU_HOST_ROW_LOOPS=0 and
+/// HETGPU_HOST_WARP_ARRAYS=0 turn the pieces off (comparisons).
+///
+//===----------------------------------------------------------------------===//
+
+#include "HostLaneLoops.h"
+
+#include "hetgpu/ABI/BlockABI.h"
+#include "hetgpu/ABI/BlockExecutor.h"
+#include "hetgpu/Transforms/SIMTToMIMD.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <cstddef>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace hetgpu {
+namespace host {
+
+bool isBlockBarrierKind(Value *V) {
+  auto *K = dyn_cast<ConstantInt>(V);
+  return K && K->getZExtValue() >= HETGPU_SYNC_BARRIER &&
+         K->getZExtValue() <= HETGPU_SYNC_BARRIER_OR;
+}
+
+namespace {
+
+/// Name of the executor entry that also takes a lane-loop function.
+constexpr StringLiteral ExecBlockLanesName = "__hetgpu_exec_block_lanes";
+
+/// Above this many instructions (thread function size times the number of
+/// its resume points) no lane-loop function is built: every resume point
+/// gets its own inlined copy of the thread function before O3 prunes it.
+constexpr unsigned MaxLaneLoopInstructions = 40000;
+
+/// The `switch (ts->resume)` that the thread function \p T dispatches on
+/// (default: the kernel entry, resume point 0), or null.
+SwitchInst *resumeSwitch(Function &T) {
+  if (T.isDeclaration() || T.arg_size() != 3)
+    return nullptr;
+  for (BasicBlock &BB : T) {
+    auto *SW = dyn_cast<SwitchInst>(BB.getTerminator());
+    auto *L = SW ? dyn_cast<LoadInst>(SW->getCondition()) : nullptr;
+    if (L && L->getPointerOperand()->stripPointerCasts() == T.getArg(2))
+      return SW;
+  }
+  return nullptr;
+}
+
+/// The sync ids the thread function \p T dispatches on, 0 first; empty
+/// when \p T has another shape.
+SmallVector<uint32_t, 16> resumePoints(Function &T) {
+  SmallVector<uint32_t, 16> Ids;
+  SwitchInst *SW = resumeSwitch(T);
+  if (!SW)
+    return Ids;
+  Ids.push_back(0);
+  for (auto &Case : SW->cases())
+    Ids.push_back(uint32_t(Case.getCaseValue()->getZExtValue()));
+  return Ids;
+}
+
+/// Inlines \p Call (a call of the thread function \p T) after pruning a
+/// copy of \p T to what resume point \p Id reaches, so that O3 does not
+/// have to optimise the other regions in every loop.
+bool inlineRegion(CallInst &Call, Function &T, uint32_t Id) {
+  ValueToValueMapTy VM;
+  Function *R = CloneFunction(&T, VM);
+  if (SwitchInst *SW = resumeSwitch(*R)) {
+    BasicBlock *Dest = Id == 0 ? SW->getDefaultDest()
+                               : SW->findCaseValue(ConstantInt::get(
+                                     cast<IntegerType>(
+                                         SW->getCondition()->getType()),
+                                     Id))
+                                     ->getCaseSuccessor();
+    bool Kept = false; // one edge to Dest stays
+    for (BasicBlock *Succ : successors(SW->getParent())) {
+      if (Succ == Dest && !Kept)
+        Kept = true;
+      else
+        Succ->removePredecessor(SW->getParent());
+    }
+    BranchInst::Create(Dest, SW->getIterator());
+    SW->eraseFromParent();
+    removeUnreachableBlocks(*R);
+  }
+  Call.setCalledFunction(R);
+  InlineFunctionInfo IFI;
+  bool Ok = InlineFunction(Call, IFI).isSuccess();
+  R->eraseFromParent();
+  return Ok;
+}
+
+/// HETGPU_HOST_ROW_LOOPS=0 builds one loop per resume point only (no
+/// second loop for warps whose lanes share a row, see buildLaneFunction).
+bool rowLoopsDisabled() {
+  const char *Env = std::getenv("HETGPU_HOST_ROW_LOOPS");
+  return Env && StringRef(Env) == "0";
+}
+
+/// HETGPU_HOST_WARP_ARRAYS=0 keeps the lanes' operations and frame values
+/// in the thread states during lane loops (comparisons).
+bool soaDisabled() {
+  const char *Env = std::getenv("HETGPU_HOST_WARP_ARRAYS");
+  return Env && StringRef(Env) == "0";
+}
+
+/// Whether the thread function \p T stops at a warp operation: it stores a
+/// kind other than a block barrier's to ts->kind.
+bool hasWarpOps(Function &T) {
+  for (Instruction &I : instructions(T)) {
+    auto *SI = dyn_cast<StoreInst>(&I);
+    auto *GEP = SI ? dyn_cast<GetElementPtrInst>(SI->getPointerOperand())
+                   : nullptr;
+    if (!GEP || GEP->getPointerOperand() != T.getArg(2) ||
+        GEP->getNumIndices() != 1)
+      continue;
+    auto *Off = dyn_cast<ConstantInt>(GEP->getOperand(1));
+    if (!Off || Off->getZExtValue() != offsetof(hetgpu_thread_state, kind))
+      continue;
+    if (!isBlockBarrierKind(SI->getValueOperand()))
+      return true;
+  }
+  return false;
+}
+
+/// In the row loop \p RL, the loads of the lane's tid and linear id become
+/// lane 0's (\p X0, \p Y0, \p Z0, \p Lin0) plus the lane index where it
+/// counts.
+void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
+               Value *Lin0) {
+  const DataLayout &DL = M.getDataLayout();
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{RL.Lane, 0}};
+  SmallVector<std::pair<LoadInst *, Value *>, 8> Repl;
+  while (!Work.empty()) {
+    auto [V, Off] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        APInt A(64, 0);
+        if (GEP->getPointerOperand() == V &&
+            GEP->accumulateConstantOffset(DL, A))
+          Work.push_back({GEP, Off + A.getZExtValue()});
+        continue;
+      }
+      auto *LI = dyn_cast<LoadInst>(U);
+      if (!LI || LI->getPointerOperand() != V || LI->getType() != I32 ||
+          !LI->isSimple())
+        continue;
+      IRBuilder<> RB(LI);
+      if (Off == offsetof(hetgpu_thread_state, tid))
+        Repl.push_back({LI, RB.CreateAdd(X0, RL.I, "tid.x.row")});
+      else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
+        Repl.push_back({LI, Y0});
+      else if (Off == offsetof(hetgpu_thread_state, tid) + 8)
+        Repl.push_back({LI, Z0});
+      else if (Off == offsetof(hetgpu_thread_state, linear))
+        Repl.push_back({LI, RB.CreateAdd(Lin0, RL.I, "linear.row")});
+    }
+  }
+  for (auto [LI, V] : Repl) {
+    LI->replaceAllUsesWith(V);
+    LI->eraseFromParent();
+  }
+}
+
+/// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
+/// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
+/// (ABI/BlockExecutor.h): a switch on the resume point around one loop per
+/// resume point over the 32 lanes of a warp, each calling \p T with
+/// ts[i].resume set to that point, and the calls inlined. O3 then folds T's
+/// dispatch per loop, hoists T's setup (parameters, block values) out of
+/// the loop and may vectorise the region. Unknown resume values run the
+/// plain loop. With `fuse`, a warp operation all lanes stopped at is done by
+/// __hetgpu_exec_fuse and the switch is entered again at its id. Returns
+/// null when \p T is not a thread function of the expected shape or too
+/// large.
+Function *buildLaneFunction(Module &M, Function &T) {
+  SmallVector<uint32_t, 16> Ids = resumePoints(T);
+  if (Ids.empty() ||
+      T.getInstructionCount() * Ids.size() > MaxLaneLoopInstructions)
+    return nullptr;
+  // Two loops per resume point (see Row below) for kernels with warp
+  // operations, when small enough: barrier-only kernels keep one (the
+  // second doubles their translation time).
+  bool TwoLoops =
+      !rowLoopsDisabled() && hasWarpOps(T) &&
+      T.getInstructionCount() * Ids.size() * 2 <= MaxLaneLoopInstructions;
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I8 = Type::getInt8Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  FunctionType *FT = FunctionType::get(
+      Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, I32, Ptr, I32}, false);
+  FunctionCallee Fuse = M.getOrInsertFunction(
+      "__hetgpu_exec_fuse", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
+  Function *LF = Function::Create(FT, GlobalValue::InternalLinkage,
+                                  T.getName() + ".lanes", M);
+  LF->addFnAttr(Attribute::NoUnwind);
+  for (unsigned A : {0u, 1u, 2u, 5u})
+    LF->addParamAttr(A, Attribute::NoAlias);
+  Argument *Args = LF->getArg(0), *Ctx = LF->getArg(1), *TS = LF->getArg(2),
+           *Mask = LF->getArg(3), *Resume = LF->getArg(4),
+           *Out = LF->getArg(5), *FuseOn = LF->getArg(6);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", LF);
+  BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", LF);
+  BasicBlock *Done = BasicBlock::Create(C, "done", LF);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", LF);
+  ReturnInst::Create(C, Exit);
+  // Row: all 32 lanes run and are in the row of lane 0 (tid.x of lane 0
+  // plus 31 < blockDim.x). Lanes of a warp have consecutive linear ids, so
+  // lane i then has tid (x0 + i, y0, z0) and linear id lin0 + i: the row
+  // loops compute them instead of loading them from the states, have no
+  // mask test, and accesses indexed by threadIdx.x become consecutive
+  // (vector loads and stores instead of gathers and masked operations).
+  Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
+        *Lin0 = nullptr;
+  if (TwoLoops) {
+    IRBuilder<> B(Entry);
+    auto Field = [&](Value *Base, size_t Off, const Twine &Name) {
+      return B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I8, Base, Off),
+                          Name);
+    };
+    X0 = Field(TS, offsetof(hetgpu_thread_state, tid), "x0");
+    Y0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 4, "y0");
+    Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
+    Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
+    Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
+    Row = B.CreateAnd(B.CreateICmpEQ(Mask, B.getInt32(-1)),
+                      B.CreateICmpULT(B.CreateAdd(X0, B.getInt32(31)), BX),
+                      "row");
+  }
+  BranchInst::Create(Dispatch, Entry);
+  PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
+  At->addIncoming(Resume, Entry);
+  {
+    // After the lanes stopped: a warp operation they all stopped at is
+    // performed here and they go on from it.
+    BasicBlock *TryFuse = BasicBlock::Create(C, "fuse", LF, Exit);
+    IRBuilder<> B(Done);
+    B.CreateCondBr(B.CreateICmpNE(FuseOn, B.getInt32(0)), TryFuse, Exit);
+    B.SetInsertPoint(TryFuse);
+    Value *Next = B.CreateCall(Fuse, {TS, Mask, Out}, "next");
+    B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(0)), Dispatch, Exit);
+    At->addIncoming(Next, TryFuse);
+  }
+  SmallVector<std::pair<CallInst *, uint32_t>, 16> Calls;
+  SmallVector<LaneLoop, 16> Loops, RowLoops;
+  BasicBlock *GenericLatch = nullptr;
+  // One loop per resume point (Point < 0: any resume value, not inlined),
+  // entered from Pred.
+  auto makeLoop = [&](int64_t Point, BasicBlock *Pred, bool IsRow) {
+    BasicBlock *Head = BasicBlock::Create(C, IsRow ? "rowlanes" : "lanes",
+                                          LF, Done);
+    BasicBlock *Body = BasicBlock::Create(C, "lane", LF, Done);
+    BasicBlock *Latch = BasicBlock::Create(C, "next", LF, Done);
+    IRBuilder<> B(Head);
+    PHINode *I = B.CreatePHI(I32, 2, "i");
+    if (IsRow) {
+      B.CreateBr(Body);
+    } else {
+      Value *On = B.CreateTrunc(B.CreateLShr(Mask, I), B.getInt1Ty());
+      B.CreateCondBr(On, Body, Latch);
+    }
+    B.SetInsertPoint(Body);
+    Value *Lane = B.CreateGEP(
+        I8, TS, B.CreateMul(B.CreateZExt(I, B.getInt64Ty()),
+                            B.getInt64(sizeof(hetgpu_thread_state))));
+    if (Point >= 0)
+      B.CreateStore(B.getInt32(uint32_t(Point)), Lane);
+    CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
+    B.CreateStore(Call, B.CreateGEP(I32, Out, I));
+    B.CreateBr(Latch);
+    if (Point >= 0) {
+      Calls.push_back({Call, uint32_t(Point)});
+      (IsRow ? RowLoops : Loops)
+          .push_back({uint32_t(Point), Pred, cast<Instruction>(Lane), I});
+    } else { // Never taken in practice: no second copy of T to optimise.
+      Call->setIsNoInline();
+      GenericLatch = Latch;
+    }
+    B.SetInsertPoint(Latch);
+    Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
+                           /*HasNSW=*/true);
+    B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head, Done);
+    I->addIncoming(B.getInt32(0), Pred);
+    I->addIncoming(N, Latch);
+    return Head;
+  };
+  BasicBlock *Generic = makeLoop(-1, Dispatch, false);
+  IRBuilder<> B(Dispatch);
+  SwitchInst *SW = B.CreateSwitch(At, Generic, Ids.size());
+  for (uint32_t Id : Ids) {
+    BasicBlock *Pick = BasicBlock::Create(C, "at" + Twine(Id), LF, Done);
+    SW->addCase(B.getInt32(Id), Pick);
+    BasicBlock *Plain = makeLoop(Id, Pick, false);
+    if (Row)
+      BranchInst::Create(makeLoop(Id, Pick, true), Plain, Row, Pick);
+    else
+      BranchInst::Create(Plain, Pick);
+  }
+  for (auto [Call, Id] : Calls)
+    if (!inlineRegion(*Call, T, Id)) {
+      LF->eraseFromParent();
+      return nullptr;
+    }
+  // Row loops: tid and linear id from lane 0's.
+  for (LaneLoop &RL : RowLoops)
+    useRowIds(M, RL, X0, Y0, Z0, Lin0);
+  Loops.append(RowLoops.begin(), RowLoops.end());
+  LaneLoopFunction LLF{LF, Entry, Dispatch, At, Done, Exit, GenericLatch,
+                       std::move(Loops)};
+  if (!soaDisabled())
+    convertToWarpArrays(M, LLF);
+  return LF;
+}
+
+} // namespace
+
+/// Block functions that call the executor with a thread function call the
+/// lane-loop entry instead, with T's lane-loop function.
+/// HETGPU_HOST_LANE_LOOPS=0 keeps the one-call-per-lane executor (for
+/// comparisons; translations are cached, so use a separate cache).
+void addLaneLoops(Module &M) {
+  Function *Exec = M.getFunction(ExecBlockName);
+  if (!Exec)
+    return;
+  if (const char *Env = std::getenv("HETGPU_HOST_LANE_LOOPS"))
+    if (StringRef(Env) == "0")
+      return;
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : Exec->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledFunction() == Exec && CI->arg_size() == 5)
+        Calls.push_back(CI);
+  if (Calls.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  PointerType *Ptr = PointerType::getUnqual(C);
+  Type *I32 = Type::getInt32Ty(C);
+  FunctionCallee Lanes = M.getOrInsertFunction(
+      ExecBlockLanesName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, Ptr, I32, Ptr},
+                        false));
+  for (CallInst *CI : Calls) {
+    auto *T = dyn_cast<Function>(CI->getArgOperand(2)->stripPointerCasts());
+    if (!T)
+      continue;
+    Function *LF = buildLaneFunction(M, *T);
+    if (!LF)
+      continue;
+    IRBuilder<> B(CI);
+    B.CreateCall(Lanes, {CI->getArgOperand(0), CI->getArgOperand(1), T, LF,
+                         CI->getArgOperand(3), CI->getArgOperand(4)});
+    CI->eraseFromParent();
+  }
+}
+
+} // namespace host
+} // namespace hetgpu
