@@ -28,9 +28,9 @@
 #     (HETGPU_MIGRATE=random:seed=S:to=1,0:verbose, HETGPU_DEVICE=nvidia:
 #     devices 0 and 1 are the GPUs) of mig-xdev and migrate: output equal to
 #     the unmigrated run, and the log shows the device moved (and how:
-#     "N allocations moved device to device" after the moveContext patch
-#     bench/multigpu/moveContext.patch, "N allocations copied" through host
-#     buffers without it; managed memory stays in host memory);
+#     "N allocations moved device to device", or "N allocations copied"
+#     through host buffers where the GPUs cannot reach each other; managed
+#     memory stays in host memory);
 #  f. downtime of mig-downtime MB moved GPU 0 -> GPU 1, next to the
 #     measured peer bandwidth.
 HERE=$(cd "$(dirname "$0")" && pwd)
