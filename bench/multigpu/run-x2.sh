@@ -129,7 +129,7 @@ mig() {
   if HETGPU_DEVICE=nvidia HETGPU_LOG=info HETGPU_MIGRATE=random:seed=$4:to=1,0:verbose \
        $TO "$2" > "$out" 2> "$out.err" &&
      cmp -s "$3" "$out" && grep -q "moved from .* to " "$out.err"; then
-    # What moved: "N allocations moved device to device" (the patch) or
+    # What moved: "N allocations moved device to device" or
     # "N allocations copied" (host buffers), managed allocations stay.
     how=$(grep -m1 "moved from" "$out.err" | sed -e 's/.*(nvidia), //' -e 's/ in [0-9.]* ms$//')
     pass "$1 seed=$4: output identical, $(grep -c 'resumed on' "$out.err") suspensions," \
