@@ -49,6 +49,9 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
+# Debian's libthrust-dev / libcub-dev (test/Libraries).
+if os.path.exists("/usr/include/thrust/version.h") and os.path.exists("/usr/include/cub/cub.cuh"):
+    config.available_features.add("thrust")
 if shutil.which("qemu-riscv64"):
     config.available_features.add("qemu-riscv64")
 if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):

@@ -64,6 +64,7 @@
 
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
+#include <cuda_device_runtime_api.h>
 // clang-format on
 #else
 // A plain C/C++ file that calls the runtime API (nvcc's headers allow this
