@@ -8,21 +8,27 @@
 #     self-checks; test/Libraries/Inputs/cub-examples/test/test_util.h).
 # Prints one line per example and ends with "N passed, N failed".
 #
-#   utils/run-library-examples.sh [-d DEVICE] [-b BUILD] [-o WORKDIR] [NAME...]
+#   utils/run-library-examples.sh [-d DEVICE] [-b BUILD] [-o WORKDIR] [-n|-r] [NAME...]
 #
 # NAME: an example's file name without .cu (e.g. sort, example_device_scan);
-# none: all of them. DEVICE: a HETGPU_DEVICE value (default cpu).
+# none: all of them. DEVICE: a HETGPU_DEVICE value (default cpu). -n: only
+# build (the hetgpu-cc binaries and the host backend's reference outputs, in
+# WORKDIR); -r: only run what an earlier -n left in WORKDIR (a machine
+# without compilers, bench/nvidia/device-run.sh).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${HETGPU_BUILD_DIR:-$root/build}"
 device=cpu
 work=""
-while getopts "d:b:o:" o; do
+phase=all
+while getopts "d:b:o:nr" o; do
   case $o in
+    n) phase=build ;;
+    r) phase=run ;;
     d) device=$OPTARG ;;
     b) build=$OPTARG ;;
     o) work=$OPTARG ;;
-    *) echo "usage: $0 [-d DEVICE] [-b BUILD] [-o WORKDIR] [NAME...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-d DEVICE] [-b BUILD] [-o WORKDIR] [-n|-r] [NAME...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -40,6 +46,14 @@ all=()
 for f in "$thrust_ex"/*.cu "$cub_ex"/block/*.cu "$cub_ex"/device/*.cu; do
   [ -f "$f" ] && all+=("$f")
 done
+if [ "$phase" = run ] && [ $# -eq 0 ]; then
+  # What the build phase left: thrust/NAME or cub/NAME executables.
+  all=()
+  for e in "$work"/thrust/* "$work"/cub/*; do
+    case "$e" in *.*) continue ;; esac
+    [ -x "$e" ] && all+=("$e")
+  done
+fi
 sel=()
 if [ $# -eq 0 ]; then
   sel=("${all[@]}")
@@ -60,44 +74,59 @@ result() { # name, ok(0/1), why
   if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "PASS $1"
   else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
 }
+# build NAME SOURCE KIND: the hetgpu-cc binary and, for Thrust, the host
+# backend's output (WORKDIR/KIND/NAME, NAME.ref; no .ref: the host backend
+# cannot build it, so only the exit status counts).
+build_one() {
+  local n=$1 f=$2 kind=$3 exe="$work/$3/$1"
+  local inc=(-I "$thrust_ex/include")
+  [ "$kind" = cub ] && inc=(-I "$cub_util")
+  mkdir -p "$work/$kind"
+  if ! "$cc" -O2 "${inc[@]}" "$f" -o "$exe" > "$exe.build" 2>&1; then
+    echo "hetgpu-cc: $(grep -m1 -E 'error' "$exe.build")"
+    return 1
+  fi
+  if [ "$kind" = thrust ] && g++ -O1 -std=c++17 -x c++ \
+      -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP "${inc[@]}" "$f" \
+      -o "$exe.host" > "$exe.hostbuild" 2>&1; then
+    timeout "$timeout_s" "$exe.host" > "$exe.ref" 2>/dev/null
+  fi
+  return 0
+}
+# run NAME KIND: runs the binary on DEVICE and checks it.
+run_one() {
+  local n=$1 kind=$2 exe="$work/$2/$1"
+  HETGPU_DEVICE="$device" timeout "$timeout_s" "$exe" > "$exe.out" 2> "$exe.err"
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "exit status $rc: $(tail -1 "$exe.err")"
+    return 1
+  fi
+  if [ "$kind" = cub ]; then
+    if grep -q "FAIL" "$exe.out"; then grep -m1 FAIL "$exe.out"; return 1; fi
+    return 0
+  fi
+  if [ -f "$exe.ref" ] && [[ " $timed " != *" $n "* ]] && ! cmp -s "$exe.out" "$exe.ref"; then
+    echo "output differs from the host backend's ($exe.out vs $exe.ref)"
+    return 1
+  fi
+  return 0
+}
 for f in "${sel[@]}"; do
   n="$(basename "$f" .cu)"
-  exe="$work/$n"
   case "$f" in
-    "$cub_ex"/*) inc=(-I "$cub_util") ;;
-    *) inc=(-I "$thrust_ex/include") ;;
+    "$cub_ex"/*|"$work"/cub/*) kind=cub ;;
+    *) kind=thrust ;;
   esac
-  if ! "$cc" -O2 "${inc[@]}" "$f" -o "$exe" > "$work/$n.build" 2>&1; then
-    result "$n" 1 "hetgpu-cc: $(grep -m1 -E 'error' "$work/$n.build")"
+  if [ "$phase" != run ]; then
+    if ! why=$(build_one "$n" "$f" "$kind"); then result "$n" 1 "$why"; continue; fi
+  fi
+  if [ "$phase" = build ]; then
+    echo "BUILT $n"
     continue
   fi
-  HETGPU_DEVICE="$device" timeout "$timeout_s" "$exe" > "$work/$n.out" 2> "$work/$n.err"
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    result "$n" 1 "exit status $rc: $(tail -1 "$work/$n.err")"
-    continue
-  fi
-  case "$f" in
-    "$cub_ex"/*)
-      if grep -q "FAIL" "$work/$n.out"; then
-        result "$n" 1 "$(grep -m1 FAIL "$work/$n.out")"
-      else
-        result "$n" 0
-      fi ;;
-    *)
-      if ! g++ -O1 -std=c++17 -x c++ -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP \
-          "${inc[@]}" "$f" -o "$exe.ref" > "$work/$n.refbuild" 2>&1; then
-        # The host backend cannot build it (CUDA-only code): exit status only.
-        result "$n" 0
-        continue
-      fi
-      timeout "$timeout_s" "$exe.ref" > "$work/$n.ref" 2>/dev/null
-      if [[ " $timed " == *" $n "* ]] || cmp -s "$work/$n.out" "$work/$n.ref"; then
-        result "$n" 0
-      else
-        result "$n" 1 "output differs from the host backend's ($work/$n.out vs $work/$n.ref)"
-      fi ;;
-  esac
+  if why=$(run_one "$n" "$kind"); then result "$n" 0; else result "$n" 1 "$why"; fi
 done
+[ "$phase" = build ] && exit 0
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
