@@ -414,7 +414,9 @@ private:
     // 3. Host side with the container embedded.
     std::vector<std::string> Host = {Clang};
     addCUDAMode(Host);
-    Host.insert(Host.end(), {"--cuda-host-only", "-Xclang", "-target-sdk-version=12.8",
+    // The host side sees the device side's __CUDA_ARCH_LIST__ (CUB puts it
+    // in its namespace's name, so kernel names must agree).
+    Host.insert(Host.end(), {"--cuda-host-only", ProfileArch, "-Xclang", "-target-sdk-version=12.8",
                              "-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin,
                              Opts.OptLevel, "-fPIC"});
     addCommon(Host);
