@@ -28,6 +28,7 @@ config.substitutions.append(("%hetgpu_plugin", os.path.join(libdir, "HetGPUPasse
 config.substitutions.append(("%hetgpu_clang_plugin", os.path.join(libdir, "HetGPUClang.so")))
 config.substitutions.append(("%hetgpu_src", config.hetgpu_src_root))
 config.substitutions.append(("%hetgpu_libdir", libdir))
+config.substitutions.append(("%hetgpu_obj_root", config.hetgpu_obj_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%clangxx", config.clangxx))
 
