@@ -59,20 +59,10 @@ if [ -f "$C/corpus/run.py" ]; then
 fi
 
 # Thrust/CUB: the library tests and examples on the GPU, then the library
-# benchmark against nvcc (bench/libraries/run.sh gpu).
-if [ -d "$C/libtests" ]; then
-  {
-    for t in "$C"/libtests/*; do
-      if "$t" > /tmp/hg/lt.out 2>&1 && grep -q "ALL PASS" /tmp/hg/lt.out; then
-        echo "PASS $(basename "$t")"
-      else
-        echo "FAIL $(basename "$t"): $(tail -3 /tmp/hg/lt.out | tr '\n' ' ')"
-      fi
-    done
-    bash utils/run-library-examples.sh -r -d nvidia -o "$C/libexamples"
-    HETGPU_CACHE_DIR=/tmp/hg/cache-lib bash bench/libraries/run.sh gpu \
-      "$C/bin/libbench-hetgpu" "$C/bin/libbench-nvcc"
-  } 2>&1 | tee "$O/libraries.txt"
+# benchmark against nvcc.
+if [ -d "$C/libraries" ]; then
+  HETGPU_CACHE_DIR=/tmp/hg/cache-lib bash bench/libraries/run-gpu.sh \
+    "$C/libraries" 2>&1 | tee "$O/libraries.txt"
 fi
 
 cd /tmp/hg

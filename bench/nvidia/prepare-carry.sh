@@ -26,20 +26,8 @@ sh "$ROOT/bench/migration/run-gpu.sh" --stage "$ROOT/$B" "$C/bin"
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-nvcc"
 fi
-# Thrust/CUB (docs/Libraries.md): the library benchmark from hetgpu-cc and
-# from nvcc with the toolkit's own Thrust/CUB, the library tests and a slice
-# of Debian's examples (LIBRARY_EXAMPLES=all: every one).
-"$CC" -O3 "$ROOT/bench/libraries/libraries.cu" -o "$C/bin/libbench-hetgpu"
-if [ -x /usr/local/cuda/bin/nvcc ]; then
-  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 --extended-lambda \
-    "$ROOT/bench/libraries/libraries.cu" -o "$C/bin/libbench-nvcc"
-fi
-mkdir -p "$C/libtests"
-for t in "$ROOT"/test/Libraries/*.cu; do
-  "$CC" -O2 "$t" -o "$C/libtests/$(basename "$t" .cu)"
-done
-HETGPU_BUILD_DIR="$ROOT/$B" bash "$ROOT/utils/run-library-examples.sh" -n \
-  -o "$C/libexamples" ${LIBRARY_EXAMPLES:-sort sum transform_reduce example_device_radix_sort example_block_scan}
+# Thrust/CUB (docs/Libraries.md): benchmark, tests, examples.
+bash "$ROOT/bench/libraries/stage-gpu.sh" "$ROOT/$B" "$C/libraries"
 cp "$ROOT/$B/bin/hetgpu-info" "$C/bin/"
 cp "$ROOT/$B/lib/libhetgpu-rt.so" "$ROOT/$B/lib/libhetgpu-translate.so" "$C/lib/"
 cp "$ROOT/$B/lib/"hetgpu-math-nvptx64-nvidia-cuda.bc "$C/lib/" 2>/dev/null || true
