@@ -24,7 +24,7 @@
 #include <cstdlib>
 #include <vector>
 
-static void sync() {
+static void deviceSync() {
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
   cudaDeviceSynchronize();
 #endif
@@ -33,10 +33,10 @@ static void sync() {
 template <typename F> static double bestMs(int Reps, F &&Body) {
   double Best = 1e30;
   for (int R = 0; R < Reps; ++R) {
-    sync();
+    deviceSync();
     auto T0 = std::chrono::steady_clock::now();
     Body();
-    sync();
+    deviceSync();
     auto T1 = std::chrono::steady_clock::now();
     Best = std::min(Best, std::chrono::duration<double, std::milli>(T1 - T0).count());
   }
