@@ -21,7 +21,7 @@ fi
 for t in "$root"/test/Libraries/*.cu; do
   "$cc" -O2 "$t" -o "$dest/tests/$(basename "$t" .cu)"
 done
-ex="${LIBRARY_EXAMPLES:-sort sum transform_reduce saxpy histogram example_device_radix_sort example_device_scan example_block_scan example_block_reduce}"
+ex="${LIBRARY_EXAMPLES:-sort sum norm saxpy histogram example_device_radix_sort example_device_scan example_block_scan example_block_reduce}"
 [ "$ex" = all ] && ex=""
 # shellcheck disable=SC2086
 HETGPU_BUILD_DIR="$build" bash "$root/utils/run-library-examples.sh" -n \
