@@ -89,14 +89,15 @@ build_one() {
   if [ "$kind" = thrust ] && g++ -O1 -std=c++17 -x c++ \
       -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP "${inc[@]}" "$f" \
       -o "$exe.host" > "$exe.hostbuild" 2>&1; then
-    timeout "$timeout_s" "$exe.host" > "$exe.ref" 2>/dev/null
+    (cd "$work/$kind" && timeout "$timeout_s" "$exe.host" > "$exe.ref" 2>/dev/null)
   fi
   return 0
 }
 # run NAME KIND: runs the binary on DEVICE and checks it.
 run_one() {
   local n=$1 kind=$2 exe="$work/$2/$1"
-  HETGPU_DEVICE="$device" timeout "$timeout_s" "$exe" > "$exe.out" 2> "$exe.err"
+  # In its own folder: some examples write files (discrete_voronoi.pgm).
+  (cd "$work/$kind" && HETGPU_DEVICE="$device" timeout "$timeout_s" "$exe" > "$exe.out" 2> "$exe.err")
   local rc=$?
   if [ $rc -ne 0 ]; then
     echo "exit status $rc: $(tail -1 "$exe.err")"
