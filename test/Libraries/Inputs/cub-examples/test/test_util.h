@@ -7,6 +7,7 @@
 /// "../../test/test_util.h" from CUB's source tree, which Debian does not
 /// ship. This is hetGPU's own stand-in with the interface the examples use:
 /// command-line flags, device start-up, a deterministic random-bit source,
+/// SafeBitCast,
 /// result comparison against a host reference (0: equal), a GPU timer and
 /// AssertEquals, which exits with status 1 on a mismatch. Point the compiler
 /// at it with `-I <this folder>/../examples/device` so that the examples'
@@ -104,6 +105,15 @@ void RandomBits(K &Key, int EntropyReduction = 0, int BeginBit = 0,
   if constexpr (std::is_floating_point<K>::value)
     if (!std::isfinite(Key))
       Key = K(0);
+}
+
+/// The bits of \p From as a \p To of the same size.
+template <typename To, typename From>
+__host__ __device__ To SafeBitCast(const From &In) {
+  static_assert(sizeof(To) == sizeof(From), "SafeBitCast: sizes differ");
+  To Out;
+  __builtin_memcpy(&Out, &In, sizeof(To));
+  return Out;
 }
 
 template <typename T> bool testUtilEqual(const T &A, const T &B) {
