@@ -28,6 +28,7 @@ config.substitutions.append(("%hetgpu_plugin", os.path.join(libdir, "HetGPUPasse
 config.substitutions.append(("%hetgpu_clang_plugin", os.path.join(libdir, "HetGPUClang.so")))
 config.substitutions.append(("%hetgpu_src", config.hetgpu_src_root))
 config.substitutions.append(("%hetgpu_libdir", libdir))
+config.substitutions.append(("%hetgpu_obj_root", config.hetgpu_obj_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%clangxx", config.clangxx))
 
@@ -49,6 +50,9 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
+# Debian's libthrust-dev / libcub-dev (test/Libraries).
+if os.path.exists("/usr/include/thrust/version.h") and os.path.exists("/usr/include/cub/cub.cuh"):
+    config.available_features.add("thrust")
 if shutil.which("qemu-riscv64"):
     config.available_features.add("qemu-riscv64")
 if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):

@@ -6,7 +6,7 @@ PKGS=(
   llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22
   cmake ninja-build ccache python3 libgtest-dev
   spirv-tools llvm-spirv-15 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev
-  qemu-user
+  qemu-user libthrust-dev libcub-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

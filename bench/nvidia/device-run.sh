@@ -58,6 +58,13 @@ if [ -f "$C/corpus/run.py" ]; then
   python3 "$C/corpus/run.py" run "$C/corpus" 2>&1 | tee "$O/corpus.txt"
 fi
 
+# Thrust/CUB: the library tests and examples on the GPU, then the library
+# benchmark against nvcc.
+if [ -d "$C/libraries" ]; then
+  HETGPU_CACHE_DIR=/tmp/hg/cache-lib bash bench/libraries/run-gpu.sh \
+    "$C/libraries" 2>&1 | tee "$O/libraries.txt"
+fi
+
 cd /tmp/hg
 rm -rf cache-bench
 export HETGPU_CACHE_DIR=/tmp/hg/cache-bench

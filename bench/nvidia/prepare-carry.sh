@@ -26,6 +26,8 @@ sh "$ROOT/bench/migration/run-gpu.sh" --stage "$ROOT/$B" "$C/bin"
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$ROOT/bench/nvidia/bench.cu" -o "$C/bin/bench-nvcc"
 fi
+# Thrust/CUB (docs/Libraries.md): benchmark, tests, examples.
+bash "$ROOT/bench/libraries/stage-gpu.sh" "$ROOT/$B" "$C/libraries"
 cp "$ROOT/$B/bin/hetgpu-info" "$C/bin/"
 cp "$ROOT/$B/lib/libhetgpu-rt.so" "$ROOT/$B/lib/libhetgpu-translate.so" "$C/lib/"
 cp "$ROOT/$B/lib/"hetgpu-math-nvptx64-nvidia-cuda.bc "$C/lib/" 2>/dev/null || true

@@ -64,6 +64,9 @@
 
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
+#include <cuda_device_runtime_api.h>
+#include <channel_descriptor.h>
+#include <texture_fetch_functions.h>
 // clang-format on
 #else
 // A plain C/C++ file that calls the runtime API (nvcc's headers allow this
@@ -73,6 +76,7 @@
 #include <vector_functions.h>
 #include <driver_types.h>
 #include <cuda_runtime_api.h>
+#include <channel_descriptor.h>
 #endif
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,7 @@
 #define __CUDA_RUNTIME_API_H__ // NVIDIA's guard name, tested by user code
 
 #include "driver_types.h"
+#include "texture_types.h"
 #include "vector_types.h"
 
 #include <stddef.h>
@@ -43,6 +44,19 @@ extern "C" {
 
 /* CUDA 12 maps cudaGetDeviceProperties to the _v2 entry point. Both exist. */
 #define cudaGetDeviceProperties cudaGetDeviceProperties_v2
+
+/*---- Texture objects (linear memory; docs/Libraries.md) -------------------*/
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                    const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc,
+                                    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject);
 
 /*---- Errors ---------------------------------------------------------------*/
 cudaError_t cudaGetLastError(void);

@@ -14,6 +14,8 @@
 
 #ifndef HETGPU_DRIVER_TYPES_H
 #define HETGPU_DRIVER_TYPES_H
+// NVIDIA's header guard, which Thrust's guarded_driver_types.h tests.
+#define __DRIVER_TYPES_H__
 #define __DRIVER_TYPES_H__ // NVIDIA's guard name, tested by user code
 
 #include <stddef.h>

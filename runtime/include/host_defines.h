@@ -12,6 +12,10 @@
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_HOST_DEFINES_H
 #define HETGPU_HOST_DEFINES_H
+// NVIDIA's header guard: Thrust's guarded_cuda_runtime_api.h tests it to
+// decide whether __host__/__device__ come from CUDA's headers (then they
+// stay) or from Thrust itself (then it undefines them).
+#define __HOST_DEFINES_H__
 
 #if defined(__CUDA__)
 // vector_types.h may have defined __host__/__device__ already (same text).

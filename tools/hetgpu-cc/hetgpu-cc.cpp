@@ -22,6 +22,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "hetgpu/ABI/Profile.h"
 #include "hetgpu/IR/Container.h"
 #include "hetgpu/IR/ContainerBuilder.h"
 
@@ -52,6 +53,11 @@ using namespace llvm;
 #endif
 
 namespace {
+
+/// `--cuda-gpu-arch=` of every device compile: the portable profile.
+const std::string ProfileArch =
+    "--cuda-gpu-arch=sm_" + std::to_string(hetgpu::abi::ProfileComputeMajor) +
+    std::to_string(hetgpu::abi::ProfileComputeMinor);
 
 const char *ToolName = "hetgpu-cc";
 
@@ -375,7 +381,7 @@ private:
     std::vector<std::string> Dev = {Clang};
     addCUDAMode(Dev);
     Dev.insert(Dev.end(),
-               {"--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib",
+               {"--cuda-device-only", ProfileArch, "-nocudalib",
                 "-Xclang", "-target-sdk-version=12.8",
                 "-Xclang", "-target-feature", "-Xclang", "+ptx80",
                 Opts.DeviceDebug ? "-O0" : "-O3"});
@@ -408,7 +414,9 @@ private:
     // 3. Host side with the container embedded.
     std::vector<std::string> Host = {Clang};
     addCUDAMode(Host);
-    Host.insert(Host.end(), {"--cuda-host-only", "-Xclang", "-target-sdk-version=12.8",
+    // The host side sees the device side's __CUDA_ARCH_LIST__ (CUB puts it
+    // in its namespace's name, so kernel names must agree).
+    Host.insert(Host.end(), {"--cuda-host-only", ProfileArch, "-Xclang", "-target-sdk-version=12.8",
                              "-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin,
                              Opts.OptLevel, "-fPIC"});
     addCommon(Host);

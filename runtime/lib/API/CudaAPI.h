@@ -22,6 +22,7 @@
 ///   Launch.cpp           cudaLaunchKernel (the configuration checks)
 ///   Functions.cpp        cudaFuncGetAttributes, cudaFuncSet*
 ///   Occupancy.cpp        cudaOccupancy*
+///   Textures.cpp         texture objects over linear memory
 ///   Registration.cpp     clang's host-side __cudaRegister* and call
 ///                        configuration
 ///   HetGPUAPI.cpp        hetGPU's own introspection API (hetgpu/hetgpu.h)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "hetgpu/ABI/Profile.h"
 
 #include <algorithm>
 #include <cstring>
@@ -42,8 +43,10 @@ HETGPU_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *Attr,
           ? static_cast<int>(std::min(K->Info->MaxThreads, P.MaxThreadsPerBlock))
           : static_cast<int>(P.MaxThreadsPerBlock);
   Attr->numRegs = 32;
-  Attr->ptxVersion = P.ComputeMajor * 10 + P.ComputeMinor;
-  Attr->binaryVersion = Attr->ptxVersion;
+  // Every kernel was compiled for the portable profile (ABI/Profile.h):
+  // libraries match their host-side policy choice against it.
+  Attr->ptxVersion = abi::ProfilePTXVersion;
+  Attr->binaryVersion = abi::ProfilePTXVersion;
   Attr->maxDynamicSharedSizeBytes =
       K->MaxDynamicShared >= 0
           ? K->MaxDynamicShared

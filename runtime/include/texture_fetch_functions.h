@@ -1,0 +1,82 @@
+//===- texture_fetch_functions.h - tex1Dfetch on texture objects -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `tex1Dfetch<T>(cudaTextureObject_t, int)` and `tex1Dfetch(T *, obj, int)`
+/// for texture objects over linear memory: texel x of the resource, zero for
+/// an index outside it (as CUDA returns), in the element type or, with
+/// cudaReadModeNormalizedFloat and a float result, each 8- or 16-bit integer
+/// channel scaled to [0, 1] (unsigned) or [-1, 1] (signed). The object is the
+/// device address of a hetgpu_texture_object (hetgpu/cuda/texture_object.h).
+/// Filtering, normalised coordinates and array textures (tex1D, tex2D, ...)
+/// are not implemented: cudaCreateTextureObject refuses resources that need
+/// them (docs/Libraries.md).
+///
+//===----------------------------------------------------------------------===//
+#ifndef HETGPU_TEXTURE_FETCH_FUNCTIONS_H
+#define HETGPU_TEXTURE_FETCH_FUNCTIONS_H
+
+#if defined(__CUDA__) && defined(__cplusplus)
+
+#include <hetgpu/cuda/texture_object.h>
+#include <texture_types.h>
+#include <vector_types.h>
+
+namespace __hg_tex {
+template <typename T> struct channels { using scalar = T; static constexpr int n = 1; };
+template <> struct channels<float2> { using scalar = float; static constexpr int n = 2; };
+template <> struct channels<float4> { using scalar = float; static constexpr int n = 4; };
+
+__device__ inline float normalizedChannel(const hetgpu_texture_object *D,
+                                          const char *Texel, int C) {
+  int Off = 0;
+  for (int I = 0; I < C; ++I)
+    Off += D->bits[I] / 8;
+  bool Signed = D->kind == cudaChannelFormatKindSigned;
+  switch (D->bits[C]) {
+  case 8:
+    return Signed ? fmaxf(*(const signed char *)(Texel + Off) / 127.0f, -1.0f)
+                  : *(const unsigned char *)(Texel + Off) / 255.0f;
+  case 16:
+    return Signed ? fmaxf(*(const short *)(Texel + Off) / 32767.0f, -1.0f)
+                  : *(const unsigned short *)(Texel + Off) / 65535.0f;
+  case 32:
+    if (D->kind == cudaChannelFormatKindFloat)
+      return *(const float *)(Texel + Off);
+    return 0.0f;
+  default:
+    return 0.0f;
+  }
+}
+} // namespace __hg_tex
+
+template <typename T>
+__device__ inline T tex1Dfetch(cudaTextureObject_t Obj, int X) {
+  const hetgpu_texture_object *D = (const hetgpu_texture_object *)Obj;
+  T R;
+  __builtin_memset(&R, 0, sizeof(T));
+  if (!D || X < 0 || (unsigned long long)(X + 1) * D->element > D->size)
+    return R;
+  const char *Texel = (const char *)D->base + (unsigned long long)X * D->element;
+  using Ch = __hg_tex::channels<T>;
+  if constexpr (__is_same(typename Ch::scalar, float)) {
+    if (D->read_mode == cudaReadModeNormalizedFloat) {
+      float *Out = (float *)&R;
+      for (int C = 0; C < Ch::n; ++C)
+        Out[C] = D->bits[C] ? __hg_tex::normalizedChannel(D, Texel, C) : 0.0f;
+      return R;
+    }
+  }
+  __builtin_memcpy(&R, Texel, sizeof(T) < D->element ? sizeof(T) : D->element);
+  return R;
+}
+
+template <typename T>
+__device__ inline void tex1Dfetch(T *Ret, cudaTextureObject_t Obj, int X) {
+  *Ret = tex1Dfetch<T>(Obj, X);
+}
+
+#endif // __CUDA__ && __cplusplus
+
+#endif // HETGPU_TEXTURE_FETCH_FUNCTIONS_H
