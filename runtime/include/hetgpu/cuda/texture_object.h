@@ -7,7 +7,7 @@
  * device address of this descriptor, which the runtime writes into device
  * memory (so it moves with the rest of device memory when a program
  * migrates). tex1Dfetch (texture_fetch_functions.h) reads it. Shared by the
- * runtime (runtime/lib/Core/Textures.cpp) and the device-side headers.
+ * runtime (runtime/lib/API/Textures.cpp) and the device-side headers.
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef HETGPU_CUDA_TEXTURE_OBJECT_H
