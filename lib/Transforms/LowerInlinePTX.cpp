@@ -41,6 +41,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
@@ -136,6 +137,13 @@ public:
         if (isAllocaPromotable(CFSlot))
           PromoteMemToReg({CFSlot}, DT);
       }
+      // The lowering computes some values only one form needs (predicate
+      // outputs, unused special registers): drop what nothing reads.
+      SmallVector<WeakTrackingVH, 64> Dead;
+      for (Instruction &I : instructions(F))
+        if (isInstructionTriviallyDead(&I))
+          Dead.push_back(&I);
+      RecursivelyDeleteTriviallyDeadInstructions(Dead);
     }
     return Changed;
   }

@@ -132,11 +132,14 @@ bool Lowerer::lowerInt(const Instr &I, bool &Handled) {
     }
     bool CarryIn = Op.size() == 4, CarryOut = I.hasMod("cc");
     Value *R = Add ? B.CreateAdd(A, Bv) : B.CreateSub(A, Bv);
-    Value *Out = Add ? B.CreateICmpULT(R, A) : B.CreateICmpULT(A, Bv);
+    Value *Out = nullptr;
+    if (CarryOut)
+      Out = Add ? B.CreateICmpULT(R, A) : B.CreateICmpULT(A, Bv);
     if (CarryIn) {
       Value *Cin = B.CreateZExt(readCF(), Ty);
       Value *R2 = Add ? B.CreateAdd(R, Cin) : B.CreateSub(R, Cin);
-      Out = B.CreateOr(Out, Add ? B.CreateICmpULT(R2, R) : B.CreateICmpULT(R, Cin));
+      if (CarryOut)
+        Out = B.CreateOr(Out, Add ? B.CreateICmpULT(R2, R) : B.CreateICmpULT(R, Cin));
       R = R2;
     }
     if (CarryOut)
@@ -174,15 +177,17 @@ bool Lowerer::lowerInt(const Instr &I, bool &Handled) {
         return unsupported(".sat applies to mad.hi.s32 only");
       return write(D, B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, P, C));
     }
+    bool CarryOut = I.hasMod("cc");
     Value *R = B.CreateAdd(P, C);
-    Value *Out = B.CreateICmpULT(R, P);
+    Value *Out = CarryOut ? B.CreateICmpULT(R, P) : nullptr;
     if (Op == "madc") {
       Value *Cin = B.CreateZExt(readCF(), P->getType());
       Value *R2 = B.CreateAdd(R, Cin);
-      Out = B.CreateOr(Out, B.CreateICmpULT(R2, R));
+      if (CarryOut)
+        Out = B.CreateOr(Out, B.CreateICmpULT(R2, R));
       R = R2;
     }
-    if (I.hasMod("cc"))
+    if (CarryOut)
       writeCF(Out);
     return write(D, R, S);
   }

@@ -173,7 +173,8 @@ bool Lowerer::lowerFloat(const Instr &I, bool &Handled) {
     if (!A || !Bv)
       return false;
     Value *R = T.isFloat() ? B.CreateFCmp(P, A, Bv) : B.CreateICmp(P, A, Bv);
-    Value *NotR = B.CreateNot(R);
+    bool Pair = D.Kind == Operand::Pair;
+    Value *NotR = Pair ? B.CreateNot(R) : nullptr;
     if (HasBool) {
       Value *C = read(I.Ops[3], B.getInt1Ty());
       if (!C)
@@ -183,7 +184,8 @@ bool Lowerer::lowerFloat(const Instr &I, bool &Handled) {
                : I.hasMod("or") ? B.CreateOr(X, C) : B.CreateXor(X, C);
       };
       R = Combine(R);
-      NotR = Combine(NotR);
+      if (Pair)
+        NotR = Combine(NotR);
     }
     if (Op == "set") {
       PTXType DT = instrType(0);
@@ -191,7 +193,7 @@ bool Lowerer::lowerFloat(const Instr &I, bool &Handled) {
                                  : ConstantInt::getAllOnesValue(llvmType(DT));
       return write(D, B.CreateSelect(R, True, Constant::getNullValue(llvmType(DT))));
     }
-    if (D.Kind == Operand::Pair)
+    if (Pair)
       return write(D.Elems[0], R) && write(D.Elems[1], NotR);
     return write(D, R);
   }

@@ -171,22 +171,15 @@ Value *Lowerer::specialReg(StringRef N) {
       return builtin(D.ID);
   Value *One = B.getInt32(1);
   if (N.starts_with("lanemask_")) {
-    Value *L = laneId();
-    Value *Eq = B.CreateShl(One, L);
-    Value *Le = B.CreateSub(B.CreateShl(B.getInt32(2), L), One);
-    Value *Lt = B.CreateSub(Eq, One);
     StringRef K = N.substr(9);
+    if (K != "eq" && K != "le" && K != "lt" && K != "ge" && K != "gt")
+      return nullptr;
+    Value *L = laneId();
     if (K == "eq")
-      return Eq;
-    if (K == "le")
-      return Le;
-    if (K == "lt")
-      return Lt;
-    if (K == "ge")
-      return B.CreateNot(Lt);
-    if (K == "gt")
-      return B.CreateNot(Le);
-    return nullptr;
+      return B.CreateShl(One, L);
+    bool Le = K == "le" || K == "gt"; // gt = ~le, ge = ~lt
+    Value *Mask = B.CreateSub(B.CreateShl(B.getInt32(Le ? 2 : 1), L), One);
+    return K == "le" || K == "lt" ? Mask : B.CreateNot(Mask);
   }
   // No builtin: %warpid is the thread's warp within its block (a valid
   // value: PTX only promises an id of a warp the thread may run on),
@@ -525,19 +518,20 @@ bool Lowerer::lowerMov(const Instr &I) {
     unsigned N = D.Elems.size(), W = T.Bits / N;
     Value *X = read(S, B.getIntNTy(T.Bits));
     for (unsigned K = 0; K < N && X; ++K)
-      if (!write(D.Elems[K],
-                 B.CreateTrunc(B.CreateLShr(X, K * W), B.getIntNTy(W))))
+      if (!write(D.Elems[K], B.CreateTrunc(K ? B.CreateLShr(X, K * W) : X,
+                                           B.getIntNTy(W))))
         return false;
     return X != nullptr;
   }
   if (S.Kind == Operand::Vector) { // pack: mov.b64 x, {lo, hi}
     unsigned N = S.Elems.size(), W = T.Bits / N;
-    Value *Acc = B.getIntN(T.Bits, 0);
+    Value *Acc = nullptr;
     for (unsigned K = 0; K < N; ++K) {
       Value *E = read(S.Elems[K], B.getIntNTy(W));
       if (!E)
         return false;
-      Acc = B.CreateOr(Acc, B.CreateShl(B.CreateZExt(E, Acc->getType()), K * W));
+      E = B.CreateZExt(E, B.getIntNTy(T.Bits));
+      Acc = K ? B.CreateOr(Acc, B.CreateShl(E, K * W)) : E;
     }
     return write(D, Acc);
   }
@@ -688,50 +682,54 @@ bool Lowerer::lowerShfl(const Instr &I) {
   Value *Mask = Sync ? read(I.Ops[4], I32) : builtin(BuiltinID::activemask);
   if (!A || !Bv || !C || !Mask)
     return false;
-  // PTX ISA: the source lane j and the in-range predicate.
-  Value *Lane = laneId();
-  Value *BVal = B.CreateAnd(Bv, 31), *CVal = B.CreateAnd(C, 31);
-  Value *Seg = B.CreateAnd(B.CreateLShr(C, 8), 31);
-  Value *NotSeg = B.CreateNot(Seg);
-  Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(CVal, NotSeg));
-  Value *MinLane = B.CreateAnd(Lane, Seg);
-  Value *J, *P;
-  switch (Mode) {
-  case 'u':
-    J = B.CreateSub(Lane, BVal);
-    P = B.CreateICmpSGE(J, MaxLane);
-    break;
-  case 'd':
-    J = B.CreateAdd(Lane, BVal);
-    P = B.CreateICmpSLE(J, MaxLane);
-    break;
-  case 'b':
-    J = B.CreateXor(Lane, BVal);
-    P = B.CreateICmpSLE(J, MaxLane);
-    break;
-  default:
-    J = B.CreateOr(MinLane, B.CreateAnd(BVal, NotSeg));
-    P = B.CreateICmpSLE(J, MaxLane);
-    break;
-  }
-  Value *D;
+  const Operand &Dst = I.Ops[0];
+  bool WantP = Dst.Kind == Operand::Pair;
   auto *CC = dyn_cast<ConstantInt>(C);
   uint64_t CV = CC ? CC->getZExtValue() : 0;
   unsigned Width = 32 - ((CV >> 8) & 31);
   bool Canonical = CC && (CV >> 13) == 0 && isPowerOf2_32(Width) &&
                    (CV & 31) == (Mode == 'u' ? 0u : 31u);
+  Value *BVal = B.CreateAnd(Bv, 31);
+  Value *D = nullptr, *P = nullptr;
   if (Canonical) {
     // The form CUDA's __shfl_*_sync(mask, v, b, width) produces.
     BuiltinID ID = Mode == 'u' ? BuiltinID::shfl_up_i32
                  : Mode == 'd' ? BuiltinID::shfl_down_i32
                  : Mode == 'b' ? BuiltinID::shfl_xor_i32 : BuiltinID::shfl_idx_i32;
     D = builtin(ID, {Mask, A, BVal, B.getInt32(Width)});
-  } else {
-    Value *Src = B.CreateSelect(P, J, Lane);
-    D = builtin(BuiltinID::shfl_idx_i32, {Mask, A, Src, B.getInt32(32)});
   }
-  const Operand &Dst = I.Ops[0];
-  if (Dst.Kind == Operand::Pair)
+  if (!Canonical || WantP) {
+    // PTX ISA: the source lane j and the in-range predicate.
+    Value *Lane = laneId();
+    Value *CVal = B.CreateAnd(C, 31);
+    Value *Seg = B.CreateAnd(B.CreateLShr(C, 8), 31);
+    Value *NotSeg = B.CreateNot(Seg);
+    Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(CVal, NotSeg));
+    Value *J;
+    switch (Mode) {
+    case 'u':
+      J = B.CreateSub(Lane, BVal);
+      P = B.CreateICmpSGE(J, MaxLane);
+      break;
+    case 'd':
+      J = B.CreateAdd(Lane, BVal);
+      P = B.CreateICmpSLE(J, MaxLane);
+      break;
+    case 'b':
+      J = B.CreateXor(Lane, BVal);
+      P = B.CreateICmpSLE(J, MaxLane);
+      break;
+    default:
+      J = B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(BVal, NotSeg));
+      P = B.CreateICmpSLE(J, MaxLane);
+      break;
+    }
+    if (!D) {
+      Value *Src = B.CreateSelect(P, J, Lane);
+      D = builtin(BuiltinID::shfl_idx_i32, {Mask, A, Src, B.getInt32(32)});
+    }
+  }
+  if (WantP)
     return write(Dst.Elems[0], D) && write(Dst.Elems[1], P);
   return write(Dst, D);
 }
