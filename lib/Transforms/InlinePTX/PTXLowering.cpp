@@ -407,6 +407,8 @@ bool Lowerer::dispatch(const Instr &I) {
 
 bool Lowerer::lowerInstr(const Instr &I) {
   Cur = &I;
+  if (!I.OperandError.empty())
+    return unsupported("cannot parse its operands: " + I.OperandError);
   if (!I.Guarded)
     return dispatch(I);
   Value *G = read(I.Guard, B.getInt1Ty());

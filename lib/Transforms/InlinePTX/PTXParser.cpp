@@ -198,8 +198,11 @@ private:
     if (!Ops.empty())
       for (StringRef P : splitTop(Ops, ',')) {
         Operand O;
-        if (!operand(P, O, L))
-          return false;
+        if (!operand(P, O, L)) {
+          I.OperandError = Err.Msg;
+          Err = ParseError();
+          break;
+        }
         I.Ops.push_back(std::move(O));
       }
     Out.push_back(std::move(St));

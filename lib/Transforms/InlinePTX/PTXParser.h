@@ -57,6 +57,9 @@ struct Instr {
   Operand Guard; ///< `@p` / `@!p`
   unsigned Line = 0; ///< 0-based line within the asm string
   std::string Text;  ///< the statement as written, for messages
+  /// Set when an operand could not be parsed: the instruction is then
+  /// reported by name (usually it is outside the subset, e.g. `tex`).
+  std::string OperandError;
 
   bool hasMod(llvm::StringRef M) const;
   /// The full name, `shfl.sync.up.b32`, for messages.
