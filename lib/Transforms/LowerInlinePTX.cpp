@@ -22,7 +22,9 @@
 /// Errors (an instruction outside the subset, a malformed string, a memory
 /// operand) are DiagnosticInfoInlineAsm reports carrying the `!srcloc`
 /// cookie of the asm line, so clang prints them at the asm statement; the
-/// call is left in place (and the hetIR verifier rejects it too).
+/// call is then removed, so the error is reported once (an asm call that
+/// reaches the hetIR verifier, because this pass did not run, is rejected
+/// there).
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-lower-inline-ptx in.ll -S
 ///
@@ -35,6 +37,7 @@
 #include "hetgpu/IR/Metadata.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -61,13 +64,17 @@ void report(CallInst &CI, unsigned Line, const Twine &Msg) {
     if (auto *C = mdconst::dyn_extract<ConstantInt>(SL->getOperand(Idx)))
       Cookie = C->getZExtValue();
   }
-  std::string Full = ("in function '" + CI.getFunction()->getName() +
-                      "': " + Msg)
-                         .str();
+  std::string Full =
+      ("in function '" + demangle(CI.getFunction()->getName()) + "': " + Msg)
+          .str();
   if (!Cookie)
     Full += " (inline asm line " + std::to_string(Line + 1) + ")";
   CI.getContext().diagnose(DiagnosticInfoInlineAsm(Cookie, Full, DS_Error));
   ++NumRejected;
+  // Reported once: the call goes, so the hetIR verifier does not repeat it.
+  if (!CI.getType()->isVoidTy())
+    CI.replaceAllUsesWith(PoisonValue::get(CI.getType()));
+  CI.eraseFromParent();
 }
 
 /// The constraint facts Lowerer needs; false (with a message) for operand
