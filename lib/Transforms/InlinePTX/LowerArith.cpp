@@ -484,6 +484,8 @@ bool Lowerer::lowerBits(const Instr &I, bool &Handled) {
     return write(D, R);
   }
   if (Op == "lop3") {
+    if (I.hasMod("or") || I.hasMod("and"))
+      return unsupported("the predicate form of lop3");
     if (!expectOps(5) || W != 32)
       return W != 32 ? unsupported() : false;
     const Operand &L = I.Ops[4];

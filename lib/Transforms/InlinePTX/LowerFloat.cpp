@@ -201,6 +201,9 @@ bool Lowerer::lowerFloat(const Instr &I, bool &Handled) {
   PTXType T = instrType();
   if (!T.valid() || !T.isFloat())
     return unsupported("missing or wrong type");
+  bool MinMax = Op == "min" || Op == "max";
+  if (I.hasMod("relu") || (I.hasMod("NaN") && !MinMax))
+    return unsupported();
   Type *Ty = llvmType(T);
   char Mode = roundingMode(I);
   if (Mode != 'n' && !Ty->isFloatTy())
@@ -356,6 +359,8 @@ bool Lowerer::lowerCvt(const Instr &I, bool &Handled) {
   PTXType DT = instrType(0), AT = instrType(1);
   if (!DT.valid() || !AT.valid() || DT.isPred() || AT.isPred())
     return unsupported("needs a destination and a source type");
+  if (I.hasMod("relu"))
+    return unsupported();
   if (!expectOps(2))
     return false;
   Type *DTy = llvmType(DT), *ATy = llvmType(AT);

@@ -387,9 +387,43 @@ bool isPure(StringRef Op) {
       return true;
   return false;
 }
+
+/// Every modifier some family reads; any other one (a rounding mode, a
+/// scope, a packed type we do not model) makes the instruction unsupported
+/// rather than silently ignored.
+bool isKnownModifier(StringRef Mo) {
+  if (parseType(Mo).valid() || Mo.contains("::"))
+    return true; // types; cache eviction and L2 hints
+  static const char *const Known[] = {
+      // warp, barrier, fence
+      "sync", "up", "down", "bfly", "idx", "all", "any", "uni", "ballot",
+      "aligned", "warp", "red", "popc", "arrive", "cta", "gl", "gpu", "sys",
+      "cluster", "sc", "acq_rel", "proxy", "mbarrier_init",
+      // memory
+      "global", "shared", "local", "const", "param", "tex", "surf", "nc",
+      "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
+      "acquire", "release", "weak", "v2", "v4", "v8", "to", "exch", "cas",
+      "inc", "dec", "noftz", "L1", "L2",
+      // arithmetic
+      "add", "min", "max", "and", "or", "xor", "lo", "hi", "wide", "cc",
+      "sat", "relu", "NaN", "wrap", "clamp", "l", "r", "shiftamt", "f4e",
+      "b4e", "rc8", "ecl", "ecr", "rc16",
+      // floating point and comparisons
+      "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "approx",
+      "full", "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu",
+      "ltu", "leu", "gtu", "geu", "num", "nan", "finite", "infinite",
+      "number", "notanumber", "normal", "subnormal"};
+  for (const char *K : Known)
+    if (Mo == K)
+      return true;
+  return false;
+}
 } // namespace
 
 bool Lowerer::dispatch(const Instr &I) {
+  for (const std::string &Mo : I.Mods)
+    if (!isKnownModifier(Mo))
+      return unsupported("modifier '." + Mo + "'");
   bool Handled = true;
   using Family = bool (Lowerer::*)(const Instr &, bool &);
   static const Family Families[] = {
