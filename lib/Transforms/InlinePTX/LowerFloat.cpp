@@ -94,6 +94,9 @@ Value *Lowerer::roundToF32(Value *Hi, Value *Lo, char Mode) {
   return B.CreateBitCast(R, F32);
 }
 
+// Longer than 150 lines on purpose: one short case per opcode of the
+// family, sharing the operand reading at the top; the cases follow the PTX
+// ISA's order and read best side by side.
 bool Lowerer::lowerFloat(const Instr &I, bool &Handled) {
   StringRef Op = I.Opcode;
   static const char *const Cmp[] = {"setp", "selp", "set", "slct"};
