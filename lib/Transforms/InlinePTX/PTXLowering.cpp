@@ -236,8 +236,9 @@ Value *Lowerer::operandValue(const Operand &O, Type *Ty, bool Signed) {
   case Operand::Imm:
     if (Ty->isIntegerTy(1))
       V = B.getInt1(O.Int != 0);
-    else if (Ty->isIntegerTy())
-      V = ConstantInt::get(Ty, O.Int, /*IsSigned=*/true);
+    else if (Ty->isIntegerTy()) // PTX literals are 64-bit, truncated to the type
+      V = ConstantInt::get(Ty, APInt(64, uint64_t(O.Int), /*isSigned=*/true)
+                                   .sextOrTrunc(Ty->getIntegerBitWidth()));
     else if (Ty->isFloatingPointTy())
       V = ConstantFP::get(Ty, double(O.Int));
     break;
