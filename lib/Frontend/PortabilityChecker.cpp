@@ -5,13 +5,14 @@
 /// \file
 /// HetGPUClang.so, loaded by hetgpu-cc with `-fplugin=`, runs before the main
 /// action of every CUDA device compilation and reports, with file:line,
-/// device code that no portable binary can contain:
+/// device code that no portable binary can contain: calls of vendor
+/// builtins (`__nvvm_*`, `__builtin_nvvm_*`, `__builtin_ptx_*`,
+/// `__builtin_amdgcn_*`), for which hetGPU's headers give the portable CUDA
+/// functions instead.
 ///
-///  * inline assembly (`asm("mov.u32 %0, %%laneid;" ...)`): PTX is one
-///    vendor's instruction set;
-///  * calls of vendor builtins (`__nvvm_*`, `__builtin_nvvm_*`,
-///    `__builtin_ptx_*`, `__builtin_amdgcn_*`): hetGPU's headers give the
-///    portable CUDA functions instead.
+/// Inline assembly is not rejected here: device `asm` is PTX, which
+/// hetgpu-lower-inline-ptx lowers to hetIR (docs/InlinePTX.md) and which
+/// reports, at the asm statement, any instruction outside its subset.
 ///
 /// Host code is not checked. Errors go through DiagnosticsEngine custom IDs,
 /// so `-verify` tests them.
@@ -31,11 +32,6 @@ namespace {
 class DeviceCodeVisitor : public RecursiveASTVisitor<DeviceCodeVisitor> {
 public:
   explicit DeviceCodeVisitor(ASTContext &Ctx) : Ctx(Ctx), Diags(Ctx.getDiagnostics()) {
-    AsmDiag = Diags.getCustomDiagID(
-        DiagnosticsEngine::Error,
-        "inline assembly in device function %0 is not portable: hetGPU "
-        "compiles device code for every vendor (use the CUDA intrinsic "
-        "functions instead)");
     BuiltinDiag = Diags.getCustomDiagID(
         DiagnosticsEngine::Error,
         "vendor builtin '%0' in device function %1 is not portable (use the "
@@ -77,12 +73,6 @@ public:
     return true;
   }
 
-  bool VisitAsmStmt(AsmStmt *S) {
-    if (InDevice && Current && !inSystemHeader(S->getAsmLoc()))
-      Diags.Report(S->getAsmLoc(), AsmDiag) << Current;
-    return true;
-  }
-
   bool VisitCallExpr(CallExpr *CE) {
     if (!InDevice || !Current)
       return true;
@@ -99,13 +89,9 @@ public:
 private:
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
-  unsigned AsmDiag, BuiltinDiag;
+  unsigned BuiltinDiag;
   bool InDevice = false;
   const FunctionDecl *Current = nullptr;
-
-  bool inSystemHeader(SourceLocation L) {
-    return Ctx.getSourceManager().isInSystemHeader(L);
-  }
 };
 
 class PortabilityConsumer : public ASTConsumer {

@@ -7,6 +7,7 @@
 /// input is what clang emits for CUDA device code (triple nvptx64, our
 /// headers already call `__hetgpu_*` builtins); its output is hetIR:
 ///
+///  * inline PTX (`asm`) is lowered first (hetgpu-lower-inline-ptx);
 ///  * kernels (ptx_kernel) get the C calling convention, the attribute
 ///    "hetgpu-kernel" and an entry in `!hetgpu.kernels`;
 ///  * device functions that contain a barrier are inlined into their callers,
@@ -23,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/RaiseToHetIR.h"
+#include "hetgpu/Transforms/LowerInlinePTX.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
@@ -336,9 +338,11 @@ void stripTargetAttributes(Function &F) {
 
 } // namespace
 
-PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
   if (isAlreadyHetIR(M) || !isNVPTXModule(M))
     return PreservedAnalyses::all();
+  // Inline PTX first: it may contain barriers, which decide what is inlined.
+  LowerInlinePTXPass().run(M, AM);
 
   SmallVector<Function *, 8> Kernels;
   for (Function &F : M)

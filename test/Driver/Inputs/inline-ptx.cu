@@ -1,7 +1,12 @@
-// Device code with inline PTX: not portable.
+// Device code with inline PTX (lowered to hetIR), and host code with x86
+// assembly (left alone). With -DUNSUPPORTED the device asm uses an
+// instruction outside the supported subset.
 __device__ unsigned laneid() {
   unsigned r;
   asm("mov.u32 %0, %%laneid;" : "=r"(r));
+#ifdef UNSUPPORTED
+  asm volatile("istypep.texref %0, %1;" : "=r"(r) : "l"(0ull));
+#endif
   return r;
 }
 __global__ void k(unsigned *out) { out[threadIdx.x] = laneid(); }
