@@ -38,12 +38,14 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -123,6 +125,18 @@ bool isOrderingOnly(const std::vector<ptx::Stmt> &Stmts) {
   return N == 1 && Ordering;
 }
 
+/// The statement is `exit;` alone.
+bool isExitOnly(const std::vector<ptx::Stmt> &Stmts) {
+  unsigned N = 0;
+  bool Exit = false;
+  for (const ptx::Stmt &S : Stmts)
+    if (S.Kind == ptx::Stmt::Instruction) {
+      ++N;
+      Exit = S.I.Opcode == "exit" && S.I.Ops.empty() && !S.I.Guarded;
+    }
+  return N == 1 && Exit;
+}
+
 class ModuleLowering {
 public:
   explicit ModuleLowering(Module &M) : M(M) {}
@@ -168,6 +182,30 @@ private:
     return CFSlot;
   }
 
+  /// `exit;` in a kernel (CUB's ThreadExit, inlined by the time hetgpu-raise
+  /// runs) ends the thread: the kernel returns there. In any other function
+  /// a return would not end the thread, so it is an error there.
+  bool lowerExit(CallInst &CI) {
+    Function &F = *CI.getFunction();
+    if (F.getCallingConv() != CallingConv::PTX_Kernel ||
+        !F.getReturnType()->isVoidTy()) {
+      report(CI, 0,
+             "PTX instruction 'exit' outside a kernel: it ends the thread, "
+             "which only a return from the kernel can do in hetIR (make the "
+             "function that holds it inline into the kernel)");
+      return false;
+    }
+    BasicBlock *BB = CI.getParent();
+    BasicBlock *Rest = BB->splitBasicBlock(std::next(CI.getIterator()));
+    BB->getTerminator()->eraseFromParent();
+    ReturnInst::Create(F.getContext(), BB);
+    CI.eraseFromParent();
+    if (pred_empty(Rest))
+      DeleteDeadBlock(Rest);
+    ++NumLowered;
+    return true;
+  }
+
   bool lowerCall(CallInst &CI) {
     auto *IA = cast<InlineAsm>(CI.getCalledOperand());
     SmallVector<ptx::AsmOperandInfo, 8> Ops;
@@ -184,6 +222,8 @@ private:
       return false;
     }
     Function &F = *CI.getFunction();
+    if (isExitOnly(Stmts))
+      return lowerExit(CI);
     bool Fence = MemoryClobber && !isOrderingOnly(Stmts);
     if (Fence)
       CallInst::Create(getOrDeclareBuiltin(M, BuiltinID::fence_block), "",

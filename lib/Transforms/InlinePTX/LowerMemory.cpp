@@ -12,7 +12,7 @@
 ///    integer-to-pointer round trip reaches the targets;
 ///  * cache operators and eviction hints (`.ca`, `.cg`, `.cs`, `.lu`, `.nc`,
 ///    `.wb`, `.wt`, `.L1::*`, `.L2::*`) only change performance and are
-///    dropped; `.cv` and `.volatile` make the access volatile; `.relaxed`,
+///    dropped; `.cv`, `.cg` and `.volatile` make the access volatile; `.relaxed`,
 ///    `.acquire` and `.release` make it atomic with that ordering (scopes
 ///    are widened to the system scope, as the CUDA atomics of the headers);
 ///  * `.v2`/`.v4` are one access per element;
@@ -158,7 +158,11 @@ bool Lowerer::lowerMemory(const Instr &I, bool &Handled) {
   Type *ETy = llvmType(T);
   unsigned Size = T.Bits / 8;
   AtomicOrdering Sem = semantics(I);
-  bool Volatile = I.hasMod("volatile") || I.hasMod("cv");
+  // `.cg` (cache at L2 only) is how CUDA code polls data that other blocks
+  // write (CUB's decoupled look-back reads tile status with ld.cg and
+  // writes it with st.cg): a volatile access keeps every poll a real,
+  // coherent access where a plain one could be hoisted out of the loop.
+  bool Volatile = I.hasMod("volatile") || I.hasMod("cv") || I.hasMod("cg");
   bool Hint = false;
   for (const std::string &Mo : I.Mods)
     Hint |= StringRef(Mo).contains("cache_hint");

@@ -588,8 +588,8 @@ bool Lowerer::lowerControl(const Instr &I, bool &Handled) {
     return true;
   }
   if (Op == "exit")
-    return unsupported("'exit' ends the thread, which hetIR cannot express "
-                       "inside a function; return from the kernel instead");
+    return unsupported("'exit' is lowered only as a statement of its own, "
+                       "`asm(\"exit;\")` in a kernel (a return from it)");
   if (Op == "nanosleep") {
     // Sleeping for any time in [0, 2t] is allowed; hetIR sleeps for none.
     return expectOps(1) && read(I.Ops[0], B.getInt32Ty());

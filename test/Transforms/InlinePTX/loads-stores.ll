@@ -19,15 +19,16 @@ define i32 @ld_global_nc(ptr %p) {
   ret i32 %r
 }
 
+; ld.cg (L2 only: how CUDA code polls what other blocks write) is volatile.
 ; CHECK-LABEL: define i32 @ld_v4(ptr %p)
 ; CHECK-NEXT: [[T1:%.*]] = addrspacecast ptr %p to ptr addrspace(1)
-; CHECK-NEXT: [[T2:%.*]] = load i32, ptr addrspace(1) [[T1]], align 16
+; CHECK-NEXT: [[T2:%.*]] = load volatile i32, ptr addrspace(1) [[T1]], align 16
 ; CHECK-NEXT: [[T3:%.*]] = getelementptr i8, ptr addrspace(1) [[T1]], i64 4
-; CHECK-NEXT: [[T4:%.*]] = load i32, ptr addrspace(1) [[T3]], align 4
+; CHECK-NEXT: [[T4:%.*]] = load volatile i32, ptr addrspace(1) [[T3]], align 4
 ; CHECK-NEXT: [[T5:%.*]] = getelementptr i8, ptr addrspace(1) [[T1]], i64 8
-; CHECK-NEXT: [[T6:%.*]] = load i32, ptr addrspace(1) [[T5]], align 4
+; CHECK-NEXT: [[T6:%.*]] = load volatile i32, ptr addrspace(1) [[T5]], align 4
 ; CHECK-NEXT: [[T7:%.*]] = getelementptr i8, ptr addrspace(1) [[T1]], i64 12
-; CHECK-NEXT: [[T8:%.*]] = load i32, ptr addrspace(1) [[T7]], align 4
+; CHECK-NEXT: [[T8:%.*]] = load volatile i32, ptr addrspace(1) [[T7]], align 4
 ; CHECK-NEXT: [[T9:%.*]] = insertvalue { i32, i32, i32, i32 } poison, i32 [[T2]], 0
 ; CHECK-NEXT: [[T10:%.*]] = insertvalue { i32, i32, i32, i32 } [[T9]], i32 [[T4]], 1
 ; CHECK-NEXT: [[T11:%.*]] = insertvalue { i32, i32, i32, i32 } [[T10]], i32 [[T6]], 2

@@ -12,7 +12,7 @@
 ; RUN: not hetgpu-opt -passes=hetgpu-lower-inline-ptx -disable-output %t/rounding.ll 2>&1 | FileCheck --check-prefix=ERR-ROUNDING %s
 ; RUN: not hetgpu-opt -passes=hetgpu-lower-inline-ptx -disable-output %t/srcloc.ll 2>&1 | FileCheck --check-prefix=ERR-SRCLOC %s
 ; ERR-TEX: unsupported PTX instruction 'tex.1d.v4.s32.s32' (cannot parse its operands: {{.*}}) (inline asm line 2)
-; ERR-EXIT: unsupported PTX instruction 'exit' ('exit' ends the thread
+; ERR-EXIT: in function 'f': PTX instruction 'exit' outside a kernel
 ; ERR-LABEL: cannot parse inline PTX: labels and branches are not supported (label 'L1')
 ; ERR-UNKNOWN-REGISTER: unknown register '%envreg3'
 ; ERR-MEMORY-CONSTRAINT: memory operands ('m' constraints) are not supported
