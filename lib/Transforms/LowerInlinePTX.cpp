@@ -113,28 +113,31 @@ bool readConstraints(const InlineAsm &IA,
   return true;
 }
 
-bool isOrderingOnly(const std::vector<ptx::Stmt> &Stmts) {
-  unsigned N = 0;
-  bool Ordering = false;
+/// The statement's one instruction, or null when it has none or several.
+const ptx::Instr *soleInstruction(const std::vector<ptx::Stmt> &Stmts) {
+  const ptx::Instr *Only = nullptr;
   for (const ptx::Stmt &S : Stmts)
     if (S.Kind == ptx::Stmt::Instruction) {
-      ++N;
-      StringRef Op = S.I.Opcode;
-      Ordering = Op == "bar" || Op == "barrier" || Op == "membar" || Op == "fence";
+      if (Only)
+        return nullptr;
+      Only = &S.I;
     }
-  return N == 1 && Ordering;
+  return Only;
 }
 
-/// The statement is `exit;` alone.
+/// One barrier or fence: it orders memory itself.
+bool isOrderingOnly(const std::vector<ptx::Stmt> &Stmts) {
+  const ptx::Instr *I = soleInstruction(Stmts);
+  if (!I)
+    return false;
+  StringRef Op = I->Opcode;
+  return Op == "bar" || Op == "barrier" || Op == "membar" || Op == "fence";
+}
+
+/// The statement is `exit;` alone, unguarded.
 bool isExitOnly(const std::vector<ptx::Stmt> &Stmts) {
-  unsigned N = 0;
-  bool Exit = false;
-  for (const ptx::Stmt &S : Stmts)
-    if (S.Kind == ptx::Stmt::Instruction) {
-      ++N;
-      Exit = S.I.Opcode == "exit" && S.I.Ops.empty() && !S.I.Guarded;
-    }
-  return N == 1 && Exit;
+  const ptx::Instr *I = soleInstruction(Stmts);
+  return I && I->Opcode == "exit" && I->Ops.empty() && !I->Guarded;
 }
 
 class ModuleLowering {

@@ -11,7 +11,8 @@
 /// device code reads it like any other data and it migrates with device
 /// memory. Arrays, mipmaps and pitched 2D resources (which need filtering and
 /// coordinate normalisation in every target) are refused with
-/// cudaErrorNotSupported and a HETGPU_LOG message naming the resource type.
+/// cudaErrorNotSupported and a HETGPU_LOG=info message naming the resource
+/// type.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -94,7 +95,7 @@ HETGPU_API cudaError_t cudaCreateTextureObject(
   if (!Out || !Res || !Tex)
     return ret(cudaErrorInvalidValue);
   if (Res->resType != cudaResourceTypeLinear) {
-    log(LogLevel::Warn, std::string("cudaCreateTextureObject: ") +
+    log(LogLevel::Info, std::string("cudaCreateTextureObject: ") +
                             resourceName(Res->resType) +
                             " textures are not implemented (hetGPU supports "
                             "linear memory read with tex1Dfetch)");
