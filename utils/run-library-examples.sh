@@ -34,6 +34,7 @@ done
 shift $((OPTIND - 1))
 [ -n "$work" ] || work="$(mktemp -d)"
 mkdir -p "$work"
+work="$(cd "$work" && pwd)"
 cc="$build/bin/hetgpu-cc"
 thrust_ex=/usr/share/doc/libthrust-dev/examples
 cub_ex=/usr/share/doc/libcub-dev/examples
@@ -53,7 +54,7 @@ if [ "$phase" = run ] && [ $# -eq 0 ]; then
   # What the build phase left: thrust/NAME or cub/NAME executables.
   all=()
   for e in "$work"/thrust/* "$work"/cub/*; do
-    case "$e" in *.*) continue ;; esac
+    case "$(basename "$e")" in *.*) continue ;; esac
     [ -x "$e" ] && all+=("$e")
   done
 fi

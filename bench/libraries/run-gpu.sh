@@ -17,5 +17,6 @@ for t in "$dir"/tests/*; do
 done
 bash "$root/utils/run-library-examples.sh" -r -d nvidia -o "$dir/examples"
 if [ -x "$dir/bin/libbench-nvcc" ]; then
-  bash "$here/run.sh" gpu "$dir/bin/libbench-hetgpu" "$dir/bin/libbench-nvcc"
+  bash "$here/run.sh" gpu "$dir/bin/libbench-hetgpu" "$dir/bin/libbench-nvcc" \
+    "$dir/bin/libbench-nvcc-samelib"
 fi
