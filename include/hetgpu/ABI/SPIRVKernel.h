@@ -19,13 +19,20 @@
 /// A *warp-loop* kernel (module table mode 2; only with the lowering's
 /// "+warp-loop" features, which the OpenCL backend asks for on devices
 /// without 32-wide sub-groups) runs one CUDA warp per work-item, for exact
-/// warp semantics: it takes three more `uint` parameters between the hetIR
-/// ones and the hidden ones, the block size (x, y, z); it is launched with
-/// a local size of (ceil(x*y*z / 32), 1, 1) and a global size of (grid.x *
-/// that, grid.y, grid.z); its `dyn` buffer holds, in this order, the
-/// warps' thread states and frames (ceil(x*y*z / 32) times the per-warp
-/// bytes of the table), the kernel's static shared variables (the table
-/// gives their size, a multiple of 16) and the dynamic shared memory.
+/// warp semantics: it takes five more parameters between the hetIR ones
+/// and the hidden ones, the block size (`uint` x, y, z), then `global char
+/// *scratch` and `uint slots`; it is launched with a local size of
+/// (ceil(x*y*z / 32), 1, 1) and a global size of (grid.x * that, grid.y,
+/// grid.z). Its warps' thread states and frames take ceil(x*y*z / 32) times
+/// the per-warp bytes of the table (the group record). With `slots` 0 they
+/// are at the start of the `dyn` buffer, which then holds the kernel's
+/// static shared variables (the table gives their size, a multiple of 16)
+/// and the dynamic shared memory. With `slots` > 0 (records too large for
+/// the device's local memory) `dyn` holds only the shared memory and
+/// `scratch` (device memory) holds `slots` u32 flags, zero when the launch
+/// starts, padded to a multiple of 64 bytes, then `slots` group records: a
+/// work-group takes a free slot (flag 0 -> 1) when it starts and frees it
+/// when it ends, so `slots` bounds the work-groups that run at once.
 ///
 /// OpenCL has no portable way for the host to find or write program-scope
 /// variables (and PoCL keeps one copy of them per kernel), so every
@@ -59,17 +66,46 @@
 #define HETGPU_ABI_SPIRVKERNEL_H
 
 #include <cstdint>
+#include <string>
 
 namespace hetgpu {
 namespace spirv_abi {
 
-constexpr unsigned ABIVersion = 1;
+constexpr unsigned ABIVersion = 2;
 constexpr const char *InfoKernel = "__hetgpu_spirv_info";
 constexpr const char *InitKernel = "__hetgpu_spirv_init";
 /// Number of hidden trailing kernel parameters.
 constexpr unsigned NumHiddenParams = 2;
-/// Block-size parameters of a warp-loop kernel (before the hidden ones).
-constexpr unsigned NumWarpLoopParams = 3;
+/// Parameters of a warp-loop kernel before the hidden ones: block size x,
+/// y, z, scratch, slots.
+constexpr unsigned NumWarpLoopParams = 5;
+/// Kernel names longer than this are shortened in the SPIR-V module (C++
+/// templates give mangled names of 300 characters and more; PoCL names a
+/// cache file after the kernel, and names over 255 bytes fail there).
+constexpr size_t MaxEntryPointName = 128;
+
+/// The SPIR-V entry point of kernel \p Name: the name itself, or for a
+/// long one its first 64 characters, "_h" and a 64-bit FNV-1a hash of the
+/// whole name in hex. The lowering names entry points so; the runtimes
+/// find kernels so.
+inline std::string entryPointName(const std::string &Name) {
+  if (Name.size() <= MaxEntryPointName)
+    return Name;
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char C : Name) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  std::string Out = Name.substr(0, 64) + "_h";
+  for (int Shift = 60; Shift >= 0; Shift -= 4)
+    Out += "0123456789abcdef"[(H >> Shift) & 15];
+  return Out;
+}
+
+/// Bytes of the flag words at the start of a scratch area of \p Slots.
+constexpr uint64_t scratchFlagBytes(uint64_t Slots) {
+  return (Slots * 4 + 63) & ~uint64_t(63);
+}
 
 /// Header of the globals block.
 constexpr uint64_t StatusOffset = 0; ///< u32: 0 ok, else a Status code

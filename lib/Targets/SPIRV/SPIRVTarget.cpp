@@ -25,6 +25,7 @@
 
 #include "LowerToSPIRV.h"
 
+#include "hetgpu/ABI/SPIRVKernel.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/TargetDiagnostics.h"
@@ -172,6 +173,25 @@ public:
                                    const TargetOptions &Opts) const override;
 };
 
+/// Renames kernels with long names to their entry point names
+/// (ABI/SPIRVKernel.h), which the runtimes look up.
+Error shortenEntryPointNames(Module &M) {
+  for (Function &F : M) {
+    if (F.getCallingConv() != CallingConv::SPIR_KERNEL ||
+        F.getName().size() <= spirv_abi::MaxEntryPointName)
+      continue;
+    std::string Entry = spirv_abi::entryPointName(F.getName().str());
+    std::string Old = F.getName().str();
+    F.setName(Entry);
+    if (F.getName() != Entry)
+      return createStringError(inconvertibleErrorCode(),
+                               "spirv: kernel '%s': its entry point name "
+                               "'%s' is taken",
+                               Old.c_str(), Entry.c_str());
+  }
+  return Error::success();
+}
+
 Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
                                               const TargetOptions &Opts) const {
   Expected<unsigned> Minor = parseArch(Opts.Arch);
@@ -224,6 +244,8 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
         "spirv: an integer width that SPIR-V lacks is left after "
         "optimisation (no SPV_INTEL_arbitrary_precision_integers): %s",
         Odd->c_str());
+  if (Error E = shortenEntryPointNames(M))
+    return std::move(E);
   std::string VErr;
   raw_string_ostream VOS(VErr);
   if (verifyModule(M, &VOS))

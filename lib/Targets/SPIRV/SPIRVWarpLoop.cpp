@@ -169,7 +169,8 @@ Error SPIRVLowering::lowerWarpLoopKernels() {
   auto *Ptr = PointerType::get(Ctx, 0);
   FunctionCallee Exec = M.getOrInsertFunction(
       WarpExecName, FunctionType::get(Type::getVoidTy(Ctx),
-                                      {Ptr, Ptr, Ptr, Ptr, I32}, false));
+                                      {Ptr, Ptr, Ptr, Ptr, I32, Ptr, I32},
+                                      false));
   for (const WarpLoopKernel &S : Sel)
     if (Error E = buildWarpLoopKernel(S, Exec))
       return E;
@@ -264,7 +265,9 @@ Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
       G->eraseFromParent();
 
   SmallVector<Type *, 8> Params(S.FT->params());
-  Params.append({I32, I32, I32});
+  // The block size, then the scratch area and its slot count
+  // (ABI/SPIRVKernel.h).
+  Params.append({I32, I32, I32, Ptr, I32});
   Function *K = Function::Create(
       FunctionType::get(Type::getVoidTy(Ctx), Params, false), S.Linkage,
       S.Name, M);
@@ -283,6 +286,8 @@ Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
   K->getArg(NP)->setName("hetgpu.ntid.x");
   K->getArg(NP + 1)->setName("hetgpu.ntid.y");
   K->getArg(NP + 2)->setName("hetgpu.ntid.z");
+  K->getArg(NP + 3)->setName("hetgpu.scratch");
+  K->getArg(NP + 4)->setName("hetgpu.scratch.slots");
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", K));
   // args[i] points to parameter i's bytes, as cudaLaunchKernel's array.
   AllocaInst *Args = B.CreateAlloca(ArrayType::get(Ptr, std::max(NP, 1u)),
@@ -320,7 +325,8 @@ Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
     Store(offsetof(hetgpu_block_ctx, block_idx) + 4 * D, Builtin(Idx[D]));
   }
   // The dynamic local buffer: the warps' lane tables, thread states and
-  // frames (WarpBytes per warp), then static and dynamic shared memory.
+  // frames (WarpBytes per warp; in the scratch area instead when the slot
+  // count is not 0), then static and dynamic shared memory.
   uint64_t Frame = alignTo(std::max<uint64_t>(FrameSize, 16), 16);
   uint64_t WarpBytes =
       32 * sizeof(void *) + 32 * sizeof(hetgpu_thread_state) + 32 * Frame;
@@ -329,14 +335,19 @@ Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
   Value *Threads = B.CreateMul(
       K->getArg(NP), B.CreateMul(K->getArg(NP + 1), K->getArg(NP + 2)));
   Value *Warps = B.CreateLShr(B.CreateAdd(Threads, B.getInt32(31)), 5);
+  Value *InLocal = B.CreateICmpEQ(K->getArg(NP + 4), B.getInt32(0));
   Value *SharedBase = B.CreateInBoundsGEP(
       I8, Area,
-      B.CreateMul(B.CreateZExt(Warps, I64), B.getInt64(WarpBytes)),
+      B.CreateSelect(InLocal,
+                     B.CreateMul(B.CreateZExt(Warps, I64),
+                                 B.getInt64(WarpBytes)),
+                     B.getInt64(0)),
       "shared");
   Store(offsetof(hetgpu_block_ctx, shared), SharedBase);
   Store(offsetof(hetgpu_block_ctx, dynamic_shared_offset),
         B.getInt64(S.Shared));
-  B.CreateCall(Exec, {Args, BCtx, Thread, Area, B.getInt32(Frame)});
+  B.CreateCall(Exec, {Args, BCtx, Thread, Area, B.getInt32(Frame),
+                      K->getArg(NP + 3), K->getArg(NP + 4)});
   B.CreateRetVoid();
   WarpLoopShared[S.Name] = {S.Shared, WarpBytes};
   return Error::success();

@@ -69,18 +69,53 @@ static hetgpu_thread_state *lane(hetgpu_thread_state *TS, uint32_t L) {
                                  (size_t)L * sizeof(hetgpu_thread_state));
 }
 
+/* The scratch slot of this work-group (see __hetgpu_spirv_warp_exec). */
+static LOCAL uint32_t ScratchSlot;
+
+/* Takes a free slot of the Slots in Scratch's flag words for the
+ * work-group (work-item 0 takes it, the others read it after the barrier)
+ * and returns the slot's area. */
+static char *acquireScratch(hetgpu_block_ctx *Ctx, char *Scratch,
+                            uint32_t Slots, size_t GroupBytes) {
+  uint32_t *Flags = (uint32_t *)Scratch;
+  if (__hetgpu_tid_x() == 0) {
+    uint32_t Id = Ctx->block_idx[0] +
+                  Ctx->grid_dim[0] * (Ctx->block_idx[1] +
+                                      Ctx->grid_dim[1] * Ctx->block_idx[2]);
+    uint32_t S = Id % Slots;
+    for (;;) {
+      uint32_t Free = 0;
+      if (__atomic_compare_exchange_n(&Flags[S], &Free, 1, 0, __ATOMIC_ACQUIRE,
+                                      __ATOMIC_RELAXED))
+        break;
+      S = S + 1 == Slots ? 0 : S + 1;
+    }
+    ScratchSlot = S;
+  }
+  __hetgpu_barrier();
+  size_t FlagBytes = ((size_t)Slots * 4 + 63) & ~(size_t)63;
+  return Scratch + FlagBytes + (size_t)ScratchSlot * GroupBytes;
+}
+
 /* Runs the lanes of warp __hetgpu_tid_x() (the work-item's local id) of
- * the block described by Ctx. Area (work-group local memory) holds one
- * record per warp: a table of 32 lane pointers, 32 thread states, then 32
- * frames of FrameSize bytes (a multiple of 16). */
+ * the block described by Ctx. The warps' area holds one record per warp: a
+ * table of 32 lane pointers, 32 thread states, then 32 frames of FrameSize
+ * bytes (a multiple of 16). It is Local (work-group local memory) when
+ * Slots is 0; else it is one of Slots areas in Scratch (global memory,
+ * ABI/SPIRVKernel.h), for records larger than the device's local memory:
+ * the work-group holds its slot while it runs. */
 void __hetgpu_spirv_warp_exec(void **Args, hetgpu_block_ctx *Ctx,
-                              hetgpu_thread_fn Fn, char *Area,
-                              uint32_t FrameSize) {
+                              hetgpu_thread_fn Fn, char *Local,
+                              uint32_t FrameSize, char *Scratch,
+                              uint32_t Slots) {
   uint32_t BX = Ctx->block_dim[0], BY = Ctx->block_dim[1];
   uint32_t N = BX * BY * Ctx->block_dim[2];
   uint32_t W = __hetgpu_tid_x();
   size_t WarpBytes = 32 * sizeof(void *) + 32 * sizeof(hetgpu_thread_state) +
                      32 * (size_t)FrameSize;
+  char *Area = Local;
+  if (Slots)
+    Area = acquireScratch(Ctx, Scratch, Slots, ((N + 31) / 32) * WarpBytes);
   /* The lane table lives there too: LLVM 22's SPIR-V backend emitted a
    * private array of 32 pointers as one pointer variable. */
   hetgpu_thread_state **Lanes = (hetgpu_thread_state **)(Area + W * WarpBytes);
@@ -123,8 +158,14 @@ void __hetgpu_spirv_warp_exec(void **Args, hetgpu_block_ctx *Ctx,
     __hetgpu_barrier();
     uint32_t Waiting = __atomic_load_n(&Tally[Slot][0], __ATOMIC_RELAXED);
     uint32_t Count = __atomic_load_n(&Tally[Slot][1], __ATOMIC_RELAXED);
-    if (!Waiting)
-      return; /* every thread of the block has exited */
+    if (!Waiting) {
+      /* Every thread of the block has exited: no work-item reads the area
+       * any more. */
+      if (Slots && W == 0)
+        __atomic_store_n(&((uint32_t *)Scratch)[ScratchSlot], 0,
+                         __ATOMIC_RELEASE);
+      return;
+    }
     int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
     for (uint32_t L = 0; L < NumLanes; ++L)
       if (Lanes[L]->status == HETGPU_ST_BAR) {

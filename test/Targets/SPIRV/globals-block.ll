@@ -19,7 +19,7 @@ target triple = "unknown-hetgpu-unknown"
 @tbl = internal addrspace(4) constant [2 x i32] [i32 7, i32 9], align 4
 
 ; CHECK: @tbl = internal addrspace(1) constant [2 x i32] [i32 7, i32 9]
-; CHECK: @__hetgpu_spirv_table = internal addrspace(2) constant {{.*}} c"hetgpu-spirv 1\0Ablock 80 16\0Aglobal counter 48 4\0Aglobal coef 64 16\0Akernel k 0\0A"
+; CHECK: @__hetgpu_spirv_table = internal addrspace(2) constant {{.*}} c"hetgpu-spirv 2\0Ablock 80 16\0Aglobal counter 48 4\0Aglobal coef 64 16\0Akernel k 0\0A"
 ; CHECK: @coef.init = internal addrspace(1) constant [4 x float] [float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00]
 ; CHECK-NOT: @counter.init
 ; CHECK-LABEL: define spir_kernel void @k(

@@ -8,7 +8,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
-; CHECK: c"hetgpu-spirv 1\0Ablock 48 16\0Akernel k 0\0Aheap 1\0A"
+; CHECK: c"hetgpu-spirv 2\0Ablock 48 16\0Akernel k 0\0Aheap 1\0A"
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK: %[[CLK:.*]] = getelementptr inbounds i8, ptr addrspace(1) %hetgpu.globals, i64 16
 ; CHECK: atomicrmw add ptr addrspace(1) %[[CLK]], i64 1 monotonic

@@ -9,7 +9,7 @@
 ; RUN: hetgpu-opt -passes=hetgpu-lower-spirv -hetgpu-spirv-defer-unsupported -S %s | FileCheck --check-prefix=DEFER %s
 ; RUN: %spirv_translate --features=+defer-unsupported %s -o %t.defer.spv
 ; RUN: spirv-val %t.defer.spv
-; DEFER: c"hetgpu-spirv 1\0Ablock 48 16\0Aunsupported k 6b65726e656c20276b273a{{[0-9a-f]+}}\0A"
+; DEFER: c"hetgpu-spirv 2\0Ablock 48 16\0Aunsupported k 6b65726e656c20276b273a{{[0-9a-f]+}}\0A"
 ; DEFER-NOT: define{{.*}} @k(
 ; REQUIRES: spirv-val
 ; RUN: spirv-val %t.spv

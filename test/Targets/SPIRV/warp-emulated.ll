@@ -9,7 +9,7 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "unknown-hetgpu-unknown"
 
 ; CHECK: @__hetgpu_spirv_warp_scratch = internal addrspace(3) global [1024 x i32] poison
-; CHECK: c"hetgpu-spirv 1\0Ablock 48 16\0Akernel k 1\0A"
+; CHECK: c"hetgpu-spirv 2\0Ablock 48 16\0Akernel k 1\0A"
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK-NOT: intel_reqd_sub_group_size
 ; CHECK: %warp.base = and i32 %hetgpu.linear.tid, -32

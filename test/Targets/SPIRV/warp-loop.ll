@@ -2,7 +2,8 @@
 ; operation not every thread reaches (k) or that exchanges data through
 ; volatile shared memory (scan) runs one CUDA warp per work-item; a
 ; block-convergent one (plain) keeps the work-item-per-thread form. The
-; warp-loop kernel takes the block size after its parameters, calls the
+; warp-loop kernel takes the block size and the scratch area (for warp
+; states too large for local memory) after its parameters, calls the
 ; SIMT->MIMD thread function from the warp executor, and block barriers are
 ; work-group barriers; the module table says mode 2, the static shared bytes
 ; and the per-warp state bytes.
@@ -20,9 +21,11 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
-; CHECK: c"hetgpu-spirv 1\0Ablock 48 16\0Akernel plain 0\0Akernel k 2 0 2560\0Akernel scan 2 128 2560\0A"
+; CHECK: c"hetgpu-spirv 2\0Ablock 48 16\0Akernel plain 0\0Akernel k 2 0 2560\0Akernel scan 2 128 2560\0A"
 ; CHECK-LABEL: define spir_kernel void @plain(ptr addrspace(1) %out, ptr addrspace(3) %hetgpu.dynshared, ptr addrspace(1) %hetgpu.globals)
-; CHECK-LABEL: define spir_kernel void @k(ptr addrspace(1) %0, i32 %1, i32 %hetgpu.ntid.x, i32 %hetgpu.ntid.y, i32 %hetgpu.ntid.z, ptr addrspace(3) %hetgpu.dynshared, ptr addrspace(1) %hetgpu.globals)
+; CHECK-LABEL: define spir_kernel void @k(ptr addrspace(1) %0, i32 %1, i32 %hetgpu.ntid.x, i32 %hetgpu.ntid.y, i32 %hetgpu.ntid.z, ptr addrspace(1) %hetgpu.scratch, i32 %hetgpu.scratch.slots, ptr addrspace(3) %hetgpu.dynshared, ptr addrspace(1) %hetgpu.globals)
+; The warps' records are in local memory unless the slot count is not 0.
+; CHECK: icmp eq i32 %hetgpu.scratch.slots, 0
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: call spir_func void @k.hetgpu.run_warp(
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)

@@ -133,7 +133,8 @@ Status ZEModule::createKernel(const std::string &Name,
                               const container::KernelInfo &KI,
                               std::unique_ptr<Kernel> &Out) {
   ze_kernel_desc_t KD;
-  KD.pKernelName = Name.c_str();
+  std::string Entry = spirv_abi::entryPointName(Name);
+  KD.pKernelName = Entry.c_str();
   ze_kernel_handle_t K;
   if (Status S = zeStatus(Dev.A.zeKernelCreate(H, &KD, &K),
                           "zeKernelCreate(" + Name + ")"))

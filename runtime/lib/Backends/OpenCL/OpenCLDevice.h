@@ -222,11 +222,19 @@ public:
     Last = Ev;
   }
 
+  /// The scratch area of warp-loop kernels launched here whose group
+  /// records do not fit in local memory (ABI/SPIRVKernel.h), at least
+  /// \p Bytes; its flags are cleared by a command on this queue.
+  Status scratch(uint64_t Bytes, uint64_t Slots, void *&Out);
+
   CLDevice &D;
   const API &A;
   cl_command_queue Q;
   std::mutex LastM;
   cl_event Last = nullptr;
+  std::mutex ScratchM;
+  void *Scratch = nullptr;
+  uint64_t ScratchBytes = 0;
 };
 
 } // namespace cl

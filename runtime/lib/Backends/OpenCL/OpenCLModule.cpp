@@ -151,7 +151,8 @@ Status CLModule::createKernel(const std::string &Name,
                               const container::KernelInfo &KI,
                               std::unique_ptr<Kernel> &Out) {
   cl_int E = CL_SUCCESS;
-  cl_kernel K = Dev.A.clCreateKernel(Program, Name.c_str(), &E);
+  cl_kernel K =
+      Dev.A.clCreateKernel(Program, spirv_abi::entryPointName(Name).c_str(), &E);
   if (!K)
     return clStatus(E, "clCreateKernel(" + Name + ")");
   cl_uint NArgs = 0;

@@ -63,6 +63,8 @@ Status CLEvent::elapsedSince(Event &Start, float &Ms) {
 CLQueue::~CLQueue() {
   A.clFinish(Q);
   setLast(nullptr);
+  if (Scratch)
+    D.release(Scratch);
   {
     std::lock_guard<std::mutex> L(D.M);
     D.Queues.erase(this);
@@ -117,13 +119,51 @@ Status CLQueue::launch(Kernel &Kn, const LaunchParams &P) {
                              ")");
     ++N;
   }
-  if (K.WarpLoop)
+  uint64_t Warps = (uint64_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
+  uint64_t Shared = P.DynamicShared + (K.WarpLoop ? K.StaticShared : 0);
+  uint64_t Record = K.WarpLoop ? Warps * K.WarpBytes : 0;
+  uint64_t Limit = D.Props.SharedMemPerBlockOptin;
+  // The device's local memory must hold it all (some OpenCL runtimes abort
+  // instead of failing the enqueue: PoCL 3.1 asserts). A warp-loop
+  // kernel's warp states go to a scratch area in device memory when they
+  // do not fit.
+  uint64_t Need = Shared + (K.WarpLoop ? 0 : I.StaticShared);
+  if (Need > Limit)
+    return Status(ErrorCode::LaunchOutOfResources,
+                  "opencl: " + I.Name + " needs " + std::to_string(Need) +
+                      " bytes of local memory (" +
+                      std::to_string(P.DynamicShared) + " dynamic shared, " +
+                      std::to_string(I.StaticShared) +
+                      " static); the device has " + std::to_string(Limit));
+  uint64_t Slots = 0;
+  void *ScratchPtr = nullptr;
+  if (K.WarpLoop && Need + Record > Limit) {
+    // Enough slots for the work-groups the device runs at once; more
+    // groups wait for a free one.
+    uint64_t Groups = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
+    Slots = std::min<uint64_t>(
+        Groups, std::max<uint64_t>(16, 4 * D.Props.MultiProcessorCount));
+    if (Status S = scratch(spirv_abi::scratchFlagBytes(Slots) + Slots * Record,
+                           Slots, ScratchPtr))
+      return Status(S.Code, "opencl: " + I.Name + ": warp states of " +
+                                  std::to_string(Record) +
+                                  " bytes per block: " + S.Message);
+    Record = 0;
+  }
+  if (K.WarpLoop) {
     for (int D = 0; D < 3; ++D, ++N)
       if (cl_int R = A.clSetKernelArg(K.K, N, sizeof(cl_uint), &P.Block[D]))
         return clStatus(R, "clSetKernelArg(" + I.Name + ", block size)");
-  uint64_t Warps = (uint64_t(P.Block[0]) * P.Block[1] * P.Block[2] + 31) / 32;
-  uint64_t Dyn =
-      P.DynamicShared + (K.WarpLoop ? K.StaticShared + Warps * K.WarpBytes : 0);
+    cl_int R = ScratchPtr ? A.clSetKernelArgSVMPointer(K.K, N, ScratchPtr)
+                          : A.clSetKernelArg(K.K, N, sizeof(void *), nullptr);
+    if (R)
+      return clStatus(R, "clSetKernelArg(" + I.Name + ", scratch)");
+    cl_uint SlotArg = cl_uint(Slots);
+    if (cl_int R = A.clSetKernelArg(K.K, N + 1, sizeof SlotArg, &SlotArg))
+      return clStatus(R, "clSetKernelArg(" + I.Name + ", scratch slots)");
+    N += 2;
+  }
+  uint64_t Dyn = Shared + Record;
   if (cl_int R = A.clSetKernelArg(K.K, N, std::max<uint64_t>(Dyn, 1), nullptr))
     return clStatus(R, "clSetKernelArg(" + I.Name +
                            ", dynamic shared memory of " + std::to_string(Dyn) +
@@ -151,6 +191,35 @@ Status CLQueue::launch(Kernel &Kn, const LaunchParams &P) {
                       "clEnqueueNDRangeKernel(" + I.Name + ")");
   setLast(Ev);
   return S;
+}
+
+Status CLQueue::scratch(uint64_t Bytes, uint64_t Slots, void *&Out) {
+  std::lock_guard<std::mutex> L(ScratchM);
+  if (ScratchBytes < Bytes) {
+    // Commands already enqueued may still use the old area.
+    if (Scratch) {
+      if (Status S = clStatus(A.clFinish(Q), "clFinish"))
+        return S;
+      D.release(Scratch);
+      Scratch = nullptr;
+      ScratchBytes = 0;
+    }
+    if (Status S = D.allocate(Bytes, Scratch))
+      return S;
+    ScratchBytes = Bytes;
+  }
+  // Flags left set by a launch that failed are cleared for this one.
+  uint8_t Zero = 0;
+  cl_event Ev = nullptr;
+  if (Status S = clStatus(
+          A.clEnqueueSVMMemFill(Q, Scratch, &Zero, 1,
+                                spirv_abi::scratchFlagBytes(Slots), 0,
+                                nullptr, &Ev),
+          "clEnqueueSVMMemFill(scratch flags)"))
+    return S;
+  setLast(Ev);
+  Out = Scratch;
+  return Status::ok();
 }
 
 Status CLQueue::hostFunc(std::function<void()> Fn) {

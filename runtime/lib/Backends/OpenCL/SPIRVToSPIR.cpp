@@ -10,6 +10,7 @@
 
 #include "SPIRVToSPIR.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,9 +32,52 @@ namespace rt {
 
 namespace {
 constexpr uint32_t SPIRVMagic = 0x07230203;
-constexpr uint16_t OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22,
-                   OpConstantFalse = 41, OpConstant = 43,
-                   OpConstantNull = 46;
+constexpr uint16_t OpName = 5, OpMemberName = 6, OpTypeBool = 20,
+                   OpTypeInt = 21, OpTypeFloat = 22, OpConstantFalse = 41,
+                   OpConstant = 43, OpConstantNull = 46, OpDecorate = 71,
+                   OpMemberDecorate = 72, OpPhi = 245, OpLabel = 248,
+                   OpBranch = 249, OpBranchConditional = 250, OpSwitch = 251;
+
+/// Control-flow edges by (predecessor label, successor label): how many of
+/// the predecessor's terminator operands name the successor. A switch with
+/// several cases that go to one block gives that pair a count above one.
+using EdgeCounts = std::map<std::pair<uint32_t, uint32_t>, uint32_t>;
+
+/// Collects EdgeCounts from the terminators. OpSwitch literals are one word
+/// for selectors up to 32 bits and two for 64-bit ones: the selector's width
+/// comes from the integer type its defining instruction names.
+EdgeCounts countEdges(const std::vector<uint32_t> &W) {
+  std::map<uint32_t, uint32_t> IntWidth;   // OpTypeInt id -> width
+  std::map<uint32_t, uint32_t> ValueWidth; // value id -> its int type's width
+  EdgeCounts Edges;
+  uint32_t Block = 0;
+  for (size_t I = 5; I < W.size();) {
+    uint32_t Count = W[I] >> 16, Op = W[I] & 0xffff;
+    if (Count == 0 || I + Count > W.size())
+      break; // the caller reports malformed instructions
+    if (Op == OpTypeInt && Count >= 3)
+      IntWidth[W[I + 1]] = W[I + 2];
+    else if (Op != OpName && Op != OpMemberName && Op != OpDecorate &&
+             Op != OpMemberDecorate && Count >= 3 && IntWidth.count(W[I + 1]))
+      ValueWidth[W[I + 2]] = IntWidth[W[I + 1]];
+    if (Op == OpLabel && Count >= 2)
+      Block = W[I + 1];
+    else if (Op == OpBranch && Count >= 2)
+      ++Edges[{Block, W[I + 1]}];
+    else if (Op == OpBranchConditional && Count >= 4) {
+      ++Edges[{Block, W[I + 2]}];
+      ++Edges[{Block, W[I + 3]}];
+    } else if (Op == OpSwitch && Count >= 3) {
+      ++Edges[{Block, W[I + 2]}];
+      auto It = ValueWidth.find(W[I + 1]);
+      size_t Stride = (It != ValueWidth.end() && It->second > 32) ? 3 : 2;
+      for (size_t J = I + 3; J + Stride <= I + Count; J += Stride)
+        ++Edges[{Block, W[J + Stride - 1]}];
+    }
+    I += Count;
+  }
+  return Edges;
+}
 
 bool readFile(const std::string &Path, std::vector<char> &Out) {
   std::ifstream In(Path, std::ios::binary);
@@ -63,13 +107,41 @@ bool legalizeSPIRVForTranslator(std::vector<char> &Module, std::string &Error) {
   }
   // Scalar types by result id: kind ('b', 'i', 'f') and bit width.
   std::map<uint32_t, std::pair<char, uint32_t>> Scalars;
+  EdgeCounts Edges = countEdges(W);
   std::vector<uint32_t> Out(W.begin(), W.begin() + 5);
+  uint32_t Block = 0;
   size_t I = 5;
   while (I < W.size()) {
     uint32_t Count = W[I] >> 16, Op = W[I] & 0xffff;
     if (Count == 0 || I + Count > W.size()) {
       Error = "malformed SPIR-V instruction at word " + std::to_string(I);
       return false;
+    }
+    if (Op == OpLabel && Count >= 2)
+      Block = W[I + 1];
+    // SPIR-V gives a phi one (value, parent) pair per parent block; LLVM IR
+    // wants one per edge. llvm-spirv-15 copies the pairs as they are, so a
+    // parent that reaches the block by several edges (switch cases with one
+    // target) gives it an invalid phi ("PHINode should have one entry for
+    // each predecessor"). The pair is repeated once per edge.
+    if (Op == OpPhi && Count >= 3) {
+      size_t At = Out.size();
+      Out.insert(Out.end(), W.begin() + I, W.begin() + I + 3);
+      for (size_t J = I + 3; J + 1 < I + Count; J += 2) {
+        auto It = Edges.find({W[J + 1], Block});
+        uint32_t Times = It == Edges.end() ? 1 : std::max(It->second, 1u);
+        for (uint32_t T = 0; T < Times; ++T)
+          Out.insert(Out.end(), {W[J], W[J + 1]});
+      }
+      uint32_t Words = Out.size() - At;
+      if (Words > 0xffff) {
+        Error = "a phi with too many incoming edges for one SPIR-V "
+                "instruction (" + std::to_string(Words) + " words)";
+        return false;
+      }
+      Out[At] = (Words << 16) | OpPhi;
+      I += Count;
+      continue;
     }
     if (Op == OpTypeBool)
       Scalars[W[I + 1]] = {'b', 0};

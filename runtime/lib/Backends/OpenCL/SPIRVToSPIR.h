@@ -20,9 +20,12 @@
 namespace hetgpu {
 namespace rt {
 
-/// Rewrites constructs valid SPIR-V that older translators reject:
+/// Rewrites constructs of valid SPIR-V that older translators reject:
 /// OpConstantNull of a scalar integer/float/bool type becomes OpConstant 0 /
-/// OpConstantFalse. Returns false (and sets \p Error) on a malformed module.
+/// OpConstantFalse; an OpPhi pair whose parent block branches to the phi's
+/// block by several edges (switch cases with one target) is repeated once
+/// per edge, as LLVM IR's phis need. Returns false (and sets \p Error) on a
+/// malformed module.
 bool legalizeSPIRVForTranslator(std::vector<char> &Module, std::string &Error);
 
 /// The translator's path, or "" (with \p Error set) when none is found.
