@@ -157,10 +157,22 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
   }
   // Device variables are exported and stay writable: the runtime writes
   // __constant__ memory too (cudaMemcpyToSymbol), so none goes to .rodata.
+  // Template instances (`template <class T> __constant__ T mask[N]`) come
+  // linkonce_odr and dso_local: linkonce could drop one the runtime looks
+  // up, and a default-visibility symbol of a shared object is preemptible,
+  // which dso_local's PC-relative accesses cannot reach (lld: "relocation
+  // R_X86_64_PC32 cannot be used"). Each is one external definition of the
+  // module's own object, protected: exported, not preemptible.
   for (GlobalVariable &G : M.globals()) {
     if (G.isDeclaration() || G.hasLocalLinkage())
       continue;
-    G.setVisibility(GlobalValue::DefaultVisibility);
+    if (G.hasLinkOnceLinkage() || G.hasWeakLinkage() ||
+        G.hasCommonLinkage()) {
+      G.setLinkage(GlobalValue::ExternalLinkage);
+      G.setComdat(nullptr);
+    }
+    G.setVisibility(G.isDSOLocal() ? GlobalValue::ProtectedVisibility
+                                   : GlobalValue::DefaultVisibility);
     unsigned AS = G.getAddressSpace();
     if ((AS == AS_Global || AS == AS_Constant) &&
         G.getName() != AbiVersionSymbol)

@@ -17,9 +17,12 @@
 namespace hetgpu {
 namespace rt {
 
+// Default: errors only. Warnings (a driver that chose another arena address,
+// a corrupt cache entry rebuilt, a kernel left out) do not change what the
+// program computes, and programs whose output is compared must not see them.
 static LogLevel parseLevel(const char *S) {
   if (!S || !*S)
-    return LogLevel::Warn;
+    return LogLevel::Error;
   if (!strcmp(S, "off") || !strcmp(S, "none") || !strcmp(S, "0"))
     return LogLevel::Off;
   if (!strcmp(S, "error"))
@@ -30,7 +33,7 @@ static LogLevel parseLevel(const char *S) {
     return LogLevel::Info;
   if (!strcmp(S, "debug") || !strcmp(S, "2"))
     return LogLevel::Debug;
-  return LogLevel::Warn;
+  return LogLevel::Error;
 }
 
 LogLevel logLevel() {

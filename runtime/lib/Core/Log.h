@@ -4,7 +4,7 @@
 ///
 /// \file
 /// Runtime messages on stderr, filtered by HETGPU_LOG=error|warn|info|debug
-/// (default: warn). Errors and warnings always name the operation and the
+/// (default: error; warnings only when asked for). Errors and warnings always name the operation and the
 /// reason.
 ///
 //===----------------------------------------------------------------------===//
