@@ -15,6 +15,7 @@
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
 
@@ -127,6 +128,10 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
   if (Opts.Arch.empty())
     Opts.Arch = Target->defaultArch();
 
+  // Shared memory as a 32-bit window (WrapSharedAddresses.h), unless the
+  // target's hardware is one.
+  if (!Target->wrapsSharedAddresses())
+    hetgpu::wrapSharedAddresses(**M);
   if (Opts.Instrument) {
     if (Error E =
             runNamedPipeline(**M, Target->readsYieldFlagEarly()

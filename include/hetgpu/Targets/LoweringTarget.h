@@ -63,6 +63,10 @@ public:
   /// (SIMT->MIMD) keep every value live across a barrier in each thread's
   /// frame, so they read it at the safe point.
   virtual bool readsYieldFlagEarly() const { return true; }
+  /// Whether shared-memory addresses are 32-bit offsets in hardware, so
+  /// offsets that overflow wrap around within the block's shared memory as
+  /// on NVIDIA GPUs; the others get `hetgpu-wrap-shared-addresses`.
+  virtual bool wrapsSharedAddresses() const { return false; }
 };
 
 #define HETGPU_TARGET(Name, Class, Triple)                                     \

@@ -78,6 +78,8 @@ class NVPTXTarget final : public LoweringTarget {
 public:
   StringRef name() const override { return TargetName; }
   std::string defaultArch() const override { return "sm_70"; }
+  /// PTX shared-memory addresses are 32-bit offsets in the block's window.
+  bool wrapsSharedAddresses() const override { return true; }
 
   void registerPasses(PassBuilder &PB) const override {
     PB.registerPipelineParsingCallback(
