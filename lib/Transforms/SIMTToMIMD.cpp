@@ -55,6 +55,8 @@ STATISTIC(NumResumableKernels,
           "Kernels lowered to a resumable thread function");
 STATISTIC(NumVolatileSyncs,
           "Warp regrouping points before volatile shared accesses");
+STATISTIC(NumExchangeSyncs,
+          "Warp regrouping points before unordered shared exchanges");
 
 namespace hetgpu {
 namespace simt {
@@ -100,6 +102,7 @@ bool Lowering::lowerKernel(Function &K) {
     return false;
   copyWrittenByVal(K);
   NumVolatileSyncs += addVolatileWarpSyncPoints(K);
+  NumExchangeSyncs += addSharedExchangeSyncPoints(K);
   bool HasSync = false;
   for (Instruction &I : instructions(K))
     if (syncKindOf(I)) {

@@ -59,6 +59,17 @@ llvm::Error lowerSIMTToMIMD(llvm::Module &M);
 /// are warp regrouping points (lock-step warp-synchronous code).
 bool mayBeShared(const llvm::Value *Ptr);
 
+/// The non-volatile accesses of \p F to provably shared memory that another
+/// lane of the warp may have written (a load) or may still read (a store)
+/// with nothing in between that orders the warp (a barrier, __syncwarp, a
+/// warp operation): a shared access of the other kind through a different
+/// pointer reaches it on some path without one. Warp-synchronous code
+/// through a __shared__ tile relies on NVIDIA's lock-step there; the
+/// SIMT->MIMD lowering makes these accesses warp regrouping points, and
+/// the SPIR-V target runs such kernels one warp per work-item.
+void findUnorderedSharedExchanges(llvm::Function &F,
+                                  llvm::SmallVectorImpl<llvm::Instruction *> &Out);
+
 class SIMTToMIMDPass : public RequiredPass<SIMTToMIMDPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);

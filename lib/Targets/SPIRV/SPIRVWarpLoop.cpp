@@ -79,9 +79,15 @@ const unsigned char WarpExecutorBitcode[] = {
 /// reaches the same number of times (the barrier emulation of lowerWarpOps
 /// would deadlock or pair the wrong lanes), and warp-synchronous exchanges
 /// through volatile shared memory (pre-CUDA 9 scans and reductions assume
-/// the lanes of a warp execute each access in lock-step).
+/// the lanes of a warp execute each access in lock-step) or through
+/// non-volatile shared memory with no barrier between a lane's store and
+/// another lane's load (findUnorderedSharedExchanges).
 bool SPIRVLowering::needsWarpLoop(Function &K) {
   if (Opts.WarpLoop == SPIRVLoweringOptions::WarpLoopMode::All)
+    return true;
+  SmallVector<Instruction *, 4> Exchanges;
+  findUnorderedSharedExchanges(K, Exchanges);
+  if (!Exchanges.empty())
     return true;
   std::optional<DominatorTree> DT;
   std::optional<PostDominatorTree> PDT;

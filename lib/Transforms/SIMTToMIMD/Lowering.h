@@ -58,6 +58,8 @@ uint32_t syncKindOf(const llvm::Instruction &I);
 /// Adds an __activemask() sync point before every volatile access of \p K
 /// that may touch shared memory; returns how many.
 unsigned addVolatileWarpSyncPoints(llvm::Function &K);
+/// Warp regrouping points before findUnorderedSharedExchanges' accesses.
+unsigned addSharedExchangeSyncPoints(llvm::Function &K);
 
 // ---- Errors ---------------------------------------------------------------
 

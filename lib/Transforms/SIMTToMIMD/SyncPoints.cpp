@@ -8,7 +8,8 @@
 /// warp shuffles, votes, matches, activemask) and which block-executor
 /// operation each becomes (ABI/BlockExecutor.h); and the warp regrouping
 /// points added before volatile accesses that may touch shared memory, for
-/// warp-synchronous code written before CUDA 9.
+/// warp-synchronous code written before CUDA 9, and before the accesses of
+/// warp-synchronous exchanges through non-volatile shared memory.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +18,9 @@
 #include "hetgpu/ABI/BlockExecutor.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
@@ -97,7 +100,118 @@ unsigned addVolatileWarpSyncPoints(Function &K) {
   return Points.size();
 }
 
+/// Warp-synchronous exchanges through shared memory without `volatile`
+/// (lanes of a warp write a tile and read each other's values back with no
+/// barrier between, legal only by NVIDIA's lock-step): the accesses
+/// findUnorderedSharedExchanges returns become warp regrouping points, as
+/// volatile ones are. Returns the number of points added.
+unsigned addSharedExchangeSyncPoints(Function &K) {
+  SmallVector<Instruction *, 16> Points;
+  findUnorderedSharedExchanges(K, Points);
+  if (Points.empty())
+    return 0;
+  Function *AM = getOrDeclareBuiltin(*K.getParent(), BuiltinID::activemask);
+  for (Instruction *I : Points)
+    CallInst::Create(AM, {}, "", I->getIterator());
+  return Points.size();
+}
+
 } // namespace simt
+
+namespace {
+
+/// Whether \p Ptr provably points into shared memory: a shared pointer, or
+/// a generic one whose every underlying object is a shared variable or the
+/// dynamic shared memory. (Generic pointers that merely may be shared, like
+/// kernel parameters, are global in practice: treating them as exchanges
+/// would regroup every kernel that stores and then loads.)
+bool isProvablyShared(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == AS_Shared)
+    return true;
+  if (AS != 0)
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs);
+  if (Objs.empty())
+    return false;
+  for (const Value *O : Objs) {
+    O = O->stripPointerCasts();
+    if (O->getType()->getPointerAddressSpace() == AS_Shared)
+      continue;
+    if (auto *GV = dyn_cast<GlobalVariable>(O);
+        GV && GV->getAddressSpace() == AS_Shared)
+      continue;
+    return false;
+  }
+  return true;
+}
+
+const Value *sharedAccessPointer(const Instruction &I, bool &IsStore) {
+  const Value *Ptr = nullptr;
+  IsStore = false;
+  if (auto *LI = dyn_cast<LoadInst>(&I); LI && !LI->isVolatile())
+    Ptr = LI->getPointerOperand();
+  else if (auto *SI = dyn_cast<StoreInst>(&I); SI && !SI->isVolatile()) {
+    Ptr = SI->getPointerOperand();
+    IsStore = true;
+  }
+  return Ptr && isProvablyShared(Ptr) ? Ptr : nullptr;
+}
+
+/// Whether \p I orders the lanes of a warp: a barrier, __syncwarp or any
+/// other warp operation (every lane of the warp arrives before any goes
+/// on).
+bool ordersWarp(const Instruction &I) {
+  return simt::syncKindOf(I) != HETGPU_SYNC_EXIT;
+}
+
+} // namespace
+
+void findUnorderedSharedExchanges(Function &F,
+                                  SmallVectorImpl<Instruction *> &Out) {
+  // Each shared access A is followed forward, over every path that does
+  // not pass a warp-ordering instruction, to the shared accesses of the
+  // other kind; one through another pointer value may be another lane's
+  // element (the same pointer is the same thread's own element).
+  SmallPtrSet<Instruction *, 16> Marked;
+  for (Instruction &A : instructions(F)) {
+    bool AStore;
+    const Value *APtr = sharedAccessPointer(A, AStore);
+    if (!APtr)
+      continue;
+    SmallVector<std::pair<BasicBlock *, BasicBlock::iterator>, 8> Work;
+    SmallPtrSet<BasicBlock *, 16> Entered;
+    Work.push_back({A.getParent(), std::next(A.getIterator())});
+    while (!Work.empty()) {
+      auto [BB, It] = Work.pop_back_val();
+      bool Stopped = false;
+      for (; It != BB->end(); ++It) {
+        Instruction &B = *It;
+        if (&B == &A && It != std::next(A.getIterator())) {
+          Stopped = true; // back at the start: the rest was walked
+          break;
+        }
+        if (ordersWarp(B)) {
+          Stopped = true;
+          break;
+        }
+        bool BStore;
+        const Value *BPtr = sharedAccessPointer(B, BStore);
+        if (BPtr && BStore != AStore && BPtr != APtr)
+          Marked.insert(&B);
+      }
+      if (Stopped)
+        continue;
+      for (BasicBlock *Succ : successors(BB))
+        if (Entered.insert(Succ).second)
+          Work.push_back({Succ, Succ->begin()});
+    }
+  }
+  for (Instruction &I : instructions(F))
+    if (Marked.count(&I))
+      Out.push_back(&I);
+}
 
 /// Whether a volatile access through \p Ptr may touch shared memory: a
 /// shared pointer, or a generic one whose object is not provably a global
