@@ -47,8 +47,8 @@ enum {
   __attribute__((diagnose_if(__scope < 0 || __scope > 4,                      \
                              "invalid __nv_atomic thread scope", "error")))
 #define __HG_NVA_ORDER(O)                                                      \
-  __attribute__((diagnose_if(O < 0 || O > 5, "invalid __nv_atomic memory order", \
-                             "error")))
+  __attribute__((diagnose_if(O < 0 || O > 5,                                 \
+                             "invalid __nv_atomic memory order", "error")))
 
 namespace __hg_nva {
 template <typename T> struct id {
