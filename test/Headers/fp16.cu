@@ -62,4 +62,6 @@ __global__ void cuda12(__half2 *h2, __half *h, unsigned *m, long long *ll) {
   ll[0] = __half2ll_rd(h[3]) + __half2ushort_rz(h[4]) + __half2char_rz(h[5]);
   h[6] = __ll2half_rd(ll[2]);
   h2[9] = __hadd2_sat(__lowhigh2highlow(h2[10]), __hmul2_sat(h2[11], h2[12]));
+  h[7] = __ldg(&h[8]);
+  __stcs(&h2[13], __ldcs(&h2[14]));
 }
