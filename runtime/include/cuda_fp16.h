@@ -157,6 +157,7 @@ __HG_HD __half __float2half_rn(float f) { return __half(f); }
 __HG_HD float __half2float(__half h) { return __hg_fp16::to_float(h.__x); }
 __HG_HD __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
 __HG_HD __half2 __half2half2(__half a) { return __half2(a, a); }
+__HG_HD __half2 make_half2(__half x, __half y) { return __half2(x, y); }
 __HG_HD __half2 __float2half2_rn(float f) {
   return __half2(__half(f), __half(f));
 }

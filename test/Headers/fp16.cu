@@ -63,5 +63,6 @@ __global__ void cuda12(__half2 *h2, __half *h, unsigned *m, long long *ll) {
   h[6] = __ll2half_rd(ll[2]);
   h2[9] = __hadd2_sat(__lowhigh2highlow(h2[10]), __hmul2_sat(h2[11], h2[12]));
   h[7] = __ldg(&h[8]);
+  h2[15] = make_half2(h[9], h[10]);
   __stcs(&h2[13], __ldcs(&h2[14]));
 }
