@@ -288,7 +288,9 @@ int main() {
   cudaMalloc(&dout, sizeof(Out));
   cudaMemcpy(din, &in, sizeof(In), cudaMemcpyHostToDevice);
   kernel<<<N / 128, 128>>>(din, dout);
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess)
+    e = cudaDeviceSynchronize();
   cudaMemcpy(&out, dout, sizeof(Out), cudaMemcpyDeviceToHost);
   // CHECK: err 0
   printf("err %d\n", (int)e);

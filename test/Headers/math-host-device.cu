@@ -159,7 +159,9 @@ int main() {
   cudaMalloc(&d, sizeof(Buf));
   cudaMemcpy(d, &h, sizeof(Buf), cudaMemcpyHostToDevice);
   kernel<<<N / 64, 64>>>(d);
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess)
+    e = cudaDeviceSynchronize();
   cudaMemcpy(&out, d, sizeof(Buf), cudaMemcpyDeviceToHost);
   for (int i = 0; i < N; ++i)
     eval(&h, i);

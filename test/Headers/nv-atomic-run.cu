@@ -57,7 +57,9 @@ int main() {
   cudaMalloc(&d, sizeof(State));
   cudaMemcpy(d, &h, sizeof(State), cudaMemcpyHostToDevice);
   contend<<<4, 64>>>(d);
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess)
+    e = cudaDeviceSynchronize();
   cudaMemcpy(&h, d, sizeof(State), cudaMemcpyDeviceToHost);
   // CHECK: err 0
   printf("err %d\n", (int)e);
