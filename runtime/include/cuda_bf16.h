@@ -1,5 +1,4 @@
-//===- cuda_bf16.h - Minimal CUDA bfloat16 ------------------------*- C++
-//-*-===//
+//===- cuda_bf16.h - CUDA bfloat16 ------------------------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -9,14 +8,18 @@
 /// nearest even; NaNs stay quiet NaNs), arithmetic in float and rounded
 /// back, so the device IR never holds the LLVM `bfloat` type. The same
 /// function names as CUDA (`__float2bfloat16`, `__bfloat162float`, `__hadd`,
-/// `__hmul2`, operators, comparisons, shuffles, atomicAdd, ...). Not provided:
-/// the directed-rounding conversions and the packed-integer tricks.
+/// `__hmul2`, operators, comparisons, shuffles, atomicAdd, ...): everything
+/// CUDA 12/13 documents for the two types except the cache-hint loads/stores
+/// and the legacy non-_sync shuffles. Conversions in every rounding mode,
+/// comparisons, max/min, fma/_sat/_relu and the math functions are shared
+/// with cuda_fp16.h (hetgpu/cuda/fp16_ops.h).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_CUDA_BF16_H
 #define HETGPU_CUDA_BF16_H
 
 #include <cuda_runtime.h>
+#include <hetgpu/cuda/fp16_ops.h>
 
 #ifdef __cplusplus
 
@@ -26,6 +29,9 @@
 
 struct __nv_bfloat16_raw {
   unsigned short x;
+};
+struct __nv_bfloat162_raw {
+  unsigned short x, y;
 };
 
 namespace __hg_bf16 {
@@ -46,8 +52,7 @@ struct __attribute__((aligned(2))) __nv_bfloat16 {
   __nv_bfloat16() = default;
   __host__ __device__ constexpr __nv_bfloat16(__nv_bfloat16_raw r) : __x(r.x) {}
   __host__ __device__ __nv_bfloat16(float f) : __x(__hg_bf16::from_float(f)) {}
-  __host__ __device__ __nv_bfloat16(double d)
-      : __x(__hg_bf16::from_float((float)d)) {}
+  __host__ __device__ __nv_bfloat16(double d);
   __host__ __device__ __nv_bfloat16(int i)
       : __x(__hg_bf16::from_float((float)i)) {}
   __host__ __device__ operator float() const {
@@ -63,6 +68,8 @@ struct __attribute__((aligned(4))) __nv_bfloat162 {
   __nv_bfloat162() = default;
   __host__ __device__ constexpr __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b)
       : x(a), y(b) {}
+  __host__ __device__ constexpr __nv_bfloat162(__nv_bfloat162_raw r)
+      : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
 };
 
 typedef __nv_bfloat16 nv_bfloat16;
@@ -73,6 +80,17 @@ __HG_HD __nv_bfloat16 make(unsigned short b) {
   return __nv_bfloat16(__nv_bfloat16_raw{b});
 }
 } // namespace __hg_bf16
+namespace __hg_h16 {
+template <> struct tr<__nv_bfloat16> {
+  static constexpr unsigned short inf = 0x7f80u, qnan = 0x7fffu, one = 0x3f80u;
+  __HG_HD float to_float(unsigned short b) { return __hg_bf16::to_float(b); }
+  __HG_HD unsigned short from_float(float v) {
+    return __hg_bf16::from_float(v);
+  }
+};
+} // namespace __hg_h16
+__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(double d)
+    : __x(__hg_h16::from_double<__nv_bfloat16>(d, __hg_h16::rn).__x) {}
 
 // ---- Conversions
 // ---------------------------------------------------------------
@@ -80,13 +98,6 @@ __HG_HD __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 __HG_HD __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
 __HG_HD float __bfloat162float(__nv_bfloat16 b) {
   return __hg_bf16::to_float(b.__x);
-}
-__HG_HD __nv_bfloat16 __double2bfloat16(double d) {
-  return __nv_bfloat16((float)d);
-}
-__HG_HD unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.__x; }
-__HG_HD __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) {
-  return __hg_bf16::make(u);
 }
 __HG_HD __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
   return __nv_bfloat162(__nv_bfloat16(a), __nv_bfloat16(b));
@@ -110,6 +121,21 @@ __HG_HD float __low2float(__nv_bfloat162 b) { return __bfloat162float(b.x); }
 __HG_HD float __high2float(__nv_bfloat162 b) { return __bfloat162float(b.y); }
 __HG_HD __nv_bfloat16 __low2bfloat16(__nv_bfloat162 b) { return b.x; }
 __HG_HD __nv_bfloat16 __high2bfloat16(__nv_bfloat162 b) { return b.y; }
+__HG_HD __nv_bfloat162 __low2bfloat162(__nv_bfloat162 b) {
+  return __nv_bfloat162(b.x, b.x);
+}
+__HG_HD __nv_bfloat162 __high2bfloat162(__nv_bfloat162 b) {
+  return __nv_bfloat162(b.y, b.y);
+}
+__HG_HD __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
+  return __nv_bfloat162(a.x, b.x);
+}
+__HG_HD __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
+  return __nv_bfloat162(a.y, b.y);
+}
+__HG_HD __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) {
+  return __nv_bfloat162(x, y);
+}
 
 // ---- Arithmetic (float, rounded once)
 // -------------------------------------------
@@ -131,38 +157,9 @@ __HG_HD __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) {
 __HG_HD __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) {
   return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y));
 }
-__HG_HD __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b,
-                             __nv_bfloat16 c) {
-  return __nv_bfloat16(__builtin_fmaf(__HG_BF(a), __HG_BF(b), __HG_BF(c)));
-}
-__HG_HD __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b,
-                               __nv_bfloat162 c) {
-  return __nv_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
-}
-__HG_HD __nv_bfloat16 __hneg(__nv_bfloat16 a) {
-  return __hg_bf16::make((unsigned short)(a.__x ^ 0x8000u));
-}
-__HG_HD __nv_bfloat16 __habs(__nv_bfloat16 a) {
-  return __hg_bf16::make((unsigned short)(a.__x & 0x7fffu));
-}
-__HG_HD __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) {
-  return __nv_bfloat16(__builtin_fmaxf(__HG_BF(a), __HG_BF(b)));
-}
-__HG_HD __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) {
-  return __nv_bfloat16(__builtin_fminf(__HG_BF(a), __HG_BF(b)));
-}
-__HG_HD bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
-#define __HG_BF_CMP(Name, Op)                                                  \
-  __HG_HD bool Name(__nv_bfloat16 a, __nv_bfloat16 b) {                        \
-    return __HG_BF(a) Op __HG_BF(b);                                           \
-  }
-__HG_BF_CMP(__heq, ==)
-__HG_BF_CMP(__hne, !=)
-__HG_BF_CMP(__hlt, <)
-__HG_BF_CMP(__hle, <=)
-__HG_BF_CMP(__hgt, >)
-__HG_BF_CMP(__hge, >=)
-#undef __HG_BF_CMP
+__HG_H16_OPS(__nv_bfloat16, __nv_bfloat162)
+__HG_H16_CONV(__nv_bfloat16, bfloat16)
+__HG_H16_MATH(__nv_bfloat16, __nv_bfloat162)
 
 #define __HG_BF_OP(Op, Fn, Fn2)                                                \
   __HG_HD __nv_bfloat16 operator Op(__nv_bfloat16 a, __nv_bfloat16 b) {        \
@@ -181,11 +178,13 @@ __HG_BF_OP(*, __hmul, __hmul2)
 __HG_BF_OP(/, __hdiv, __h2div)
 #undef __HG_BF_OP
 __HG_HD __nv_bfloat16 operator-(__nv_bfloat16 a) { return __hneg(a); }
+__HG_HD __nv_bfloat16 operator+(__nv_bfloat16 a) { return a; }
+__HG_HD __nv_bfloat162 operator-(__nv_bfloat162 a) { return __hneg2(a); }
 __HG_HD bool operator==(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __heq(a, b);
 }
 __HG_HD bool operator!=(__nv_bfloat16 a, __nv_bfloat16 b) {
-  return __hne(a, b);
+  return __hneu(a, b);
 }
 __HG_HD bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) { return __hlt(a, b); }
 __HG_HD bool operator<=(__nv_bfloat16 a, __nv_bfloat16 b) {
@@ -197,19 +196,6 @@ __HG_HD bool operator>=(__nv_bfloat16 a, __nv_bfloat16 b) {
 }
 
 #if defined(__CUDA__) // device-only
-#define __HG_BF_MATH(Name, Fn)                                                 \
-  static __inline__ __attribute__((always_inline)) __device__ __nv_bfloat16    \
-  Name(__nv_bfloat16 a) {                                                      \
-    return __nv_bfloat16(Fn(__HG_BF(a)));                                      \
-  }
-__HG_BF_MATH(hsqrt, sqrtf)
-__HG_BF_MATH(hrsqrt, rsqrtf)
-__HG_BF_MATH(hexp, expf)
-__HG_BF_MATH(hlog, logf)
-__HG_BF_MATH(hsin, sinf)
-__HG_BF_MATH(hcos, cosf)
-__HG_BF_MATH(htanh, tanhf)
-#undef __HG_BF_MATH
 
 #define __HG_BF_SHFL(Name, LaneT)                                              \
   static __inline__ __attribute__((always_inline, convergent))                 \

@@ -9,20 +9,22 @@
 /// conversions are integer code, so device IR never contains the LLVM `half`
 /// type and every target (and the host) computes the same bits.
 ///
-/// Provided: conversions (__float2half, __float2half_rn, __half2float,
-/// __floats2half2_rn, __half22float2, __low2float,
-/// __high2float, __halves2half2, __low2half, __high2half, __half_as_ushort,
-/// __ushort_as_half), arithmetic (__hadd __hsub __hmul __hdiv __hfma __hneg
-/// __habs and the half2 forms, operators), comparisons, __hisnan/__hisinf,
-/// __hmax/__hmin, hsqrt hrsqrt hexp hlog hsin hcos (via float), shuffles and
-/// atomicAdd on __half and __half2. Not provided: __nv_bfloat16
-/// (cuda_bf16.h), the directed-rounding conversions, the packed SIMD tricks.
+/// Provided: everything CUDA 12/13 documents for __half and __half2 except
+/// the cache-hint loads/stores (__ldg, __ldcs, ... on __half) and the legacy
+/// non-_sync shuffles: conversions in every rounding mode from float, double
+/// and the integer types (correctly rounded), to the integer types (CUDA's
+/// saturation and NaN results), arithmetic (+ - * /, fma rounded once,
+/// _sat, _relu, _rn, __hcmadd), ordered and unordered comparisons in all
+/// forms, __hmax/__hmin (+_nan), __hisnan/__hisinf, the device math functions
+/// h<fn>/h2<fn> (through float), shuffles and atomicAdd. The shared code is
+/// hetgpu/cuda/fp16_ops.h.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_CUDA_FP16_H
 #define HETGPU_CUDA_FP16_H
 
 #include <cuda_runtime.h>
+#include <hetgpu/cuda/fp16_ops.h>
 
 #pragma push_macro("__HG_HD")
 #define __HG_HD                                                                \
@@ -122,10 +124,20 @@ __HG_HD float to_float(unsigned short h) {
 __HG_HD __half make(unsigned short bits) { return __half(__half_raw{bits}); }
 } // namespace __hg_fp16
 
+namespace __hg_h16 {
+template <> struct tr<__half> {
+  static constexpr unsigned short inf = 0x7c00u, qnan = 0x7fffu, one = 0x3c00u;
+  __HG_HD float to_float(unsigned short b) { return __hg_fp16::to_float(b); }
+  __HG_HD unsigned short from_float(float v) {
+    return __hg_fp16::from_float(v);
+  }
+};
+} // namespace __hg_h16
+
 __host__ __device__ inline __half::__half(float f)
     : __x(__hg_fp16::from_float(f)) {}
 __host__ __device__ inline __half::__half(double d)
-    : __x(__hg_fp16::from_float((float)d)) {}
+    : __x(__hg_h16::from_double<__half>(d, __hg_h16::rn).__x) {}
 __host__ __device__ inline __half::__half(int i)
     : __x(__hg_fp16::from_float((float)i)) {}
 __host__ __device__ inline __half::__half(unsigned int i)
@@ -143,17 +155,9 @@ __host__ __device__ inline __half &__half::operator=(float f) {
 __HG_HD __half __float2half(float f) { return __half(f); }
 __HG_HD __half __float2half_rn(float f) { return __half(f); }
 __HG_HD float __half2float(__half h) { return __hg_fp16::to_float(h.__x); }
-__HG_HD __half __double2half(double d) { return __half((float)d); }
-__HG_HD __half __int2half_rn(int i) { return __half((float)i); }
-__HG_HD int __half2int_rz(__half h) { return (int)__half2float(h); }
-__HG_HD unsigned short __half_as_ushort(__half h) { return h.__x; }
-__HG_HD __half __ushort_as_half(unsigned short u) { return __hg_fp16::make(u); }
-__HG_HD short __half_as_short(__half h) { return (short)h.__x; }
-__HG_HD __half __short_as_half(short s) {
-  return __hg_fp16::make((unsigned short)s);
-}
 __HG_HD __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
 __HG_HD __half2 __half2half2(__half a) { return __half2(a, a); }
+__HG_HD __half2 make_half2(__half x, __half y) { return __half2(x, y); }
 __HG_HD __half2 __float2half2_rn(float f) {
   return __half2(__half(f), __half(f));
 }
@@ -176,7 +180,6 @@ __HG_HD __half2 __highs2half2(__half2 a, __half2 b) {
 }
 __HG_HD __half2 __low2half2(__half2 a) { return __half2(a.x, a.x); }
 __HG_HD __half2 __high2half2(__half2 a) { return __half2(a.y, a.y); }
-__HG_HD __half2 __lowhigh2highlow(__half2 a) { return __half2(a.y, a.x); }
 
 // ---- Arithmetic (float, rounded once)
 // -----------------------------------------
@@ -193,34 +196,6 @@ __HG_HD __half __hmul(__half a, __half b) {
 __HG_HD __half __hdiv(__half a, __half b) {
   return __half(__HG_F(a) / __HG_F(b));
 }
-__HG_HD __half __hfma(__half a, __half b, __half c) {
-  return __half(__builtin_fmaf(__HG_F(a), __HG_F(b), __HG_F(c)));
-}
-__HG_HD __half __hneg(__half a) {
-  return __hg_fp16::make((unsigned short)(a.__x ^ 0x8000u));
-}
-__HG_HD __half __habs(__half a) {
-  return __hg_fp16::make((unsigned short)(a.__x & 0x7fffu));
-}
-__HG_HD bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-__HG_HD int __hisinf(__half a) {
-  return a.__x == 0x7c00u ? 1 : (a.__x == 0xfc00u ? -1 : 0);
-}
-__HG_HD __half __hmax(__half a, __half b) {
-  return __half(__builtin_fmaxf(__HG_F(a), __HG_F(b)));
-}
-__HG_HD __half __hmin(__half a, __half b) {
-  return __half(__builtin_fminf(__HG_F(a), __HG_F(b)));
-}
-#define __HG_HCMP(Name, Op)                                                    \
-  __HG_HD bool Name(__half a, __half b) { return __HG_F(a) Op __HG_F(b); }
-__HG_HCMP(__heq, ==)
-__HG_HCMP(__hne, !=)
-__HG_HCMP(__hlt, <)
-__HG_HCMP(__hle, <=)
-__HG_HCMP(__hgt, >)
-__HG_HCMP(__hge, >=)
-#undef __HG_HCMP
 
 #define __HG_H2BIN(Name, One)                                                  \
   __HG_HD __half2 Name(__half2 a, __half2 b) {                                 \
@@ -230,41 +205,10 @@ __HG_H2BIN(__hadd2, __hadd)
 __HG_H2BIN(__hsub2, __hsub)
 __HG_H2BIN(__hmul2, __hmul)
 __HG_H2BIN(__h2div, __hdiv)
-__HG_H2BIN(__hmax2, __hmax)
-__HG_H2BIN(__hmin2, __hmin)
 #undef __HG_H2BIN
-__HG_HD __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
-  return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
-}
-__HG_HD __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
-__HG_HD __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
-
-#if defined(__CUDA__) // device-only math
-// Math through float.
-#define __HG_HMATH(Name, Fn)                                                   \
-  static __inline__ __attribute__((always_inline)) __device__ __half Name(     \
-      __half a) {                                                              \
-    return __half(Fn(__HG_F(a)));                                              \
-  }                                                                            \
-  static __inline__ __attribute__((always_inline))                             \
-  __device__ __half2 Name##2(__half2 a) {                                      \
-    return __half2(__half(Fn(__HG_F(a.x))), __half(Fn(__HG_F(a.y))));          \
-  }
-__HG_HMATH(hsqrt, sqrtf)
-__HG_HMATH(hrsqrt, rsqrtf)
-__HG_HMATH(hexp, expf)
-__HG_HMATH(hexp2, exp2f)
-__HG_HMATH(hlog, logf)
-__HG_HMATH(hlog2, log2f)
-__HG_HMATH(hlog10, log10f)
-__HG_HMATH(hsin, sinf)
-__HG_HMATH(hcos, cosf)
-__HG_HMATH(hfloor, floorf)
-__HG_HMATH(hceil, ceilf)
-__HG_HMATH(htrunc, truncf)
-__HG_HMATH(hrint, rintf)
-#undef __HG_HMATH
-#endif // __CUDA__
+__HG_H16_OPS(__half, __half2)
+__HG_H16_CONV(__half, half)
+__HG_H16_MATH(__half, __half2)
 
 // ---- Operators
 // ------------------------------------------------------------------
@@ -290,7 +234,7 @@ __HG_HD __half operator-(__half a) { return __hneg(a); }
 __HG_HD __half operator+(__half a) { return a; }
 __HG_HD __half2 operator-(__half2 a) { return __hneg2(a); }
 __HG_HD bool operator==(__half a, __half b) { return __heq(a, b); }
-__HG_HD bool operator!=(__half a, __half b) { return __hne(a, b); }
+__HG_HD bool operator!=(__half a, __half b) { return __hneu(a, b); }
 __HG_HD bool operator<(__half a, __half b) { return __hlt(a, b); }
 __HG_HD bool operator<=(__half a, __half b) { return __hle(a, b); }
 __HG_HD bool operator>(__half a, __half b) { return __hgt(a, b); }

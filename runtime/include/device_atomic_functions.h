@@ -4,7 +4,8 @@
 ///
 /// \file
 /// atomicAdd/Sub/Exch/Min/Max/Inc/Dec/And/Or/Xor/CAS with CUDA's overloads,
-/// plus the `_block` and `_system` scoped variants. Each is one of clang's
+/// plus the `_block` and `_system` scoped variants, and (nv_atomic.h) the
+/// CUDA 12.8 `__nv_atomic_*` builtins. Each is one of clang's
 /// generic `__atomic_*` builtins with relaxed ordering, so the device IR
 /// holds plain `atomicrmw`/`cmpxchg ... monotonic` at the default (system)
 /// scope, which is at least as strong as the scope CUDA asks for. atomicInc,
@@ -145,6 +146,9 @@ __HG_ATOMIC_ALL(_system)
 #undef __HG_ATOMIC_RMW
 
 #pragma pop_macro("__DEVICE__")
+
+// CUDA 12.8's __nv_atomic_* builtins with memory orders and scopes.
+#include <hetgpu/cuda/nv_atomic.h>
 
 #endif // __CUDA__
 

@@ -80,10 +80,12 @@ __DEVICE__ long long int clock64(void) { return __hetgpu_clock64(); }
 __DEVICE__ unsigned long long int __globaltimer(void) {
   return __hetgpu_globaltimer();
 }
-/// Sleeps at least roughly \p __ns nanoseconds (a bounded spin).
+/// Spins for about \p __ns ticks of clock64 (CUDA only promises a sleep in
+/// [0, 2 ns]). clock64 rather than the global timer: every target has it
+/// (OpenCL has no timer; there clock64 counts reads).
 __DEVICE__ void __nanosleep(unsigned int __ns) {
-  unsigned long long __end = __hetgpu_globaltimer() + __ns;
-  while (__hetgpu_globaltimer() < __end) {
+  long long __end = __hetgpu_clock64() + (long long)__ns;
+  while (__hetgpu_clock64() < __end) {
   }
 }
 

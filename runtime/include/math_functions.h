@@ -313,14 +313,6 @@ __DEVICE__ double abs(double __x) { return __builtin_elementwise_abs(__x); }
 // CUDA's extra functions (composed; accuracy in docs/Headers.md)
 //===----------------------------------------------------------------------===//
 
-__DEVICE__ float rsqrtf(float __x) {
-  return 1.0f / __builtin_elementwise_sqrt(__x);
-}
-__DEVICE__ double rsqrt(double __x) {
-  return 1.0 / __builtin_elementwise_sqrt(__x);
-}
-__DEVICE__ float rcbrtf(float __x) { return 1.0f / __hetgpu_math_cbrtf(__x); }
-__DEVICE__ double rcbrt(double __x) { return 1.0 / __hetgpu_math_cbrt(__x); }
 __DEVICE__ void sincosf(float __x, float *__s, float *__c) {
   *__s = __hetgpu_math_sinf(__x);
   *__c = __hetgpu_math_cosf(__x);
@@ -329,115 +321,10 @@ __DEVICE__ void sincos(double __x, double *__s, double *__c) {
   *__s = __hetgpu_math_sin(__x);
   *__c = __hetgpu_math_cos(__x);
 }
-// sin(pi x), cos(pi x): reduce x exactly to [-1/2, 1/2] around an integer or
-// half-integer first, so integers give exact zeros and large |x| stays
-// accurate.
-#define __HG_SINPI(T, S, SinB, CosB, Pi)                                       \
-  __DEVICE__ T sinpi##S(T __x) {                                               \
-    if (__builtin_isinf(__x))                                                  \
-      return __x - __x; /* NaN */                                              \
-    T __n = __builtin_elementwise_rint(__x * (T)2);                            \
-    T __r = (__x - __n * (T)0.5) * (T)Pi; /* exact reduction */                \
-    /* n mod 4, exactly: n/4 is exact and floor is exact */                    \
-    int __q = (int)(__n - (T)4 * __builtin_elementwise_floor(__n / (T)4));     \
-    T __v = __q == 0   ? SinB(__r)                                             \
-            : __q == 1 ? CosB(__r)                                             \
-            : __q == 2 ? -SinB(__r)                                            \
-                       : -CosB(__r);                                           \
-    return __v == 0 ? __builtin_elementwise_copysign((T)0, __x) : __v;         \
-  }                                                                            \
-  __DEVICE__ T cospi##S(T __x) {                                               \
-    if (__builtin_isinf(__x))                                                  \
-      return __x - __x;                                                        \
-    T __n = __builtin_elementwise_rint(__x * (T)2);                            \
-    T __r = (__x - __n * (T)0.5) * (T)Pi;                                      \
-    int __q = (int)(__n - (T)4 * __builtin_elementwise_floor(__n / (T)4));     \
-    T __v = __q == 0   ? CosB(__r)                                             \
-            : __q == 1 ? -SinB(__r)                                            \
-            : __q == 2 ? -CosB(__r)                                            \
-                       : SinB(__r);                                            \
-    return __v == 0 ? (T)0 : __v;                                              \
-  }                                                                            \
-  __DEVICE__ void sincospi##S(T __x, T *__s, T *__c) {                         \
-    *__s = sinpi##S(__x);                                                      \
-    *__c = cospi##S(__x);                                                      \
-  }
-__HG_SINPI(float, f, __hetgpu_math_sinf, __hetgpu_math_cosf,
-           3.14159265358979323846)
-__HG_SINPI(double, , __hetgpu_math_sin, __hetgpu_math_cos,
-           3.14159265358979323846)
-#undef __HG_SINPI
-
-/// erfinv: Giles' single-precision approximation ("Approximating the erfinv
-/// function", GPU Computing Gems, 2011), then Newton steps on erf.
-__DEVICE__ double __hg_erfinv(double __y, int __steps) {
-  if (__y <= -1.0 || __y >= 1.0) {
-    if (__y == 1.0)
-      return __builtin_inf();
-    if (__y == -1.0)
-      return -__builtin_inf();
-    return __builtin_nan("");
-  }
-  if (__y != __y)
-    return __y;
-  float __yf = (float)__y;
-  float __w = -__hetgpu_math_logf((1.0f - __yf) * (1.0f + __yf));
-  float __p;
-  if (__w < 5.0f) {
-    __w = __w - 2.5f;
-    __p = 2.81022636e-08f;
-    __p = 3.43273939e-07f + __p * __w;
-    __p = -3.5233877e-06f + __p * __w;
-    __p = -4.39150654e-06f + __p * __w;
-    __p = 0.00021858087f + __p * __w;
-    __p = -0.00125372503f + __p * __w;
-    __p = -0.00417768164f + __p * __w;
-    __p = 0.246640727f + __p * __w;
-    __p = 1.50140941f + __p * __w;
-  } else {
-    __w = __builtin_elementwise_sqrt(__w) - 3.0f;
-    __p = -0.000200214257f;
-    __p = 0.000100950558f + __p * __w;
-    __p = 0.00134934322f + __p * __w;
-    __p = -0.00367342844f + __p * __w;
-    __p = 0.00573950773f + __p * __w;
-    __p = -0.0076224613f + __p * __w;
-    __p = 0.00943887047f + __p * __w;
-    __p = 1.00167406f + __p * __w;
-    __p = 2.83297682f + __p * __w;
-  }
-  double __x = (double)(__p * __yf);
-  for (int __i = 0; __i < __steps; ++__i) {
-    double __e = __hetgpu_math_erf(__x) - __y;
-    __x -= __e / (1.1283791670955126 * __hetgpu_math_exp(-__x * __x));
-  }
-  return __x;
-}
-__DEVICE__ float erfinvf(float __y) { return (float)__hg_erfinv(__y, 1); }
-__DEVICE__ double erfinv(double __y) { return __hg_erfinv(__y, 3); }
-__DEVICE__ float erfcinvf(float __y) {
-  return (float)__hg_erfinv(1.0 - __y, 1);
-}
-__DEVICE__ double erfcinv(double __y) { return __hg_erfinv(1.0 - __y, 3); }
-__DEVICE__ float normcdff(float __x) {
-  return 0.5f * __hetgpu_math_erfcf(-__x * 0.70710678118654752f);
-}
-__DEVICE__ double normcdf(double __x) {
-  return 0.5 * __hetgpu_math_erfc(-__x * 0.70710678118654752);
-}
-__DEVICE__ float normcdfinvf(float __p) {
-  return -1.41421356237309505f * erfcinvf(2.0f * __p);
-}
-__DEVICE__ double normcdfinv(double __p) {
-  return -1.41421356237309505 * erfcinv(2.0 * __p);
-}
-__DEVICE__ float erfcxf(float __x) {
-  return (float)(__hetgpu_math_exp((double)__x * __x) *
-                 __hetgpu_math_erfc((double)__x));
-}
-__DEVICE__ double erfcx(double __x) {
-  return __hetgpu_math_exp(__x * __x) * __hetgpu_math_erfc(__x);
-}
+// The ones CUDA also declares __host__ (rsqrt[f], rcbrt[f], sinpi[f],
+// cospi[f], sincospi[f], erfinv[f], erfcinv[f], normcdf[f], normcdfinv[f],
+// erfcx[f]): one host+device definition each.
+#include <hetgpu/cuda/math_hostdevice.h>
 __DEVICE__ float rhypotf(float __x, float __y) {
   return 1.0f / __hetgpu_math_hypotf(__x, __y);
 }

@@ -46,3 +46,23 @@ __host__ float host_add() {
   __half x = __float2half(1.5f);
   return __half2float(x + x);
 }
+
+// The CUDA 12 additions stay float/integer code: math through the float
+// functions, masks and directed conversions as integer code.
+// CHECK-LABEL: define {{.*}} @_Z{{[0-9]+}}cuda12P7__half2P6__halfPjPx(
+// CHECK-DAG: call {{.*}}float @__hetgpu_math_exp10f(
+// CHECK-DAG: call {{.*}}float @llvm.sqrt.f32(
+// CHECK-DAG: call {{.*}}float @llvm.floor.f32(
+// CHECK: ret void
+__global__ void cuda12(__half2 *h2, __half *h, unsigned *m, long long *ll) {
+  h2[0] = h2exp10(h2[1]);
+  h2[2] = __hcmadd(h2sqrt(h2[3]), h2rcp(h2[4]), __hmax2_nan(h2[5], h2[6]));
+  h[0] = hfloor(__hfma_relu(h[1], h[2], __float2half_ru(1.0f / (float)ll[1])));
+  m[0] = __hgeu2_mask(h2[7], h2[8]) ^ __hbltu2(h2[7], h2[8]);
+  ll[0] = __half2ll_rd(h[3]) + __half2ushort_rz(h[4]) + __half2char_rz(h[5]);
+  h[6] = __ll2half_rd(ll[2]);
+  h2[9] = __hadd2_sat(__lowhigh2highlow(h2[10]), __hmul2_sat(h2[11], h2[12]));
+  h[7] = __ldg(&h[8]);
+  h2[15] = make_half2(h[9], h[10]);
+  __stcs(&h2[13], __ldcs(&h2[14]));
+}

@@ -194,7 +194,7 @@ __global__ void exact(float *f, double *d, long *l, int k) {
 // CHECK-LABEL: define {{.*}} @_Z{{[0-9]+}}extrasPf(
 // CHECK-DAG: fdiv {{.*}}float 1.000000e+00, {{.*}}
 // CHECK-DAG: call {{.*}}float @__hetgpu_math_cbrtf(
-// CHECK-DAG: call {{.*}}float @__hetgpu_math_erfcf(
+// CHECK-DAG: call {{.*}}double @__hetgpu_math_erfc(
 // CHECK-DAG: call {{.*}}double @__hetgpu_math_erf(
 // CHECK-DAG: call {{.*}}float @__hetgpu_math_exp10f(
 // CHECK-DAG: call {{.*}}float @__hetgpu_math_log2f(

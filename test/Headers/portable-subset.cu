@@ -158,3 +158,32 @@ __global__ void libraries(__nv_bfloat16 *b, float *f, const __half *h,
   nvcuda::wmma::mma_sync(fc, fa, fb, fc);
   nvcuda::wmma::store_matrix_sync(f, fc, 16, nvcuda::wmma::mem_row_major);
 }
+
+// CUDA 12/13 additions: scoped atomics (at -O0 a non-constant order is a
+// switch over the orders), the fp16/bf16 API, host+device math.
+__global__ void cuda12(int *i, unsigned long long *u, float *f, __half *h,
+                       __nv_bfloat16 *b, __half2 *h2, long long *ll) {
+  int e = 0;
+  i[0] = __nv_atomic_load_n(&i[1], __NV_ATOMIC_ACQUIRE,
+                            __NV_THREAD_SCOPE_BLOCK);
+  __nv_atomic_store_n(&i[2], 3, __NV_ATOMIC_RELEASE);
+  __nv_atomic_fetch_add(&f[0], 1.0f, __NV_ATOMIC_ACQ_REL);
+  __nv_atomic_max(&u[0], 5ull, __NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE);
+  __nv_atomic_compare_exchange_n(&i[3], &e, 4, true, __NV_ATOMIC_RELEASE,
+                                 __NV_ATOMIC_ACQUIRE);
+  unsigned long long o, v = 7;
+  __nv_atomic_exchange(&u[1], &v, &o, __NV_ATOMIC_CONSUME);
+  __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_CLUSTER);
+  h[0] = __hfma_relu(h[1], h[2], __float2half_rd(f[1])) +
+         hexp10(__ll2half_ru(ll[0]));
+  ll[1] = __half2ll_rz(h[3]) + __hgtu2_mask(h2[0], h2[1]) +
+          __bfloat162uint_rd(b[0]);
+  __nv_bfloat162 bt = h2tanh(__halves2bfloat162(b[2], b[3]));
+  b[1] = __hmax_nan(__double2bfloat16((double)f[2]), bt.x);
+  h2[2] = __hcmadd(h2[3], h2[4], h2[5]);
+  f[3] = rsqrtf(f[4]) + rcbrtf(f[5]) + sinpif(f[6]) + erfcinvf(f[7]) +
+         normcdfinvf(f[8]) + erfcxf(f[9]) + normcdff(f[10]);
+  f[11] = (float)(rsqrt((double)f[12]) + rcbrt((double)f[13]) +
+                  erfinv((double)f[14]) + erfcx((double)f[15]) +
+                  normcdf((double)f[16]));
+}
