@@ -72,6 +72,18 @@ uint32_t syncKindOf(const Instruction &I) {
   return HETGPU_SYNC_EXIT;
 }
 
+/// An __activemask() in front of each of \p Points: a warp regrouping
+/// point, a sync point that needs no other lane, so it cannot wait for
+/// lanes that never come. Returns the number of points.
+static unsigned addRegroupPoints(Function &K, ArrayRef<Instruction *> Points) {
+  if (Points.empty())
+    return 0;
+  Function *AM = getOrDeclareBuiltin(*K.getParent(), BuiltinID::activemask);
+  for (Instruction *I : Points)
+    CallInst::Create(AM, {}, "", I->getIterator());
+  return Points.size();
+}
+
 /// Warp-synchronous code written before CUDA 9 (warp scans and the last
 /// steps of tree reductions through `volatile` shared memory, without
 /// __syncwarp) relies on the lanes of a warp executing each access in
@@ -92,12 +104,7 @@ unsigned addVolatileWarpSyncPoints(Function &K) {
     if (Ptr && mayBeShared(Ptr))
       Points.push_back(&I);
   }
-  if (Points.empty())
-    return 0;
-  Function *AM = getOrDeclareBuiltin(*K.getParent(), BuiltinID::activemask);
-  for (Instruction *I : Points)
-    CallInst::Create(AM, {}, "", I->getIterator());
-  return Points.size();
+  return addRegroupPoints(K, Points);
 }
 
 /// Warp-synchronous exchanges through shared memory without `volatile`
@@ -108,12 +115,7 @@ unsigned addVolatileWarpSyncPoints(Function &K) {
 unsigned addSharedExchangeSyncPoints(Function &K) {
   SmallVector<Instruction *, 16> Points;
   findUnorderedSharedExchanges(K, Points);
-  if (Points.empty())
-    return 0;
-  Function *AM = getOrDeclareBuiltin(*K.getParent(), BuiltinID::activemask);
-  for (Instruction *I : Points)
-    CallInst::Create(AM, {}, "", I->getIterator());
-  return Points.size();
+  return addRegroupPoints(K, Points);
 }
 
 } // namespace simt
