@@ -118,8 +118,8 @@ bool SPIRVLowering::needsWarpLoop(Function &K) {
 /// types). The SIMT->MIMD lowering of the host target (SIMTToMIMD.h) turns
 /// each into a resumable thread function and a block function that calls
 /// `__hetgpu_exec_block`; here the block function is replaced by a kernel
-/// with the original parameters and three more (the block size, SPIRVKernel
-/// ABI.h) that builds the block context in private memory and calls the
+/// with the original parameters and five more (the block size, the scratch
+/// area and its slot count, ABI/SPIRVKernel.h) that builds the block context in private memory and calls the
 /// warp executor (WarpExecutor.c) for its warp. The other kernels are
 /// detached from the module meanwhile, and the builtins the SIMT->MIMD
 /// lowering would turn into host services (printf, assert, trap, malloc,
@@ -238,7 +238,8 @@ Error SPIRVLowering::lowerToThreadFunctions(ArrayRef<Function *> Others) {
 }
 
 /// Replaces the block function SIMT->MIMD made of the warp-loop kernel
-/// \p S by a kernel with S's parameters and the three block sizes, which
+/// \p S by a kernel with S's parameters, the three block sizes, the scratch
+/// area and its slot count, which
 /// builds the block context (ABI/BlockABI.h) and the warps' area of the
 /// dynamic local buffer and calls the warp executor \p Exec.
 Error SPIRVLowering::buildWarpLoopKernel(const WarpLoopKernel &S,
