@@ -20,9 +20,9 @@
 /// block must reach them together (CUDA only requires the tile's threads).
 /// They have no shfl/any/all/ballot/match (CUDA has none either).
 ///
-/// Not supported: grid_group::sync() (grid-wide barrier of cooperative
-/// launches): using it is a compile-time error. Tiles must be a power of two
-/// no larger than 1024 threads.
+/// grid_group::sync() is a grid-wide barrier for cooperative launches
+/// (cudaLaunchCooperativeKernel). Tiles must be a power of two no larger
+/// than 1024 threads.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_COOPERATIVE_GROUPS_H
@@ -358,22 +358,46 @@ __HG_CG coalesced_group coalesced_threads() {
   return coalesced_group(__activemask());
 }
 
-/// The whole grid. Indexing works; sync() does not (no target has a
-/// grid-wide barrier for ordinary launches, and hetGPU has no cooperative
-/// launch).
+namespace details {
+/// The grid barrier's words, one pair per module: threads arrived, then the
+/// barrier's generation. Zero at load; the arrival count is zero again
+/// after every completed barrier.
+__device__ inline unsigned *grid_barrier_words() {
+  static unsigned Words[2];
+  return Words;
+}
+} // namespace details
+
+/// The whole grid. sync() is a grid-wide barrier, which holds in a
+/// cudaLaunchCooperativeKernel launch (every block runs at once; the
+/// runtime refuses grids larger than the device runs at once with
+/// cudaErrorCooperativeLaunchTooLarge). In an ordinary launch whose blocks
+/// do not all run at once it waits forever, as on CUDA. Cooperative
+/// kernels of one module must not run concurrently (they share the
+/// barrier's words).
 class grid_group {
   friend __device__ grid_group this_grid();
   __HG_CG grid_group() {}
 
 public:
-  /// False: hetGPU launches are never cooperative launches.
-  __HG_CG bool is_valid() const { return false; }
-  template <class T = void> __HG_CG void sync() const {
-    static_assert(details::dependent_false<T>::value,
-                  "hetGPU: grid_group::sync() (a grid-wide barrier) is not "
-                  "supported: it needs a cooperative launch, which no hetGPU "
-                  "target provides; split the kernel at the barrier into two "
-                  "launches");
+  __HG_CG bool is_valid() const { return true; }
+  /// Thread 0 of each block arrives for its block; the last block to
+  /// arrive starts the next generation, the others wait for it.
+  __HG_CG void sync() const {
+    __syncthreads();
+    if (details::block_rank_linear() == 0) {
+      unsigned *W = details::grid_barrier_words();
+      unsigned Blocks = gridDim.x * gridDim.y * gridDim.z;
+      unsigned Gen = __atomic_load_n(&W[1], __ATOMIC_ACQUIRE);
+      if (__atomic_fetch_add(&W[0], 1u, __ATOMIC_ACQ_REL) == Blocks - 1) {
+        __atomic_store_n(&W[0], 0u, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&W[1], 1u, __ATOMIC_RELEASE);
+      } else {
+        while (__atomic_load_n(&W[1], __ATOMIC_ACQUIRE) == Gen) {
+        }
+      }
+    }
+    __syncthreads();
   }
   __HG_CG unsigned long long thread_rank() const {
     unsigned long long block =

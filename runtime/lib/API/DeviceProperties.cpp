@@ -67,6 +67,11 @@ HETGPU_API cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *Prop,
   Prop->computeMode = cudaComputeModeDefault;
   Prop->surfaceAlignment = 512;
   Prop->concurrentKernels = P.ConcurrentKernels;
+  // Cooperative launches (API/Launch.cpp's limits) everywhere but on
+  // OpenCL and Level Zero, which promise no work-groups running at once
+  // (PoCL runs two groups of a two-unit device one after the other).
+  Prop->cooperativeLaunch =
+      P.Kind != BackendKind::OpenCL && P.Kind != BackendKind::LevelZero;
   Prop->pciBusID = P.PciBusId;
   Prop->asyncEngineCount = 1;
   Prop->unifiedAddressing = 1;
@@ -129,6 +134,7 @@ HETGPU_API cudaError_t cudaDeviceGetAttribute(int *Value,
   case cudaDevAttrComputeMode: V = P.computeMode; break;
   case cudaDevAttrSurfaceAlignment: V = static_cast<int>(P.surfaceAlignment); break;
   case cudaDevAttrConcurrentKernels: V = P.concurrentKernels; break;
+  case cudaDevAttrCooperativeLaunch: V = P.cooperativeLaunch; break;
   case cudaDevAttrPciBusId: V = P.pciBusID; break;
   case cudaDevAttrMemoryClockRate: V = P.memoryClockRate; break;
   case cudaDevAttrGlobalMemoryBusWidth: V = P.memoryBusWidth; break;

@@ -8,10 +8,14 @@
 /// sticky), the kernel is loaded on the stream's device (translated through
 /// the JIT cache at first use), and the launch is queued on the stream, or
 /// handed to the migration service when the process is migratable.
+/// cudaLaunchCooperativeKernel: the same, with the grid checked against
+/// what the device runs at once (cudaErrorCooperativeLaunchTooLarge), never
+/// migrated.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "Core/Log.h"
 #include "Core/MigrationService.h"
 
 using namespace hetgpu;
@@ -20,8 +24,36 @@ using namespace hetgpu::rt::api;
 
 namespace {
 
+/// The most blocks of \p K a cooperative launch may have on \p P's device,
+/// all running at once: the CPU device gives each block of a cooperative
+/// launch its own thread (up to CPUCooperativeBlocks); GPUs hold what the
+/// occupancy calculator gives per multiprocessor; devices that run one
+/// block per core at a time (tt-sim) one block per core. OpenCL and Level
+/// Zero promise no work-groups running at once: 0, no cooperative launch
+/// (cudaDevAttrCooperativeLaunch is 0 there).
+constexpr uint64_t CPUCooperativeBlocks = 1024;
+uint64_t cooperativeBlockLimit(const DeviceProperties &P,
+                               const container::KernelInfo *K,
+                               uint64_t Threads, size_t Shared) {
+  switch (P.Kind) {
+  case BackendKind::CPU:
+    return CPUCooperativeBlocks;
+  case BackendKind::NVIDIA:
+  case BackendKind::HIP:
+    return uint64_t(occupancy(P, K, int(Threads), Shared)) *
+           P.MultiProcessorCount;
+  case BackendKind::TTSim:
+    return P.MultiProcessorCount;
+  case BackendKind::OpenCL:
+  case BackendKind::LevelZero:
+    return 0;
+  }
+  return 0;
+}
+
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
-                   size_t Shared, cudaStream_t Stream) {
+                   size_t Shared, cudaStream_t Stream,
+                   bool Cooperative = false) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
@@ -49,6 +81,18 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     if (Shared > Limit)
       return cudaErrorInvalidValue;
   }
+  if (Cooperative) {
+    uint64_t Limit = cooperativeBlockLimit(P, K->Info, Threads, Shared);
+    if (Limit == 0) {
+      log(LogLevel::Warn, "cudaLaunchCooperativeKernel: " + P.Name +
+                              " runs no cooperative launches (its driver "
+                              "does not promise that work-groups run at "
+                              "once)");
+      return cudaErrorNotSupported;
+    }
+    if (uint64_t(Grid.x) * Grid.y * Grid.z > Limit)
+      return cudaErrorCooperativeLaunchTooLarge;
+  }
   Kernel *Kn;
   if (cudaError_t E = RT().getKernel(Ctx, *K, Kn))
     return E;
@@ -61,7 +105,11 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.Block[2] = Block.z;
   LP.DynamicShared = Shared;
   LP.Args = Args;
-  if (MigrationService *Mig = activeMigrationService()) {
+  LP.Cooperative = Cooperative;
+  // A cooperative launch runs as it is: a block suspended at a safe point
+  // would leave the others waiting at the grid barrier.
+  MigrationService *Mig = Cooperative ? nullptr : activeMigrationService();
+  if (Mig) {
     // Live migration (Core/MigrationService.h): a migratable launch.
     {
       std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
@@ -80,4 +128,12 @@ HETGPU_API cudaError_t cudaLaunchKernel(const void *Func, dim3 Grid,
                                         dim3 Block, void **Args, size_t Shared,
                                         cudaStream_t Stream) {
   return ret(launch(Func, Grid, Block, Args, Shared, Stream));
+}
+
+HETGPU_API cudaError_t cudaLaunchCooperativeKernel(const void *Func,
+                                                   dim3 Grid, dim3 Block,
+                                                   void **Args, size_t Shared,
+                                                   cudaStream_t Stream) {
+  return ret(launch(Func, Grid, Block, Args, Shared, Stream,
+                    /*Cooperative=*/true));
 }

@@ -118,6 +118,10 @@ struct LaunchParams {
   /// launch is not migratable (see docs/StateMetadata.md).
   void *State = nullptr;
   uint32_t StateFlags = 0;
+  /// cudaLaunchCooperativeKernel: every block runs at the same time (the
+  /// API checked the grid against cooperativeBlockLimit), so a grid-wide
+  /// barrier in the kernel holds.
+  bool Cooperative = false;
 };
 
 /// A translated module loaded on a device.

@@ -12,6 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backends/CPU/CPUDevice.h"
+
+#include <atomic>
+#include <functional>
+#include <pthread.h>
+#include <sched.h>
+#include <vector>
 #include "Core/Printf.h"
 
 #include <algorithm>
@@ -88,6 +94,56 @@ __attribute__((noinline)) bool runBlock(Worker &W, hetgpu_block_fn Fn,
 }
 } // namespace
 
+namespace {
+/// Runs Body(B) for every block B < N on a thread of its own at once (a
+/// cooperative launch: a grid barrier needs every block running), on
+/// stacks of StackBytes. The threads start their blocks only once all of
+/// them exist; false (no block run) when one cannot be started.
+bool runBlocksAtOnce(uint64_t N, size_t StackBytes,
+                     const std::function<void(uint64_t)> &Body) {
+  struct Shared {
+    const std::function<void(uint64_t)> *Body;
+    std::atomic<int> Go{0}; // 0: wait, 1: run, -1: give up
+  } Sh;
+  Sh.Body = &Body;
+  struct Arg {
+    Shared *Sh;
+    uint64_t B;
+  };
+  std::vector<Arg> Args(N);
+  std::vector<pthread_t> Threads;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, StackBytes);
+  bool Ok = true;
+  for (uint64_t B = 1; B < N && Ok; ++B) {
+    Args[B] = {&Sh, B};
+    pthread_t T;
+    Ok = pthread_create(
+             &T, &Attr,
+             [](void *P) -> void * {
+               auto *A = static_cast<Arg *>(P);
+               int Go;
+               while ((Go = A->Sh->Go.load(std::memory_order_acquire)) == 0)
+                 sched_yield();
+               if (Go > 0)
+                 (*A->Sh->Body)(A->B);
+               return nullptr;
+             },
+             &Args[B]) == 0;
+    if (Ok)
+      Threads.push_back(T);
+  }
+  pthread_attr_destroy(&Attr);
+  Sh.Go.store(Ok ? 1 : -1, std::memory_order_release);
+  if (Ok)
+    Body(0);
+  for (pthread_t T : Threads)
+    pthread_join(T, nullptr);
+  return Ok;
+}
+} // namespace
+
 Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
   std::call_once(PoolOnce, [this] {
     // The queue thread that runs a grid takes blocks too: Workers threads
@@ -99,12 +155,17 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
   // The worker states are the device's: one grid at a time (the pool runs
   // one loop at a time anyway).
   std::lock_guard<std::mutex> GridLock(GridM);
+  uint64_t GX = P.Grid[0], GY = P.Grid[1];
+  uint64_t NumBlocks = GX * GY * P.Grid[2];
+  // A cooperative launch has a state per block, each block a thread.
+  std::vector<Worker> BlockStates(P.Cooperative ? NumBlocks : 0);
+  std::vector<Worker> &States = P.Cooperative ? BlockStates : WorkerStates;
   const container::KernelInfo &Info = K.info();
   uint64_t StaticAligned = (Info.StaticShared + 15) / 16 * 16;
   uint64_t SharedBytes = StaticAligned + P.DynamicShared;
   LaunchState L;
   L.KernelName = &Info.Name;
-  for (Worker &W : WorkerStates) {
+  for (Worker &W : States) {
     W.ensureShared(std::max<uint64_t>(SharedBytes, 16));
     if (!W.Shared)
       return Status(ErrorCode::OutOfMemory, "cannot allocate shared memory");
@@ -130,20 +191,27 @@ Status CPUDevice::runGrid(CPUKernel &K, const LaunchParams &P, ArgPack &Args) {
     C.state = nullptr;
     C.yield_flag = nullptr;
   }
-  uint64_t GX = P.Grid[0], GY = P.Grid[1];
-  uint64_t NumBlocks = GX * GY * P.Grid[2];
   hetgpu_block_fn Fn = K.Fn;
   void **A = Args.args();
   auto Body = [&](uint64_t B, unsigned WId) {
     if (L.Failed.load(std::memory_order_relaxed))
       return;
-    Worker &W = WorkerStates[WId];
+    Worker &W = States[WId];
     W.Ctx.block_idx[0] = static_cast<uint32_t>(B % GX);
     W.Ctx.block_idx[1] = static_cast<uint32_t>((B / GX) % GY);
     W.Ctx.block_idx[2] = static_cast<uint32_t>(B / (GX * GY));
     runBlock(W, Fn, A);
   };
-  Pool->parallelFor(NumBlocks, Body);
+  if (P.Cooperative) {
+    if (!runBlocksAtOnce(NumBlocks, workerStackBytes(),
+                         [&](uint64_t B) { Body(B, unsigned(B)); }))
+      return Status(ErrorCode::LaunchOutOfResources,
+                    "cpu: cannot start a thread for each of the " +
+                        std::to_string(NumBlocks) +
+                        " blocks of the cooperative launch of " + Info.Name);
+  } else {
+    Pool->parallelFor(NumBlocks, Body);
+  }
   std::lock_guard<std::mutex> Lock(L.M);
   return L.Error;
 }
