@@ -9,6 +9,9 @@
 // cudaErrorNotSupported.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
+// One block per multiprocessor (the first run is the one the end-to-end
+// suites take to the other devices), then 8 on the CPU device.
+// RUN: env HETGPU_DEVICE=cpu %t sm | FileCheck %s
 // RUN: env HETGPU_DEVICE=cpu %t 8 | FileCheck %s
 // RUN: %if qemu-riscv64 %{ env HETGPU_DEVICE=tt-sim %t sm | FileCheck %s %}
 // RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t sm | FileCheck --check-prefix=NONE %s %}
