@@ -68,6 +68,9 @@ struct MachineRequest {
   /// When not empty, a CPU the back end does not know is an error
   /// "'<CPU>' is not a <Backend> processor (<CPUExamples>)".
   llvm::StringRef CPUExamples;
+  /// A boolean `cl::opt` of LLVM set to true while the target machine is
+  /// created (a back end that reads it only then, e.g. "nvptx-short-ptr").
+  llvm::StringRef TrueWhileCreating;
 };
 
 /// Looks up the back end of R.Triple (registered beforehand with

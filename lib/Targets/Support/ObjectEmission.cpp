@@ -37,26 +37,6 @@ OptimizationLevel optimizationLevel(unsigned OptLevel) {
                          : OptimizationLevel::O3;
 }
 
-Expected<std::unique_ptr<TargetMachine>>
-createTargetMachine(const MachineRequest &R) {
-  std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(R.Triple, Err);
-  if (!T)
-    return targetError(R.Target,
-                       "LLVM has no " + R.Backend + " back end: " + Err);
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      R.Triple, R.CPU, R.Features, R.Options, R.Reloc, R.CodeModel,
-      codeGenOptLevel(R.OptLevel)));
-  if (!TM)
-    return targetError(R.Target, "cannot create a " + R.Backend +
-                                     " target machine for '" + R.CPU + "'");
-  if (!R.CPUExamples.empty() &&
-      !TM->getMCSubtargetInfo()->isCPUStringValid(R.CPU))
-    return targetError(R.Target, "'" + R.CPU + "' is not an " + R.Backend +
-                                     " processor (" + R.CPUExamples + ")");
-  return std::move(TM);
-}
-
 namespace {
 /// Sets a registered boolean cl::opt to true for its lifetime, holding a
 /// lock so that no other build sees the value.
@@ -89,6 +69,31 @@ private:
   bool Old = false;
 };
 } // namespace
+
+Expected<std::unique_ptr<TargetMachine>>
+createTargetMachine(const MachineRequest &R) {
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(R.Triple, Err);
+  if (!T)
+    return targetError(R.Target,
+                       "LLVM has no " + R.Backend + " back end: " + Err);
+  std::unique_ptr<TargetMachine> TM;
+  {
+    ScopedTrueOption Override(R.TrueWhileCreating);
+    TM.reset(T->createTargetMachine(R.Triple, R.CPU, R.Features, R.Options,
+                                    R.Reloc, R.CodeModel,
+                                    codeGenOptLevel(R.OptLevel)));
+  }
+  if (!TM)
+    return targetError(R.Target, "cannot create a " + R.Backend +
+                                     " target machine for '" + R.CPU + "'");
+  if (!R.CPUExamples.empty() &&
+      !TM->getMCSubtargetInfo()->isCPUStringValid(R.CPU))
+    return targetError(R.Target, "'" + R.CPU + "' is not an " + R.Backend +
+                                     " processor (" + R.CPUExamples + ")");
+  return std::move(TM);
+}
+
 
 Error emitCode(StringRef Target, TargetMachine &TM, Module &M,
                CodeGenFileType Type, SmallVectorImpl<char> &Out,
