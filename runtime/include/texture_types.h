@@ -18,7 +18,8 @@
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 
-/* Arrays are not implemented; the handle types exist for declarations. */
+/* CUDA arrays: runtime/lib/API/Arrays.cpp (also declared in driver_types.h).
+ * Mipmapped arrays are not implemented. */
 typedef struct cudaArray *cudaArray_t;
 typedef const struct cudaArray *cudaArray_const_t;
 typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
