@@ -45,7 +45,7 @@ extern "C" {
 /* CUDA 12 maps cudaGetDeviceProperties to the _v2 entry point. Both exist. */
 #define cudaGetDeviceProperties cudaGetDeviceProperties_v2
 
-/*---- CUDA arrays (row-major device memory; docs/Libraries.md) ------------*/
+/*---- CUDA arrays (row-major device memory; docs/Compatibility.md) --------*/
 cudaError_t cudaMallocArray(cudaArray_t *array,
                             const struct cudaChannelFormatDesc *desc,
                             size_t width, size_t height HETGPU_DEFAULT_ARG(0),
@@ -89,7 +89,7 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
                               cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 
-/*---- Texture objects (linear, pitch 2D, arrays; docs/Libraries.md) --------*/
+/*---- Texture objects (linear, pitch 2D, arrays; docs/Compatibility.md) ----*/
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,

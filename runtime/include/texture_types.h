@@ -5,7 +5,7 @@
  * \file
  * CUDA's texture and resource descriptor types (cudaTextureObject_t,
  * cudaResourceDesc, cudaTextureDesc, cudaChannelFormatDesc, ...), with CUDA
- * 12's field names. What hetGPU implements of them: docs/Libraries.md
+ * 12's field names. What hetGPU implements of them: docs/Compatibility.md
  * (texture objects over linear memory, read by tex1Dfetch).
  *
 \*===----------------------------------------------------------------------===*/

@@ -102,11 +102,16 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
 cudaError_t arrayRegion(cudaArray_const_t A, size_t WOff, size_t HOff,
                         size_t Width, size_t Height, ArrayInfo &I,
                         char *&At) {
-  if (!findArray(A, I))
+  if (!findArray(A, I)) {
+    log(LogLevel::Info, "copy to/from a CUDA array: not a live array");
     return cudaErrorInvalidResourceHandle;
+  }
   size_t Rows = (I.Height ? I.Height : 1) * (I.Depth ? I.Depth : 1);
-  if (WOff + Width > I.Pitch || HOff + Height > Rows)
+  if (WOff + Width > I.Pitch || HOff + Height > Rows) {
+    log(LogLevel::Info, "copy to/from a CUDA array: region outside the array "
+                        "(offsets and width in bytes, height in rows)");
     return cudaErrorInvalidValue;
+  }
   At = I.Base + HOff * I.Pitch + WOff;
   return cudaSuccess;
 }
@@ -154,12 +159,16 @@ cudaError_t side3D(cudaArray_const_t A, cudaPos Pos, cudaPitchedPtr P,
                    cudaExtent Ext, Side &Out) {
   if (A) {
     ArrayInfo I;
-    if (!findArray(A, I))
+    if (!findArray(A, I)) {
+      log(LogLevel::Info, "cudaMemcpy3D: not a live CUDA array");
       return cudaErrorInvalidResourceHandle;
+    }
     size_t H = I.Height ? I.Height : 1, D = I.Depth ? I.Depth : 1;
     if (Pos.x + Ext.width > I.Width || Pos.y + Ext.height > H ||
-        Pos.z + Ext.depth > D)
+        Pos.z + Ext.depth > D) {
+      log(LogLevel::Info, "cudaMemcpy3D: region outside the array");
       return cudaErrorInvalidValue;
+    }
     Out.Element = I.Element;
     Out.Pitch = I.Pitch;
     Out.Rows = H;
