@@ -6,7 +6,7 @@
  * CUDA's texture and resource descriptor types (cudaTextureObject_t,
  * cudaResourceDesc, cudaTextureDesc, cudaChannelFormatDesc, ...), with CUDA
  * 12's field names. What hetGPU implements of them: docs/Compatibility.md
- * (texture objects over linear memory, read by tex1Dfetch).
+ * (texture objects over linear memory, pitched 2D memory and CUDA arrays).
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef HETGPU_TEXTURE_TYPES_H
@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
+#include <surface_types.h> /* cudaSurfaceObject_t */
 
 /* CUDA arrays: runtime/lib/API/Arrays.cpp (also declared in driver_types.h).
  * Mipmapped arrays are not implemented. */

@@ -11,6 +11,9 @@
 /// address of a hetgpu_texture_object descriptor that the runtime allocates
 /// and writes in device memory (hetgpu/cuda/texture_object.h), so device
 /// code reads it like any other data and it migrates with device memory.
+/// Surface objects (cudaCreateSurfaceObject over arrays made with
+/// cudaArraySurfaceLoadStore) are the same descriptor, read and written by
+/// hetgpu/cuda/surface_functions.h.
 /// Mipmapped arrays and resource views are refused (cudaErrorNotSupported,
 /// cudaErrorInvalidValue) with a HETGPU_LOG=info message naming them.
 ///
@@ -39,6 +42,22 @@ std::mutex TexMutex;
 std::map<cudaTextureObject_t, TextureRecord> &textures() {
   static std::map<cudaTextureObject_t, TextureRecord> M;
   return M;
+}
+/// Live surface objects (descriptor address -> resource).
+std::map<cudaSurfaceObject_t, cudaResourceDesc> &surfaces() {
+  static std::map<cudaSurfaceObject_t, cudaResourceDesc> M;
+  return M;
+}
+
+/// Writes \p D into new device memory; its address in \p Out.
+cudaError_t publish(const hetgpu_texture_object &D, void *&Out) {
+  if (cudaError_t E = cudaMalloc(&Out, sizeof(D)))
+    return E;
+  if (cudaError_t E = cudaMemcpy(Out, &D, sizeof(D), cudaMemcpyHostToDevice)) {
+    cudaFree(Out);
+    return E;
+  }
+  return cudaSuccess;
 }
 
 const char *resourceName(cudaResourceType T) {
@@ -246,12 +265,8 @@ HETGPU_API cudaError_t cudaCreateTextureObject(
   for (int I = 0; I < 4; ++I)
     D.border[I] = Tex->borderColor[I];
   void *Dev = nullptr;
-  if (cudaError_t E = cudaMalloc(&Dev, sizeof(D)))
+  if (cudaError_t E = publish(D, Dev))
     return ret(E);
-  if (cudaError_t E = cudaMemcpy(Dev, &D, sizeof(D), cudaMemcpyHostToDevice)) {
-    cudaFree(Dev);
-    return ret(E);
-  }
   cudaTextureObject_t H = reinterpret_cast<cudaTextureObject_t>(Dev);
   {
     std::lock_guard<std::mutex> L(TexMutex);
@@ -287,5 +302,60 @@ HETGPU_API cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc *Out,
   if (!Out || It == textures().end())
     return ret(cudaErrorInvalidValue);
   *Out = It->second.Tex;
+  return ret(cudaSuccess);
+}
+
+HETGPU_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *Out,
+                                               const cudaResourceDesc *Res) {
+  if (!Out || !Res)
+    return ret(cudaErrorInvalidValue);
+  if (Res->resType != cudaResourceTypeArray) {
+    log(LogLevel::Info, std::string("cudaCreateSurfaceObject: ") +
+                            resourceName(Res->resType) +
+                            " surfaces are not supported (CUDA arrays only)");
+    return ret(cudaErrorInvalidValue);
+  }
+  hetgpu_texture_object D;
+  std::memset(&D, 0, sizeof(D));
+  cudaTextureDesc T;
+  std::memset(&T, 0, sizeof(T));
+  if (cudaError_t E = fillArray(D, *Res, T))
+    return ret(E);
+  ArrayInfo A;
+  findArray(Res->res.array.array, A);
+  if (!(A.Flags & cudaArraySurfaceLoadStore)) {
+    log(LogLevel::Info, "cudaCreateSurfaceObject: the array was not made with "
+                        "cudaArraySurfaceLoadStore");
+    return ret(cudaErrorInvalidValue);
+  }
+  D.magic = HETGPU_SURFACE_MAGIC;
+  void *Dev = nullptr;
+  if (cudaError_t E = publish(D, Dev))
+    return ret(E);
+  cudaSurfaceObject_t H = reinterpret_cast<cudaSurfaceObject_t>(Dev);
+  {
+    std::lock_guard<std::mutex> L(TexMutex);
+    surfaces()[H] = *Res;
+  }
+  *Out = H;
+  return ret(cudaSuccess);
+}
+
+HETGPU_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t Obj) {
+  {
+    std::lock_guard<std::mutex> L(TexMutex);
+    if (!surfaces().erase(Obj))
+      return ret(Obj ? cudaErrorInvalidValue : cudaSuccess);
+  }
+  return ret(cudaFree(reinterpret_cast<void *>(Obj)));
+}
+
+HETGPU_API cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *Out,
+                                                        cudaSurfaceObject_t Obj) {
+  std::lock_guard<std::mutex> L(TexMutex);
+  auto It = surfaces().find(Obj);
+  if (!Out || It == surfaces().end())
+    return ret(cudaErrorInvalidValue);
+  *Out = It->second;
   return ret(cudaSuccess);
 }

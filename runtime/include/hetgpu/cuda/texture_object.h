@@ -10,6 +10,9 @@
  * layered forms (hetgpu/cuda/texture_sample.h) read it. Shared by the
  * runtime (runtime/lib/API/Textures.cpp) and the device-side headers.
  *
+ * A cudaSurfaceObject_t is the same descriptor (magic HETGPU_SURFACE_MAGIC,
+ * no sampling state) read and written by hetgpu/cuda/surface_functions.h.
+ *
  * Texel (x, y, z) of layer l is at base + l * layer_pitch + z * slice_pitch
  * + y * pitch + x * element. Linear resources have width = size / element,
  * height = depth = 1.
@@ -21,6 +24,7 @@
 #include <stdint.h>
 
 #define HETGPU_TEXTURE_MAGIC 0x58455448u /* "HTEX" */
+#define HETGPU_SURFACE_MAGIC 0x46525548u /* "HURF": a surface object */
 
 typedef struct hetgpu_texture_object {
   uint32_t magic;       /* HETGPU_TEXTURE_MAGIC */
