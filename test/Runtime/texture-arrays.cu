@@ -2,9 +2,9 @@
 // to and from arrays (2D, linear, 3D) round trip; tex2D point and linear
 // filtering of float and uchar4 (normalised) textures, normalised
 // coordinates with wrap/mirror/clamp/border, tex3D, tex1DLayered and
-// tex2DLayered, pitch 2D resources and element (integer) reads, all checked
-// against a host reference with CUDA's 9-bit filter weights; and CUDA's
-// errors for bad sizes, freed arrays and bad texture settings.
+// tex2DLayered, tex2Dgather, pitch 2D resources and element (integer) reads,
+// all checked against a host reference with CUDA's 9-bit filter weights; and
+// CUDA's errors for bad sizes, freed arrays and bad texture settings.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
@@ -16,6 +16,7 @@
 // CHECK: linear float: ok 9-bit
 // CHECK: linear uchar4 normalized: ok
 // CHECK: element uchar4: ok
+// CHECK: tex2Dgather: ok
 // CHECK: wrap: ok
 // CHECK: mirror: ok
 // CHECK: clamp: ok
@@ -56,6 +57,14 @@ __global__ void sampleKernel(cudaTextureObject_t Tex, const Query *Q, T *Out,
     Out[I] = tex2D<T>(Tex, P.X, P.Y);
   else
     tex3D(&Out[I], Tex, P.X, P.Y, P.Z);
+}
+
+template <typename T>
+__global__ void gatherKernel(cudaTextureObject_t Tex, const Query *Q, T *Out,
+                             int N, int Comp) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    Out[I] = tex2Dgather<T>(Tex, Q[I].X, Q[I].Y, Comp);
 }
 
 template <typename T, int Dims, bool Layered = false>
@@ -300,6 +309,40 @@ static void uchar4Array() {
             E[2].x == Texels[3 * W].x && E[2].w == Texels[3 * W].w;
   std::printf("element uchar4: %s\n", Ok ? "ok" : "FAILED");
   Failures += !Ok;
+  // tex2Dgather: channel 1 of the bilinear footprint, counter-clockwise
+  // from (i, j + 1), clamped; as normalised floats and as stored.
+  cudaDestroyTextureObject(T);
+  T = makeTex(arrayRes(A), M, cudaReadModeNormalizedFloat);
+  auto Q2 = grid2D(W, H, false);
+  Query *DQ;
+  float4 *DF;
+  cudaMalloc(&DQ, Q2.size() * sizeof(Query));
+  cudaMalloc(&DF, Q2.size() * sizeof(float4));
+  cudaMemcpy(DQ, Q2.data(), Q2.size() * sizeof(Query), cudaMemcpyHostToDevice);
+  gatherKernel<<<1, (int)Q2.size()>>>(T, DQ, DF, (int)Q2.size(), 1);
+  std::vector<float4> G(Q2.size());
+  cudaMemcpy(G.data(), DF, G.size() * sizeof(float4), cudaMemcpyDeviceToHost);
+  cudaTextureObject_t TE = makeTex(arrayRes(A), M, cudaReadModeElementType);
+  gatherKernel<<<1, (int)Q2.size()>>>(TE, DQ, (uchar4 *)DF, (int)Q2.size(), 2);
+  std::vector<uchar4> GE(Q2.size());
+  cudaMemcpy(GE.data(), DF, GE.size() * sizeof(uchar4), cudaMemcpyDeviceToHost);
+  Ok = true;
+  for (size_t K = 0; K < Q2.size(); ++K) {
+    int I = (int)std::floor(Q2[K].X - 0.5f), J = (int)std::floor(Q2[K].Y - 0.5f);
+    const int DI[4] = {0, 1, 1, 0}, DJ[4] = {1, 1, 0, 0};
+    const float *GF = &G[K].x;
+    const unsigned char *GU = &GE[K].x;
+    for (int C = 0; C < 4; ++C) {
+      int X = refIndex(I + DI[C], W, cudaAddressModeClamp, false);
+      int Y = refIndex(J + DJ[C], H, cudaAddressModeClamp, false);
+      Ok &= close(GF[C], Img.at(0, X, Y, 0, 1)) && GU[C] == Texels[Y * W + X].z;
+    }
+  }
+  std::printf("tex2Dgather: %s\n", Ok ? "ok" : "FAILED");
+  Failures += !Ok;
+  cudaDestroyTextureObject(TE);
+  cudaFree(DQ);
+  cudaFree(DF);
   cudaDestroyTextureObject(T);
   cudaFreeArray(A);
 }

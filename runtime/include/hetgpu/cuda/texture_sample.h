@@ -3,9 +3,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered (and their Lod/Grad forms
-/// at level 0, there being no mipmaps) on texture objects, computed in
-/// software from the hetgpu_texture_object descriptor
+/// tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered, tex2Dgather (and the
+/// Lod/Grad forms at level 0, there being no mipmaps) on texture objects,
+/// computed in software from the hetgpu_texture_object descriptor
 /// (hetgpu/cuda/texture_object.h), as the CUDA programming guide's "Texture
 /// Fetching" appendix describes them:
 ///
@@ -197,6 +197,26 @@ __device__ inline T sampleElement(const hetgpu_texture_object *D, int Dims,
   return R;
 }
 
+/// Channel \p C of the texel at \p Idx (border: the border colour) as the
+/// scalar \p S of a gather result.
+template <typename S>
+__device__ inline S gatherChannel(const hetgpu_texture_object *D,
+                                  const int *Idx, int C) {
+  if (Idx[0] < 0 || Idx[1] < 0)
+    return (S)D->border[C];
+  const char *Texel = texelAt(D, Idx, 0);
+  if constexpr (__is_same(S, float))
+    return D->bits[C] ? normalizedChannel(D, Texel, C) : 0.0f;
+  int Off = 0;
+  for (int I = 0; I < C; ++I)
+    Off += D->bits[I] / 8;
+  S R = 0;
+  if (D->bits[C])
+    __builtin_memcpy(&R, Texel + Off, sizeof(S) < D->bits[C] / 8 ? sizeof(S)
+                                                                  : D->bits[C] / 8);
+  return R;
+}
+
 template <typename T>
 __device__ inline T sample(cudaTextureObject_t Obj, int Dims, float X, float Y,
                            float Z, int Layer) {
@@ -271,6 +291,42 @@ template <typename T>
 __device__ inline void tex2DLayered(T *Ret, cudaTextureObject_t Obj, float X,
                                     float Y, int Layer) {
   *Ret = tex2DLayered<T>(Obj, X, Y, Layer);
+}
+
+/// Channel \p Comp of the four texels bilinear filtering at (x, y) would
+/// blend, in PTX tld4's order (counter-clockwise from the lower left):
+/// (i, j+1), (i+1, j+1), (i+1, j), (i, j). T is a 4-vector.
+template <typename T>
+__device__ inline T tex2Dgather(cudaTextureObject_t Obj, float X, float Y,
+                                int Comp = 0) {
+  using S = typename __hg_tex::channels<T>::scalar;
+  const hetgpu_texture_object *D = (const hetgpu_texture_object *)Obj;
+  T R;
+  __builtin_memset(&R, 0, sizeof(T));
+  if (!D || Comp < 0 || Comp > 3)
+    return R;
+  const float U[2] = {X, Y};
+  const int N[2] = {(int)D->width, (int)D->height};
+  int I0[2];
+  for (int K = 0; K < 2; ++K) {
+    float A;
+    __hg_tex::position(U[K], N[K], D->normalized, true, I0[K], A);
+  }
+  const int Corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  S *Out = (S *)&R;
+  for (int C = 0; C < 4; ++C) {
+    int Idx[3] = {0, 0, 0};
+    for (int K = 0; K < 2; ++K)
+      Idx[K] = __hg_tex::addressIndex(I0[K] + Corner[C][K], N[K],
+                                      D->address[K], D->normalized);
+    Out[C] = __hg_tex::gatherChannel<S>(D, Idx, Comp);
+  }
+  return R;
+}
+template <typename T>
+__device__ inline void tex2Dgather(T *Ret, cudaTextureObject_t Obj, float X,
+                                   float Y, int Comp = 0) {
+  *Ret = tex2Dgather<T>(Obj, X, Y, Comp);
 }
 
 // No mipmaps: every level of detail and gradient reads level 0.
