@@ -11,7 +11,8 @@
 /// device address of a hetgpu_texture_object (hetgpu/cuda/texture_object.h).
 /// The sampled reads (tex1D, tex2D, tex3D, the layered forms: filtering,
 /// normalised coordinates, address modes) are in hetgpu/cuda/texture_sample.h.
-/// Texture references and surfaces are not implemented (docs/Compatibility.md).
+/// Surfaces: surface_functions.h. Texture references are not implemented
+/// (docs/Compatibility.md).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_TEXTURE_FETCH_FUNCTIONS_H

@@ -13,15 +13,13 @@
 #define HETGPU_TEXTURE_TYPES_H
 #define __TEXTURE_TYPES_H__
 
+#include <driver_types.h>  /* cudaArray_t (runtime/lib/API/Arrays.cpp) */
 #include <stddef.h>
-
-typedef unsigned long long cudaTextureObject_t;
 #include <surface_types.h> /* cudaSurfaceObject_t */
 
-/* CUDA arrays: runtime/lib/API/Arrays.cpp (also declared in driver_types.h).
- * Mipmapped arrays are not implemented. */
-typedef struct cudaArray *cudaArray_t;
-typedef const struct cudaArray *cudaArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+
+/* Mipmapped arrays are not implemented. */
 typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
 typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 
