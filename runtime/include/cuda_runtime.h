@@ -67,6 +67,7 @@
 #include <cuda_device_runtime_api.h>
 #include <channel_descriptor.h>
 #include <texture_fetch_functions.h>
+#include <surface_functions.h>
 // clang-format on
 #else
 // A plain C/C++ file that calls the runtime API (nvcc's headers allow this

@@ -45,7 +45,51 @@ extern "C" {
 /* CUDA 12 maps cudaGetDeviceProperties to the _v2 entry point. Both exist. */
 #define cudaGetDeviceProperties cudaGetDeviceProperties_v2
 
-/*---- Texture objects (linear memory; docs/Libraries.md) -------------------*/
+/*---- CUDA arrays (row-major device memory; docs/Compatibility.md) --------*/
+cudaError_t cudaMallocArray(cudaArray_t *array,
+                            const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height HETGPU_DEFAULT_ARG(0),
+                            unsigned int flags HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                              const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent,
+                              unsigned int flags HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+                         struct cudaExtent extent);
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+                             struct cudaExtent *extent, unsigned int *flags,
+                             cudaArray_t array);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
+                                size_t hOffset, const void *src, size_t spitch,
+                                size_t width, size_t height,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                     size_t hOffset, const void *src,
+                                     size_t spitch, size_t width,
+                                     size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+                                  cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
+                                       cudaArray_const_t src, size_t wOffset,
+                                       size_t hOffset, size_t width,
+                                       size_t height, enum cudaMemcpyKind kind,
+                                       cudaStream_t stream
+                                           HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                              const void *src, size_t count,
+                              enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
+                                size_t wOffset, size_t hOffset, size_t count,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                              cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+
+/*---- Texture objects (linear, pitch 2D, arrays; docs/Compatibility.md) ----*/
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
@@ -57,6 +101,11 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                              cudaTextureObject_t texObject);
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
                                             cudaTextureObject_t texObject);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject);
 
 /*---- Errors ---------------------------------------------------------------*/
 cudaError_t cudaGetLastError(void);
@@ -258,5 +307,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 #endif
 
 #undef HETGPU_DEFAULT_ARG
+
+#include <driver_functions.h>
 
 #endif /* HETGPU_CUDA_RUNTIME_API_H */

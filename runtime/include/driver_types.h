@@ -237,6 +237,10 @@ typedef struct CUuuid_st {
 #define cudaInvalidDeviceId ((int)-2)
 
 #define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
 
 enum cudaLimit {
   cudaLimitStackSize = 0x00,
@@ -542,6 +546,36 @@ struct cudaPointerAttributes {
   int device;
   void *devicePointer;
   void *hostPointer;
+};
+
+/* CUDA arrays and 3D copies (runtime/lib/API/Arrays.cpp). An array is
+ * device memory in plain row-major order plus a host-side record. */
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+
+struct cudaPos {
+  size_t x, y, z;
+};
+
+struct cudaExtent {
+  size_t width, height, depth;
+};
+
+struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize, ysize;
+};
+
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
 };
 
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status,

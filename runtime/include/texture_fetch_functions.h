@@ -1,4 +1,4 @@
-//===- texture_fetch_functions.h - tex1Dfetch on texture objects -*- C++ -*-===//
+//===- texture_fetch_functions.h - Texture object reads ----------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -9,9 +9,10 @@
 /// cudaReadModeNormalizedFloat and a float result, each 8- or 16-bit integer
 /// channel scaled to [0, 1] (unsigned) or [-1, 1] (signed). The object is the
 /// device address of a hetgpu_texture_object (hetgpu/cuda/texture_object.h).
-/// Filtering, normalised coordinates and array textures (tex1D, tex2D, ...)
-/// are not implemented: cudaCreateTextureObject refuses resources that need
-/// them (docs/Libraries.md).
+/// The sampled reads (tex1D, tex2D, tex3D, the layered forms: filtering,
+/// normalised coordinates, address modes) are in hetgpu/cuda/texture_sample.h.
+/// Surfaces: surface_functions.h. Texture references are not implemented
+/// (docs/Compatibility.md).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_TEXTURE_FETCH_FUNCTIONS_H
@@ -20,36 +21,9 @@
 #if defined(__CUDA__) && defined(__cplusplus)
 
 #include <hetgpu/cuda/texture_object.h>
+#include <hetgpu/cuda/texture_sample.h>
 #include <texture_types.h>
 #include <vector_types.h>
-
-namespace __hg_tex {
-template <typename T> struct channels { using scalar = T; static constexpr int n = 1; };
-template <> struct channels<float2> { using scalar = float; static constexpr int n = 2; };
-template <> struct channels<float4> { using scalar = float; static constexpr int n = 4; };
-
-__device__ inline float normalizedChannel(const hetgpu_texture_object *D,
-                                          const char *Texel, int C) {
-  int Off = 0;
-  for (int I = 0; I < C; ++I)
-    Off += D->bits[I] / 8;
-  bool Signed = D->kind == cudaChannelFormatKindSigned;
-  switch (D->bits[C]) {
-  case 8:
-    return Signed ? fmaxf(*(const signed char *)(Texel + Off) / 127.0f, -1.0f)
-                  : *(const unsigned char *)(Texel + Off) / 255.0f;
-  case 16:
-    return Signed ? fmaxf(*(const short *)(Texel + Off) / 32767.0f, -1.0f)
-                  : *(const unsigned short *)(Texel + Off) / 65535.0f;
-  case 32:
-    if (D->kind == cudaChannelFormatKindFloat)
-      return *(const float *)(Texel + Off);
-    return 0.0f;
-  default:
-    return 0.0f;
-  }
-}
-} // namespace __hg_tex
 
 template <typename T>
 __device__ inline T tex1Dfetch(cudaTextureObject_t Obj, int X) {

@@ -5,22 +5,21 @@
  * \file
  * CUDA's texture and resource descriptor types (cudaTextureObject_t,
  * cudaResourceDesc, cudaTextureDesc, cudaChannelFormatDesc, ...), with CUDA
- * 12's field names. What hetGPU implements of them: docs/Libraries.md
- * (texture objects over linear memory, read by tex1Dfetch).
+ * 12's field names. What hetGPU implements of them: docs/Compatibility.md
+ * (texture objects over linear memory, pitched 2D memory and CUDA arrays).
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef HETGPU_TEXTURE_TYPES_H
 #define HETGPU_TEXTURE_TYPES_H
 #define __TEXTURE_TYPES_H__
 
+#include <driver_types.h>  /* cudaArray_t (runtime/lib/API/Arrays.cpp) */
 #include <stddef.h>
+#include <surface_types.h> /* cudaSurfaceObject_t */
 
 typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
 
-/* Arrays are not implemented; the handle types exist for declarations. */
-typedef struct cudaArray *cudaArray_t;
-typedef const struct cudaArray *cudaArray_const_t;
+/* Mipmapped arrays are not implemented. */
 typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
 typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 

@@ -1,7 +1,8 @@
 // Texture objects over linear memory: tex1Dfetch in the element type and as
 // normalised floats, zero outside the resource, the descriptor queries, and
-// CUDA's errors for what is refused (arrays, bad channel formats, a bad or
-// destroyed object).
+// CUDA's errors for what is refused (mipmapped arrays, a null array, bad
+// channel formats, a bad or destroyed object). Arrays and pitch 2D: see
+// texture-arrays.cu.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
@@ -9,7 +10,7 @@
 // CHECK: normalized: 0 0.502 1 | 0
 // CHECK: int4: 4 5 6 7
 // CHECK: desc: linear 8 bits, normalized read
-// CHECK: array: 801
+// CHECK: array: 400 mipmap: 801
 // CHECK: channel: 20
 // CHECK: destroy twice: 0 1
 // CHECK: ALL PASS
@@ -85,7 +86,10 @@ int main() {
   Arr.resType = cudaResourceTypeArray;
   cudaTextureDesc T = {};
   cudaTextureObject_t Bad = 0;
-  std::printf("array: %d\n", (int)cudaCreateTextureObject(&Bad, &Arr, &T, nullptr));
+  int NullArray = cudaCreateTextureObject(&Bad, &Arr, &T, nullptr);
+  Arr.resType = cudaResourceTypeMipmappedArray;
+  std::printf("array: %d mipmap: %d\n", NullArray,
+              (int)cudaCreateTextureObject(&Bad, &Arr, &T, nullptr));
   cudaResourceDesc Odd = {};
   Odd.resType = cudaResourceTypeLinear;
   Odd.res.linear.devPtr = DF;

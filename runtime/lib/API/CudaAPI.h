@@ -22,7 +22,9 @@
 ///   Launch.cpp           cudaLaunchKernel (the configuration checks)
 ///   Functions.cpp        cudaFuncGetAttributes, cudaFuncSet*
 ///   Occupancy.cpp        cudaOccupancy*
-///   Textures.cpp         texture objects over linear memory
+///   Arrays.cpp           CUDA arrays, copies to/from them, cudaMemcpy3D
+///   Textures.cpp         texture objects over linear, pitched 2D memory
+///                        and arrays
 ///   Registration.cpp     clang's host-side __cudaRegister* and call
 ///                        configuration
 ///   HetGPUAPI.cpp        hetGPU's own introspection API (hetgpu/hetgpu.h)
@@ -102,6 +104,23 @@ cudaError_t peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
 /// multiprocessor of a device with properties \p P (Occupancy.cpp).
 int occupancy(const DeviceProperties &P, const container::KernelInfo *K,
               int BlockSize, size_t DynShared);
+
+/// What a live CUDA array is (Arrays.cpp): row-major device memory at
+/// \p Base, \p Pitch bytes a row, \p Slice bytes a 2D slice (or layer).
+struct ArrayInfo {
+  char *Base = nullptr;
+  cudaChannelFormatDesc Desc;
+  size_t Width = 0, Height = 0, Depth = 0; // CUDA's extent (0: absent)
+  unsigned Flags = 0;
+  size_t Element = 0, Pitch = 0, Slice = 0;
+};
+
+/// Whether \p A is a live array; its record in \p Out.
+bool findArray(cudaArray_const_t A, ArrayInfo &Out);
+
+/// Bytes per element of channel format \p F, or 0 when CUDA refuses it
+/// (channels of 8, 16 or 32 bits, the used ones first; Textures.cpp).
+unsigned formatBytes(const cudaChannelFormatDesc &F);
 
 } // namespace api
 } // namespace rt
