@@ -55,16 +55,18 @@ __device__ inline T read(cudaSurfaceObject_t Obj, int Dims, bool Layered,
   T R;
   __builtin_memset(&R, 0, sizeof(T));
   if (const char *P = address<T>(Obj, Dims, Layered, X, Y, Z, L, M))
-    __builtin_memcpy(&R, P, sizeof(T));
+    __builtin_memcpy(&R, __builtin_assume_aligned(P, alignof(T)), sizeof(T));
   return R;
 }
 
 template <typename T>
-__device__ inline void write(const T &V, cudaSurfaceObject_t Obj, int Dims,
+__device__ inline void write(T V, cudaSurfaceObject_t Obj, int Dims,
                              bool Layered, int X, int Y, int Z, int L,
                              cudaSurfaceBoundaryMode M) {
+  // CUDA requires x aligned to the element: the store is one access of T
+  // (byte stores of an unaligned float came out wrong on NVIDIA).
   if (char *P = address<T>(Obj, Dims, Layered, X, Y, Z, L, M))
-    __builtin_memcpy(P, &V, sizeof(T));
+    __builtin_memcpy(__builtin_assume_aligned(P, alignof(T)), &V, sizeof(T));
 }
 } // namespace __hg_surf
 
