@@ -161,6 +161,54 @@ const Value *sharedAccessPointer(const Instruction &I, bool &IsStore) {
   return Ptr && isProvablyShared(Ptr) ? Ptr : nullptr;
 }
 
+/// Whether \p V differs between the lanes of a warp: computed from
+/// threadIdx.x or the lane by operations that keep distinct inputs distinct
+/// (add, sub, xor, or, multiplication and left shift by a constant,
+/// extensions, GEP indices). Then one pointer value is each lane's own
+/// element. Anything else (`s[0]`, `s[threadIdx.x / 32]`, loads, phis) may
+/// be one element for several lanes: a store and a load through it are an
+/// exchange (a broadcast).
+bool variesAcrossLanes(const Value *V, unsigned Depth = 0) {
+  if (Depth > 16)
+    return false;
+  if (auto *CB = dyn_cast<CallBase>(V)) {
+    auto BI = getCalledBuiltin(*CB);
+    return BI && (BI->ID == BuiltinID::tid_x || BI->ID == BuiltinID::lane_id);
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  auto Varies = [&](unsigned Op) {
+    return variesAcrossLanes(I->getOperand(Op), Depth + 1);
+  };
+  auto NonZeroConst = [&](unsigned Op) {
+    auto *C = dyn_cast<ConstantInt>(I->getOperand(Op));
+    return C && !C->isZero();
+  };
+  switch (I->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Xor:
+  case Instruction::Or:
+    return Varies(0) || Varies(1);
+  case Instruction::Mul:
+    return (Varies(0) && NonZeroConst(1)) || (Varies(1) && NonZeroConst(0));
+  case Instruction::Shl:
+    return Varies(0) && isa<ConstantInt>(I->getOperand(1));
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::AddrSpaceCast:
+    return Varies(0);
+  case Instruction::GetElementPtr:
+    for (unsigned Op = 1; Op < I->getNumOperands(); ++Op)
+      if (Varies(Op))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
 /// Whether \p I orders the lanes of a warp: a barrier, __syncwarp or any
 /// other warp operation (every lane of the warp arrives before any goes
 /// on).
@@ -175,7 +223,8 @@ void findUnorderedSharedExchanges(Function &F,
   // Each shared access A is followed forward, over every path that does
   // not pass a warp-ordering instruction, to the shared accesses of the
   // other kind; one through another pointer value may be another lane's
-  // element (the same pointer is the same thread's own element).
+  // element, and so may one through the same pointer unless that pointer
+  // is each lane's own element (variesAcrossLanes).
   SmallPtrSet<Instruction *, 16> Marked;
   for (Instruction &A : instructions(F)) {
     bool AStore;
@@ -200,7 +249,8 @@ void findUnorderedSharedExchanges(Function &F,
         }
         bool BStore;
         const Value *BPtr = sharedAccessPointer(B, BStore);
-        if (BPtr && BStore != AStore && BPtr != APtr)
+        if (BPtr && BStore != AStore &&
+            (BPtr != APtr || !variesAcrossLanes(APtr)))
           Marked.insert(&B);
       }
       if (Stopped)
