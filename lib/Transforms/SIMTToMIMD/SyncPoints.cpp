@@ -18,6 +18,7 @@
 #include "hetgpu/ABI/BlockExecutor.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -225,21 +226,30 @@ void findUnorderedSharedExchanges(Function &F,
   // other kind; one through another pointer value may be another lane's
   // element, and so may one through the same pointer unless that pointer
   // is each lane's own element (variesAcrossLanes).
+  // The shared accesses, classified once (the walks below visit each
+  // instruction once per access).
+  struct Access {
+    const Value *Ptr;
+    bool IsStore;
+  };
+  DenseMap<const Instruction *, Access> Accesses;
+  for (Instruction &I : instructions(F)) {
+    bool IsStore;
+    if (const Value *Ptr = sharedAccessPointer(I, IsStore))
+      Accesses[&I] = {Ptr, IsStore};
+  }
   SmallPtrSet<Instruction *, 16> Marked;
-  for (Instruction &A : instructions(F)) {
-    bool AStore;
-    const Value *APtr = sharedAccessPointer(A, AStore);
-    if (!APtr)
-      continue;
+  for (auto &[AI, A] : Accesses) {
+    Instruction *Start = const_cast<Instruction *>(AI);
     SmallVector<std::pair<BasicBlock *, BasicBlock::iterator>, 8> Work;
     SmallPtrSet<BasicBlock *, 16> Entered;
-    Work.push_back({A.getParent(), std::next(A.getIterator())});
+    Work.push_back({Start->getParent(), std::next(Start->getIterator())});
     while (!Work.empty()) {
       auto [BB, It] = Work.pop_back_val();
       bool Stopped = false;
       for (; It != BB->end(); ++It) {
         Instruction &B = *It;
-        if (&B == &A && It != std::next(A.getIterator())) {
+        if (&B == Start && It != std::next(Start->getIterator())) {
           Stopped = true; // back at the start: the rest was walked
           break;
         }
@@ -247,10 +257,9 @@ void findUnorderedSharedExchanges(Function &F,
           Stopped = true;
           break;
         }
-        bool BStore;
-        const Value *BPtr = sharedAccessPointer(B, BStore);
-        if (BPtr && BStore != AStore &&
-            (BPtr != APtr || !variesAcrossLanes(APtr)))
+        auto Found = Accesses.find(&B);
+        if (Found != Accesses.end() && Found->second.IsStore != A.IsStore &&
+            (Found->second.Ptr != A.Ptr || !variesAcrossLanes(A.Ptr)))
           Marked.insert(&B);
       }
       if (Stopped)

@@ -276,13 +276,22 @@ HETGPU_API cudaError_t cudaCreateTextureObject(
   return ret(cudaSuccess);
 }
 
-HETGPU_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t Obj) {
+namespace {
+/// Forgets object \p Obj of \p Objects and frees its descriptor; 0 is a
+/// no-op, an unknown object cudaErrorInvalidValue.
+template <typename Map>
+cudaError_t destroyObject(Map &Objects, unsigned long long Obj) {
   {
     std::lock_guard<std::mutex> L(TexMutex);
-    if (!textures().erase(Obj))
-      return ret(Obj ? cudaErrorInvalidValue : cudaSuccess);
+    if (!Objects.erase(Obj))
+      return Obj ? cudaErrorInvalidValue : cudaSuccess;
   }
-  return ret(cudaFree(reinterpret_cast<void *>(Obj)));
+  return cudaFree(reinterpret_cast<void *>(Obj));
+}
+} // namespace
+
+HETGPU_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t Obj) {
+  return ret(destroyObject(textures(), Obj));
 }
 
 HETGPU_API cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc *Out,
@@ -342,12 +351,7 @@ HETGPU_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *Out,
 }
 
 HETGPU_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t Obj) {
-  {
-    std::lock_guard<std::mutex> L(TexMutex);
-    if (!surfaces().erase(Obj))
-      return ret(Obj ? cudaErrorInvalidValue : cudaSuccess);
-  }
-  return ret(cudaFree(reinterpret_cast<void *>(Obj)));
+  return ret(destroyObject(surfaces(), Obj));
 }
 
 HETGPU_API cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *Out,
