@@ -48,6 +48,8 @@ if os.path.exists(_enabled):
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+if getattr(config, "in_process_lld", "") == "ON":
+    config.available_features.add("in-process-lld")
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
 # Debian's libthrust-dev / libcub-dev (test/Libraries).

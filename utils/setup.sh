@@ -3,7 +3,7 @@
 # Idempotent: when every package is present it returns at once.
 set -euo pipefail
 PKGS=(
-  llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22
+  llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22 liblld-22-dev
   cmake ninja-build ccache python3 libgtest-dev
   spirv-tools llvm-spirv-15 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev
   qemu-user libthrust-dev libcub-dev

@@ -29,6 +29,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -75,10 +76,37 @@ Error runNamedPipeline(Module &M, StringRef Pipeline) {
 
 } // namespace
 
+namespace {
+/// Translations may run on a runtime thread (Core/Prefetch.h) while the
+/// program exits. This object's destructor runs before LLVM's own static
+/// destructors (this library's constructors ran after libLLVM's): it waits
+/// for the translation in flight and refuses later ones, so no translation
+/// uses LLVM after it is torn down.
+struct ExitGate {
+  std::mutex M;
+  bool Closed = false;
+  ~ExitGate() {
+    std::lock_guard<std::mutex> L(M);
+    Closed = true;
+  }
+} Gate;
+} // namespace
+
+static int translateLocked(const hetgpu_translate_request *Req,
+                           hetgpu_translate_result *Res);
+
 extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
                                 hetgpu_translate_result *Res) {
   if (!Res)
     return 1;
+  std::lock_guard<std::mutex> L(Gate.M);
+  if (Gate.Closed)
+    return failWith(Res, "hetgpu_translate: the process is exiting");
+  return translateLocked(Req, Res);
+}
+
+static int translateLocked(const hetgpu_translate_request *Req,
+                           hetgpu_translate_result *Res) {
   if (!Req || !Req->target || !Req->ir)
     return failWith(Res, "hetgpu_translate: missing target or input");
   static std::once_flag Init;
@@ -114,6 +142,8 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
       },
       &Diags);
   StringRef Bytes(static_cast<const char *>(Req->ir), Req->ir_size);
+  TimeTraceScope Whole("hetgpu-translate", Req->target);
+  std::optional<TimeTraceScope> Phase(std::in_place, "parse+verify");
   auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "hetir"), Ctx);
   if (!M)
     return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
@@ -128,6 +158,7 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
   if (Opts.Arch.empty())
     Opts.Arch = Target->defaultArch();
 
+  Phase.emplace("prepare");
   // Shared memory as a 32-bit window (WrapSharedAddresses.h), unless the
   // target's hardware is one.
   if (!Target->wrapsSharedAddresses())
@@ -146,13 +177,16 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
   }
   if (!Diags.empty())
     return failWith(Res, Diags);
+  Phase.emplace("lower");
   if (Error E = Target->lower(**M, Opts))
     return failWith(Res, Twine(Req->target) + " lowering failed: " +
                              toString(std::move(E)) +
                              (Diags.empty() ? "" : "\n" + Diags));
   if (!Diags.empty())
     return failWith(Res, Twine(Req->target) + " lowering failed:\n" + Diags);
+  Phase.emplace("emit");
   auto Bin = Target->emit(**M, Opts);
+  Phase.reset();
   if (!Bin)
     return failWith(Res, Twine(Req->target) + " code generation failed: " +
                              toString(Bin.takeError()) +

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backends/CPU/CPU.h"
+#include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/ABI/Migration.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Targets/LoweringTarget.h"
@@ -575,6 +576,7 @@ int runOnCPU(const std::vector<char> &Binary, std::vector<Arg> &Args,
 
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "run one kernel of a host .so\n");
+  hetgpu::reparseOptionsAfterLinks(argc, argv);
   uint32_t Grid[3], Block[3];
   if (!parseDim(GridOpt, Grid) || !parseDim(BlockOpt, Block)) {
     WithColor::error() << "bad --grid or --block\n";

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/IR/ContainerBuilder.h"
+#include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Translate/Translate.h"
 
@@ -18,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,11 +37,18 @@ static cl::opt<bool> Instrument("instrument",
                                 cl::desc("Insert live-migration checkpoints"));
 static cl::opt<int> ModuleIndex("module", cl::desc("Translate only module N"),
                                 cl::init(-1));
+static cl::opt<std::string>
+    TimeTrace("time-trace",
+              cl::desc("Write a Chrome trace of the translation's phases and "
+                       "passes to FILE"),
+              cl::value_desc("FILE"));
 
 static int error(const Twine &Msg) {
   WithColor::error(errs(), "hetgpu-translate") << Msg << "\n";
   return 1;
 }
+
+static int translateAll();
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -48,6 +57,19 @@ int main(int argc, char **argv) {
     Names += (Names.empty() ? "" : ", ") + N.str();
   cl::ParseCommandLineOptions(argc, argv,
                               "hetIR translator (targets: " + Names + ")\n");
+  hetgpu::reparseOptionsAfterLinks(argc, argv);
+  if (!TimeTrace.empty())
+    timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, argv[0]);
+  int RC = translateAll();
+  if (!TimeTrace.empty()) {
+    if (Error E = timeTraceProfilerWrite(TimeTrace, Output))
+      RC = error(toString(std::move(E)));
+    timeTraceProfilerCleanup();
+  }
+  return RC;
+}
+
+static int translateAll() {
   auto Buf = MemoryBuffer::getFileOrSTDIN(Input, /*IsText=*/false);
   if (!Buf)
     return error(Input + ": " + Buf.getError().message());

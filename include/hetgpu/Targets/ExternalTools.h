@@ -23,14 +23,27 @@
 
 namespace hetgpu {
 
+/// findLLD()'s answer when the translator links with lld's ELF driver in
+/// this process (built with liblld-<major>-dev): no executable needed.
+inline constexpr llvm::StringLiteral InProcessLinker = "<in-process lld>";
+
 /// The ld.lld to run, looked for in this order: $HETGPU_LLD (which must then
-/// be an executable), the ld.lld CMake found (HETGPU_LLD at configure time),
+/// be an executable), lld in this process (InProcessLinker) when built with
+/// it and no in-process link has crashed, the ld.lld CMake found
+/// (HETGPU_LLD at configure time),
 /// ld.lld next to LLVM's tools, /usr/lib/llvm-<major>/bin/ld.lld, then
 /// ld.lld-<version>, ld.lld-<major> and ld.lld on PATH. Errors are prefixed
 /// with \p Target (as targetError() does); \p Purpose, when given, ends the
 /// not-found message ("; it <Purpose>").
 llvm::Expected<std::string> findLLD(llvm::StringRef Target,
                                     llvm::StringRef Purpose = "");
+
+/// lld's driver resets every LLVM command-line option (cl::opt) of the
+/// process to its default when it links in process. A tool that reads its
+/// options after translating passes its parsed command line here once; it is
+/// parsed again after every in-process link. Libraries (the runtime's
+/// translator) set no options and need not call it.
+void reparseOptionsAfterLinks(int Argc, const char *const *Argv);
 
 /// One input file of a link.
 struct LinkInput {
@@ -47,7 +60,8 @@ struct LinkResult {
 };
 
 /// Writes \p Inputs to a new temporary directory, runs
-/// `Linker Flags... Inputs... -o <output>` there ("-flavor gnu" first when
+/// `Linker Flags... Inputs... -o <output>` there (in this process when
+/// \p Linker is InProcessLinker) ("-flavor gnu" first when
 /// \p Linker is lld itself rather than ld.lld), reads the output and removes
 /// the directory. An Error (prefixed with \p Target) only when a file cannot
 /// be written or read; a failed link is a LinkResult with Succeeded false.

@@ -8,9 +8,8 @@
 ///
 /// lower(): `hetgpu-simt-to-mimd` (block functions `__hetgpu_block_<K>`),
 /// math builtins from hetGPU's device math library (docs/DeviceMath.md,
-/// linked as bitcode so they inline; glibc misses CUDA's ulp bounds), the block
-/// executor linked in from embedded bitcode when a kernel synchronises (its
-/// lane-loop functions built first: HostLaneLoops.h),
+/// linked as bitcode so they inline; glibc misses CUDA's ulp bounds), the
+/// lane-loop functions of kernels that synchronise (HostLaneLoops.h),
 /// `__hetgpu_host_abi_version`, and everything but the block functions and
 /// `__device__`/`__constant__` variables internalised.
 ///
@@ -18,7 +17,9 @@
 /// name and features when empty or "native"; vectors of at most 256 bits
 /// preferred), an object from the X86
 /// backend, linked with ld.lld (findLLD() of hetgpu/Targets/ExternalTools.h)
-/// into a shared object whose bytes are returned.
+/// into a shared object whose bytes are returned; the block executor
+/// (runtime/device/common/hetgpu_exec.c, compiled once at build time) is a
+/// second object of that link when a kernel calls it.
 ///
 /// USAGE: hetgpu-translate --target=host in.bc -o kernels.so
 ///        hetgpu-opt -passes=hetgpu-lower-host in.ll -S
@@ -45,7 +46,9 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -60,8 +63,9 @@ namespace {
 constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
 constexpr StringLiteral AbiVersionSymbol = "__hetgpu_host_abi_version";
 
-const unsigned char ExecutorBitcode[] = {
-#include "HostExecutor.inc"
+/// The block executor, compiled at build time (runtime/device).
+const unsigned char ExecutorObject[] = {
+#include "HostExecutorObject.inc"
 };
 
 /// The prefix of this target's errors.
@@ -96,34 +100,28 @@ createHostMachine(const TargetOptions &Opts) {
   return createTargetMachine(R);
 }
 
-Error linkExecutor(Module &M) {
-  if (!M.getFunction(ExecBlockName) && !M.getFunction("__hetgpu_exec_block_lanes"))
-    return Error::success();
-  MemoryBufferRef Buf(StringRef(reinterpret_cast<const char *>(ExecutorBitcode),
-                                sizeof(ExecutorBitcode)),
-                      "HostExecutor.bc");
-  Expected<std::unique_ptr<Module>> Exec =
-      parseBitcodeFile(Buf, M.getContext());
-  if (!Exec)
-    return createStringError(inconvertibleErrorCode(),
-                             "host target: embedded block executor: " +
-                                 toString(Exec.takeError()));
-  (*Exec)->setTargetTriple(M.getTargetTriple());
-  (*Exec)->setDataLayout(M.getDataLayout());
-  if (Linker::linkModules(M, std::move(*Exec), Linker::Flags::LinkOnlyNeeded))
-    return createStringError(inconvertibleErrorCode(),
-                             "host target: cannot link the block executor");
-  return Error::success();
+/// True when \p M calls the block executor (hetgpu_exec.c), whose object
+/// is then linked beside the module's.
+bool usesExecutor(const Module &M) {
+  for (const Function &F : M)
+    if (F.isDeclaration() && !F.use_empty() &&
+        F.getName().starts_with("__hetgpu_exec_"))
+      return true;
+  return false;
 }
 
 Error lowerForHost(Module &M, const DataLayout &DL) {
-  if (Error E = lowerSIMTToMIMD(M))
-    return E;
+  {
+    TimeTraceScope Scope("simt-to-mimd");
+    if (Error E = lowerSIMTToMIMD(M))
+      return E;
+  }
   M.setTargetTriple(Triple(HostTriple));
   M.setDataLayout(DL);
   // hetGPU's own math library (hetgpu-math-x86_64-unknown-linux-gnu.bc),
   // not the C library: glibc's tanh, exp10 and cbrt exceed CUDA's ulp
   // bounds, and the bitcode inlines into the block functions.
+  TimeTraceScope MathScope("device-math");
   if (Error E = linkDeviceMathLibrary(M))
     return joinErrors(createStringError(inconvertibleErrorCode(),
                                         "host target: device math library"),
@@ -136,8 +134,6 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
                                    "host target: builtin '" + F.getName() +
                                        "' is still used after lowering");
   host::addLaneLoops(M);
-  if (Error E = linkExecutor(M))
-    return E;
   if (!M.getGlobalVariable(AbiVersionSymbol)) {
     Type *I32 = Type::getInt32Ty(M.getContext());
     new GlobalVariable(
@@ -244,6 +240,7 @@ public:
 
     // Optimise.
     {
+      TimeTraceScope Scope("optimize");
       LoopAnalysisManager LAM;
       FunctionAnalysisManager FAM;
       CGSCCAnalysisManager CGAM;
@@ -251,7 +248,11 @@ public:
       PipelineTuningOptions PTO;
       PTO.LoopVectorization = Opts.OptLevel >= 2;
       PTO.SLPVectorization = Opts.OptLevel >= 2;
-      PassBuilder PB(&TM, PTO);
+      // Pass timings in `hetgpu-translate --time-trace`.
+      PassInstrumentationCallbacks PIC;
+      StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
+      SI.registerCallbacks(PIC, &MAM);
+      PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
       PB.registerModuleAnalyses(MAM);
       PB.registerCGSCCAnalyses(CGAM);
       PB.registerFunctionAnalyses(FAM);
@@ -269,6 +270,7 @@ public:
     SmallString<0> Obj;
     EmitOptions EO;
     EO.TargetTransformInfo = false;
+    std::optional<TimeTraceScope> Scope(std::in_place, "codegen");
     if (Error E =
             emitCode(TargetName, TM, M, CodeGenFileType::ObjectFile, Obj, EO))
       return std::move(E);
@@ -277,10 +279,18 @@ public:
     Expected<std::string> Lld = findLLD(TargetName);
     if (!Lld)
       return Lld.takeError();
+    Scope.emplace("link", *Lld);
+    std::vector<LinkInput> Inputs = {
+        {"kernels.o", ArrayRef<char>(Obj.data(), Obj.size())}};
+    if (usesExecutor(M))
+      Inputs.push_back(
+          {"executor.o",
+           ArrayRef<char>(reinterpret_cast<const char *>(ExecutorObject),
+                          sizeof(ExecutorObject))});
     Expected<LinkResult> Link = runLinker(
         TargetName, *Lld,
         {"-shared", "--eh-frame-hdr", "-z", "now", "-z", "noexecstack"},
-        {{"kernels.o", ArrayRef<char>(Obj.data(), Obj.size())}});
+        Inputs);
     if (!Link)
       return Link.takeError();
     if (!Link->Succeeded)

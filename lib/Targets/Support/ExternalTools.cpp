@@ -4,8 +4,9 @@
 ///
 /// \file
 /// Implements include/hetgpu/Targets/ExternalTools.h. CMake defines
-/// HETGPU_LLVM_BINDIR (LLVM's tools) and HETGPU_BUILD_LLD (the ld.lld it
-/// found, possibly empty) for this file.
+/// HETGPU_LLVM_BINDIR (LLVM's tools), HETGPU_BUILD_LLD (the ld.lld it
+/// found, possibly empty) and, when lld's libraries were found,
+/// HETGPU_IN_PROCESS_LLD for this file.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -14,18 +15,40 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#ifdef HETGPU_IN_PROCESS_LLD
+#include "lld/Common/Driver.h"
+LLD_HAS_DRIVER(elf)
+#endif
+
+#include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 
 using namespace llvm;
 
 namespace hetgpu {
+
+namespace {
+/// Cleared when an in-process link crashed (lld then cannot run again in
+/// this process); later links run the executable.
+std::atomic<bool> InProcessUsable{true};
+/// The command line of reparseOptionsAfterLinks(), if any.
+int SavedArgc = 0;
+const char *const *SavedArgv = nullptr;
+} // namespace
+
+void reparseOptionsAfterLinks(int Argc, const char *const *Argv) {
+  SavedArgc = Argc;
+  SavedArgv = Argv;
+}
 
 Expected<std::string> findLLD(StringRef Target, StringRef Purpose) {
   if (const char *Env = std::getenv("HETGPU_LLD"); Env && *Env) {
@@ -34,6 +57,10 @@ Expected<std::string> findLLD(StringRef Target, StringRef Purpose) {
     return targetError(Target,
                        Twine("HETGPU_LLD='") + Env + "' is not an executable");
   }
+#ifdef HETGPU_IN_PROCESS_LLD
+  if (InProcessUsable)
+    return std::string(InProcessLinker);
+#endif
   std::string Major = std::to_string(LLVM_VERSION_MAJOR);
   SmallVector<std::string, 4> Known;
 #ifdef HETGPU_BUILD_LLD
@@ -87,6 +114,63 @@ Error writeFile(StringRef Target, StringRef Path, ArrayRef<char> Bytes) {
     return targetError(Target, "cannot write " + Path);
   return Error::success();
 }
+
+/// Reads the linker's output file into \p R.
+Error readOutput(StringRef Target, StringRef Out, LinkResult &R) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+      MemoryBuffer::getFile(Out, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!B)
+    return targetError(Target, "the linker wrote no output: " +
+                                   B.getError().message());
+  R.Succeeded = true;
+  R.Output.assign((*B)->getBufferStart(), (*B)->getBufferEnd());
+  return Error::success();
+}
+
+/// lld's ELF driver in this process: one link at a time (its state is
+/// global), messages captured into LinkResult::Log.
+Expected<LinkResult> linkInProcess(StringRef Target, ArrayRef<StringRef> Flags,
+                                   ArrayRef<std::string> Inputs,
+                                   const std::string &Out) {
+  LinkResult R;
+#ifdef HETGPU_IN_PROCESS_LLD
+  std::vector<std::string> Args = {"ld.lld"};
+  for (StringRef F : Flags)
+    Args.push_back(F.str());
+  Args.insert(Args.end(), Inputs.begin(), Inputs.end());
+  Args.push_back("-o");
+  Args.push_back(Out);
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  std::string Log;
+  raw_string_ostream LogOS(Log);
+  static std::mutex M;
+  lld::Result Res;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Res = lld::lldMain(Argv, LogOS, LogOS, {{lld::Gnu, &lld::elf::link}});
+    if (SavedArgv) {
+      cl::ResetAllOptionOccurrences();
+      cl::ParseCommandLineOptions(SavedArgc, SavedArgv);
+    }
+  }
+  if (!Res.canRunAgain)
+    InProcessUsable = false;
+  R.Log = StringRef(Log).trim().str();
+  if (Res.retCode != 0)
+    return std::move(R);
+  if (Error E = readOutput(Target, Out, R))
+    return std::move(E);
+#else
+  (void)Flags;
+  (void)Inputs;
+  (void)Out;
+  R.ExecError = "this translator was built without lld's libraries";
+#endif
+  return std::move(R);
+}
 } // namespace
 
 Expected<LinkResult> runLinker(StringRef Target, StringRef Linker,
@@ -104,6 +188,8 @@ Expected<LinkResult> runLinker(StringRef Target, StringRef Linker,
       return std::move(E);
   }
   std::string Out = Dir.file("linked.out"), Log = Dir.file("linker.log");
+  if (Linker == InProcessLinker)
+    return linkInProcess(Target, Flags, InputPaths, Out);
 
   SmallVector<StringRef, 24> Argv = {Linker};
   // ld.lld is a symlink to lld: "-flavor gnu" is only understood as the
@@ -123,14 +209,8 @@ Expected<LinkResult> runLinker(StringRef Target, StringRef Linker,
     R.Log = (*B)->getBuffer().trim().str();
   if (RC != 0)
     return std::move(R);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
-      MemoryBuffer::getFile(Out, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!B)
-    return targetError(Target, "the linker wrote no output: " +
-                                   B.getError().message());
-  R.Succeeded = true;
-  R.Output.assign((*B)->getBufferStart(), (*B)->getBufferEnd());
+  if (Error E = readOutput(Target, Out, R))
+    return std::move(E);
   return std::move(R);
 }
 

@@ -52,8 +52,9 @@ HETGPU_API cudaError_t cudaMallocPitch(void **Ptr, size_t *Pitch, size_t Width,
 }
 
 HETGPU_API cudaError_t cudaFree(void *Ptr) {
+  // cudaFree(0): CUDA's idiom to create the context up front.
   if (!Ptr)
-    return cudaSuccess;
+    return ret(RT().init());
   Runtime &R = RT();
   if (cudaError_t E = R.init())
     return ret(E);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Log.h"
+#include "Core/Prefetch.h"
 #include "Core/Runtime.h"
 #include "cuda_runtime_api.h"
 
@@ -96,7 +97,12 @@ HETGPU_API void **__cudaRegisterFatBinary(void *FatCubin) {
   return reinterpret_cast<void **>(R.Binaries.back().get());
 }
 
-HETGPU_API void __cudaRegisterFatBinaryEnd(void **) {}
+/// A container registered after device discovery (a shared library the
+/// program opened) is translated ahead of its launches too.
+HETGPU_API void __cudaRegisterFatBinaryEnd(void **Handle) {
+  if (BinaryRecord *B = asBinary(Handle))
+    prefetchBinary(*B);
+}
 
 HETGPU_API void __cudaUnregisterFatBinary(void **Handle) {
   // Modules stay loaded: other atexit handlers and backend threads may

@@ -18,6 +18,10 @@ Queue::~Queue() = default;
 Device::~Device() = default;
 Backend::~Backend() = default;
 
+Status Device::finalizeBinary(std::vector<char> &) { return Status::ok(); }
+
+std::string Device::binaryCacheTag() { return ""; }
+
 Status Device::allocateManaged(size_t, void *&Ptr) {
   Ptr = nullptr;
   return Status(ErrorCode::NotSupported,

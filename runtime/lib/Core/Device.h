@@ -199,6 +199,14 @@ public:
   virtual Status loadModule(const std::vector<char> &Binary,
                             const container::ModuleInfo &Info,
                             std::unique_ptr<Module> &Out) = 0;
+  /// Turns the lowering target's output into what loadModule() loads
+  /// fastest, before the JIT cache stores it (NVIDIA: PTX -> cubin through
+  /// the driver's linker, so a warm start runs no PTX JIT). May run on any
+  /// thread without the context lock. The default keeps the binary.
+  virtual Status finalizeBinary(std::vector<char> &Binary);
+  /// What finalizeBinary() depends on besides the properties (the driver's
+  /// version), part of the JIT-cache key. Empty by default.
+  virtual std::string binaryCacheTag();
 
   virtual Status createQueue(std::unique_ptr<Queue> &Out) = 0;
   virtual Status createEvent(std::unique_ptr<Event> &Out) = 0;

@@ -12,6 +12,7 @@
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
 #include "Core/MigrationService.h"
+#include "Core/Prefetch.h"
 #include "Core/Translator.h"
 
 #include <algorithm>
@@ -162,6 +163,14 @@ cudaError_t Runtime::init() {
         return;
       }
       DefaultIndex = I;
+    }
+    {
+      // Translations start now, for the default device (Core/Prefetch.h).
+      std::lock_guard<std::mutex> L(RegM);
+      std::vector<BinaryRecord *> Bins;
+      for (auto &B : Binaries)
+        Bins.push_back(B.get());
+      startPrefetch(*Contexts[DefaultIndex]->Dev, Bins);
     }
     for (auto &C : Contexts)
       log(LogLevel::Info, "device " + std::to_string(C->Index) + ": " +
@@ -343,8 +352,14 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   // Live migration (Core/MigrationService.h): instrumented translation,
   // hidden kernel parameters.
   MigrationService *Mig = activeMigrationService();
-  Status S = getTranslation(MI, Ctx.Dev->properties(),
-                            Mig ? Mig->translateFlags() : 0, Binary);
+  unsigned Flags = Mig ? Mig->translateFlags() : 0;
+  Status S;
+  if (takePrefetched(B, ModuleIndex, *Ctx.Dev, Flags, Binary, S))
+    log(LogLevel::Debug, "taking the prefetched translation of module " +
+                             std::to_string(ModuleIndex) + " for device " +
+                             std::to_string(Ctx.Index));
+  else
+    S = getTranslation(MI, *Ctx.Dev, Flags, Binary);
   if (S.isOk())
     S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI,
                             LM.M);

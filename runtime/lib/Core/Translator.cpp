@@ -129,9 +129,9 @@ static Status loadTranslator(TranslatorLib &L) {
   return Status::ok();
 }
 
-Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
-                                  const DeviceProperties &Props,
+Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
                                   unsigned Flags, std::vector<char> &Out) {
+  const DeviceProperties &Props = Dev.properties();
   CacheKeyInput KI;
   KI.IRHash = M.IRHash ? M.IRHash : container::fnv1a64(M.IR.data(), M.IR.size());
   KI.Target = Props.Target;
@@ -142,6 +142,8 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   KI.OptLevel = 3;
   if (Props.Arch.empty() || Props.Arch == "native")
     KI.Extra = hostCpuFingerprint();
+  if (std::string Tag = Dev.binaryCacheTag(); !Tag.empty())
+    KI.Extra += ";binary=" + Tag;
   // A rebuilt or upgraded translator may translate differently: its file's
   // size and modification time are part of the key (a stat, no dlopen).
   struct stat TS;
@@ -181,7 +183,7 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   }
 
   TranslatorLib &L = lib();
-  std::lock_guard<std::mutex> Lock(L.M);
+  std::unique_lock<std::mutex> Lock(L.M);
   if (Status S = loadTranslator(L))
     return S;
   hetgpu_translate_request Req{};
@@ -204,9 +206,18 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M,
   const char *D = static_cast<const char *>(Res.data);
   Out.assign(D, D + Res.size);
   L.Dispose(&Res);
+  Lock.unlock();
   log(LogLevel::Info, "translated " + What + " in " +
                           msSince(T1) + " ms (" +
                           std::to_string(Out.size()) + " bytes)");
+  auto T2 = std::chrono::steady_clock::now();
+  if (Status S = Dev.finalizeBinary(Out))
+    return Status(S.Code == ErrorCode::OutOfMemory ? S.Code
+                                                   : ErrorCode::NoBinaryForGpu,
+                  "finalising the translation of " + What + ": " + S.Message);
+  if (!Dev.binaryCacheTag().empty())
+    log(LogLevel::Info, "finalised " + What + " in " + msSince(T2) + " ms (" +
+                            std::to_string(Out.size()) + " bytes)");
   if (UseCache) {
     if (Status S = Cache.store(Key, Props.Target, Out))
       log(LogLevel::Warn, S.Message);

@@ -21,11 +21,12 @@
 namespace hetgpu {
 namespace rt {
 
-/// The native binary of \p M for the target of \p Props (NoBinaryForGpu
-/// with the translator's message when translation fails).
-Status getTranslation(const container::ModuleInfo &M,
-                      const DeviceProperties &Props, unsigned Flags,
-                      std::vector<char> &Out);
+/// The native binary of \p M for device \p Dev (its lowering target's
+/// output after Device::finalizeBinary), or NoBinaryForGpu with the
+/// translator's message when translation fails. Thread-safe: translations
+/// run one at a time, cache lookups and finalisation in parallel.
+Status getTranslation(const container::ModuleInfo &M, Device &Dev,
+                      unsigned Flags, std::vector<char> &Out);
 
 /// The translator library that a miss would load.
 std::string translatorPath();

@@ -214,6 +214,9 @@ public:
   Status loadModule(const std::vector<char> &Binary,
                     const container::ModuleInfo &Info,
                     std::unique_ptr<Module> &Out) override;
+  /// PTX -> cubin with the driver's linker (NVIDIACubin.cpp).
+  Status finalizeBinary(std::vector<char> &Binary) override;
+  std::string binaryCacheTag() override;
 
   Status createQueue(std::unique_ptr<Queue> &Out) override;
   Status createEvent(std::unique_ptr<Event> &Out) override;

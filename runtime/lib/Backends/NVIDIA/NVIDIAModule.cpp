@@ -3,7 +3,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Loads the PTX of the nvptx lowering target with cuModuleLoadDataEx (the
+/// Loads the cubin that finalizeBinary() made of the nvptx lowering target's
+/// PTX (NVIDIACubin.cpp), or that PTX itself, with cuModuleLoadDataEx (the
 /// JIT log goes into the error); kernels are its functions, variables its
 /// globals.
 ///
@@ -63,11 +64,16 @@ Status NVIDIAModule::getGlobal(const std::string &Name, void *&Addr,
 Status NVIDIADevice::loadModule(const std::vector<char> &Binary,
                                 const container::ModuleInfo &Info,
                                 std::unique_ptr<Module> &Out) {
-  // The driver wants NUL-terminated PTX text.
+  // A cubin from finalizeBinary(), or NUL-terminated PTX text.
+  bool Cubin = Binary.size() >= 4 &&
+               std::memcmp(Binary.data(), "\x7f"
+                                          "ELF",
+                           4) == 0;
   std::string PTX(Binary.begin(), Binary.end());
-  if (PTX.find(".target") == std::string::npos)
+  if (!Cubin && PTX.find(".target") == std::string::npos)
     return Status(ErrorCode::NoBinaryForGpu,
-                  "cuModuleLoadDataEx: the nvptx translation is not PTX text");
+                  "cuModuleLoadDataEx: the nvptx translation is neither a "
+                  "cubin nor PTX text");
   ContextScope S(D, Ctx);
   char InfoLog[8192] = {0}, ErrorLog[8192] = {0};
   float WallMs = 0;
@@ -79,7 +85,9 @@ Status NVIDIADevice::loadModule(const std::vector<char> &Binary,
       InfoLog, reinterpret_cast<void *>(uintptr_t(sizeof(InfoLog))), ErrorLog,
       reinterpret_cast<void *>(uintptr_t(sizeof(ErrorLog))), nullptr};
   CUmodule M = nullptr;
-  CUresult R = D.ModuleLoadDataEx(&M, PTX.c_str(), 5, Opts, Vals);
+  const void *Image =
+      Cubin ? static_cast<const void *>(Binary.data()) : PTX.c_str();
+  CUresult R = D.ModuleLoadDataEx(&M, Image, 5, Opts, Vals);
   // Output options overwrite their value slot: the wall time is a float
   // stored in the pointer-sized slot itself.
   std::memcpy(&WallMs, &Vals[4], sizeof(float));
@@ -95,7 +103,9 @@ Status NVIDIADevice::loadModule(const std::vector<char> &Binary,
                   Msg);
   }
   if (logEnabled(LogLevel::Info))
-    log(LogLevel::Info, "nvidia: PTX JIT of " + std::to_string(PTX.size()) +
+    log(LogLevel::Info, std::string("nvidia: ") +
+                            (Cubin ? "cubin load" : "PTX JIT") + " of " +
+                            std::to_string(Binary.size()) +
                             " bytes for " + Props.Arch + " took " +
                             std::to_string(WallMs) + " ms" +
                             (InfoLog[0] ? std::string(": ") + InfoLog : ""));
