@@ -15,6 +15,7 @@
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Targets/LoweringTarget.h"
+#include "hetgpu/Transforms/ExtractKernel.h"
 #include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
@@ -99,6 +100,9 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
                                 hetgpu_translate_result *Res) {
   if (!Res)
     return 1;
+  // One translation at a time in a process: an in-process link (lld's
+  // driver) resets LLVM's command-line options, which a translation on
+  // another thread would be reading.
   std::lock_guard<std::mutex> L(Gate.M);
   if (Gate.Closed)
     return failWith(Res, "hetgpu_translate: the process is exiting");
@@ -149,6 +153,15 @@ static int translateLocked(const hetgpu_translate_request *Req,
     return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
   if (Error E = hetgpu::verifyHetIR(**M))
     return failWith(Res, toString(std::move(E)));
+  if ((Req->flags & HETGPU_TRANSLATE_SOME_KERNELS) && Req->num_kernels) {
+    if (!Req->kernels)
+      return failWith(Res, "hetgpu_translate: num_kernels without kernels");
+    SmallVector<StringRef, 16> Names;
+    for (size_t I = 0; I < Req->num_kernels; ++I)
+      Names.push_back(Req->kernels[I] ? Req->kernels[I] : "");
+    if (Error E = hetgpu::extractKernels(**M, Names))
+      return failWith(Res, toString(std::move(E)));
+  }
 
   hetgpu::TargetOptions Opts;
   Opts.Arch = Req->arch ? Req->arch : "";

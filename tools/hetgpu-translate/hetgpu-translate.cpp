@@ -37,6 +37,11 @@ static cl::opt<bool> Instrument("instrument",
                                 cl::desc("Insert live-migration checkpoints"));
 static cl::opt<int> ModuleIndex("module", cl::desc("Translate only module N"),
                                 cl::init(-1));
+static cl::list<std::string>
+    KernelNames("kernel",
+                cl::desc("Translate only this kernel (its symbol name; "
+                         "repeatable) and what it uses"),
+                cl::value_desc("NAME"));
 static cl::opt<std::string>
     TimeTrace("time-trace",
               cl::desc("Write a Chrome trace of the translation's phases and "
@@ -94,6 +99,14 @@ static int translateAll() {
     Req.ir_size = Mods[I]->IR.size();
     Req.opt_level = OptLevel;
     Req.flags = Instrument ? HETGPU_TRANSLATE_INSTRUMENT : 0;
+    std::vector<const char *> Kernels;
+    for (const std::string &K : KernelNames)
+      Kernels.push_back(K.c_str());
+    if (!Kernels.empty()) {
+      Req.flags |= HETGPU_TRANSLATE_SOME_KERNELS;
+      Req.kernels = Kernels.data();
+      Req.num_kernels = Kernels.size();
+    }
     hetgpu_translate_result Res = {};
     if (hetgpu_translate(&Req, &Res) != 0) {
       std::string Msg = Res.error ? Res.error : "unknown error";

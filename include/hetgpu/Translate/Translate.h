@@ -22,11 +22,13 @@ extern "C" {
 
 /** Bumped whenever the translator's output may change for the same input:
  *  part of every JIT cache key. */
-#define HETGPU_TRANSLATOR_ABI_VERSION 1u
+#define HETGPU_TRANSLATOR_ABI_VERSION 2u
 
 enum hetgpu_translate_flags {
   /** Insert checkpoint/restore code at safe points (live migration). */
   HETGPU_TRANSLATE_INSTRUMENT = 1u << 0,
+  /** Translate only the kernels named by `kernels` (ABI version 2). */
+  HETGPU_TRANSLATE_SOME_KERNELS = 1u << 1,
 };
 
 typedef struct hetgpu_translate_request {
@@ -37,6 +39,11 @@ typedef struct hetgpu_translate_request {
   size_t ir_size;
   unsigned opt_level; /**< 0..3 */
   unsigned flags;     /**< hetgpu_translate_flags */
+  /** With HETGPU_TRANSLATE_SOME_KERNELS: the kernels' symbol names
+   *  (version 2; read only when that flag is set, so requests of version 1
+   *  callers stay valid). */
+  const char *const *kernels;
+  size_t num_kernels;
 } hetgpu_translate_request;
 
 typedef struct hetgpu_translate_result {

@@ -23,13 +23,15 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
 
 namespace {
 
-using JobKey = std::pair<const BinaryRecord *, int>;
+/// (container, module, kernel group or -1 for the whole module).
+using JobKey = std::tuple<const BinaryRecord *, int, int>;
 
 struct Entry {
   enum { Queued, Running, Done } State = Queued;
@@ -53,11 +55,16 @@ struct Prefetcher {
     if (!B.Valid || Stopping)
       return;
     for (int I = 0; I < int(B.C.Modules.size()); ++I) {
-      JobKey K{&B, I};
-      if (Entries.count(K))
-        continue;
-      Entries[K];
-      Queue.push_back(K);
+      const container::ModuleInfo &MI = B.C.Modules[I];
+      unsigned Size = kernelGroupSize(MI);
+      int Groups = Size ? int((MI.Kernels.size() + Size - 1) / Size) : 0;
+      for (int G = Size ? 0 : -1; G < Groups; ++G) {
+        JobKey K{&B, I, G};
+        if (Entries.count(K))
+          continue;
+        Entries[K];
+        Queue.push_back(K);
+      }
     }
     CV.notify_all();
   }
@@ -81,8 +88,11 @@ struct Prefetcher {
       Busy = true;
       L.unlock();
       std::vector<char> Bin;
-      Status S =
-          getTranslation(K.first->C.Modules[K.second], *Dev, Flags, Bin);
+      const auto &[B, I, G] = K;
+      const container::ModuleInfo &MI = B->C.Modules[I];
+      Status S = getTranslation(MI, *Dev, Flags, Bin,
+                                G < 0 ? std::vector<std::string>()
+                                      : kernelGroup(MI, G));
       L.lock();
       Busy = false;
       // The entry stays in the table (std::map nodes are stable).
@@ -145,14 +155,47 @@ void hetgpu::rt::prefetchBinary(BinaryRecord &B) {
     P.enqueue(B);
 }
 
+unsigned hetgpu::rt::kernelGroupSize(const container::ModuleInfo &MI) {
+  static const unsigned Size = [] {
+    const char *E = std::getenv("HETGPU_KERNEL_GROUP");
+    return E && *E ? unsigned(std::strtoul(E, nullptr, 10)) : 16u;
+  }();
+  if (!Size || MI.Kernels.size() <= Size || !MI.Globals.empty() ||
+      activeMigrationService())
+    return 0;
+  return Size;
+}
+
+int hetgpu::rt::kernelGroupOf(const container::ModuleInfo &MI,
+                              const std::string &Name) {
+  unsigned Size = kernelGroupSize(MI);
+  if (!Size)
+    return -1;
+  for (size_t I = 0; I < MI.Kernels.size(); ++I)
+    if (MI.Kernels[I].Name == Name)
+      return int(I / Size);
+  return -1;
+}
+
+std::vector<std::string> hetgpu::rt::kernelGroup(const container::ModuleInfo &MI,
+                                                 int Group) {
+  unsigned Size = kernelGroupSize(MI);
+  std::vector<std::string> Names;
+  for (size_t I = size_t(Group) * Size;
+       Size && Group >= 0 && I < MI.Kernels.size() && I < size_t(Group + 1) * Size;
+       ++I)
+    Names.push_back(MI.Kernels[I].Name);
+  return Names;
+}
+
 bool hetgpu::rt::takePrefetched(const BinaryRecord &B, int ModuleIndex,
-                                const Device &Dev, unsigned Flags,
+                                int Group, const Device &Dev, unsigned Flags,
                                 std::vector<char> &Binary, Status &Result) {
   Prefetcher &P = prefetcher();
   std::unique_lock<std::mutex> L(P.M);
   if (!P.Started)
     return false;
-  auto It = P.Entries.find({&B, ModuleIndex});
+  auto It = P.Entries.find({&B, ModuleIndex, Group});
   if (It == P.Entries.end())
     return false;
   Entry &E = It->second;

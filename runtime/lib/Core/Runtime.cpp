@@ -340,13 +340,12 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
                                 int ModuleIndex, LoadedModule *&Out) {
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   auto Key = std::make_pair(static_cast<const BinaryRecord *>(&B), ModuleIndex);
-  auto It = Ctx.Modules.find(Key);
-  if (It != Ctx.Modules.end()) {
-    Out = &It->second;
-    return Out->M ? cudaSuccess : toCudaError(Out->Error.Code);
-  }
   LoadedModule &LM = Ctx.Modules[Key];
   Out = &LM;
+  if (LM.M)
+    return cudaSuccess;
+  if (LM.Error)
+    return toCudaError(LM.Error.Code);
   const container::ModuleInfo &MI = B.C.Modules[ModuleIndex];
   std::vector<char> Binary;
   // Live migration (Core/MigrationService.h): instrumented translation,
@@ -354,7 +353,7 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   MigrationService *Mig = activeMigrationService();
   unsigned Flags = Mig ? Mig->translateFlags() : 0;
   Status S;
-  if (takePrefetched(B, ModuleIndex, *Ctx.Dev, Flags, Binary, S))
+  if (takePrefetched(B, ModuleIndex, -1, *Ctx.Dev, Flags, Binary, S))
     log(LogLevel::Debug, "taking the prefetched translation of module " +
                              std::to_string(ModuleIndex) + " for device " +
                              std::to_string(Ctx.Index));
@@ -402,6 +401,9 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
                              ": the kernel is not in its container");
     return cudaErrorInvalidDeviceFunction;
   }
+  cudaError_t PartError = cudaSuccess;
+  if (loadKernelPart(Ctx, K, Out, PartError))
+    return PartError;
   LoadedModule *LM;
   if (cudaError_t E = loadModule(Ctx, *K.Bin, K.ModuleIndex, LM))
     return E;
@@ -420,6 +422,66 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
   LM->Kernels[K.Name] = Kn;
   Out = Kn;
   return cudaSuccess;
+}
+
+bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
+                             cudaError_t &E) {
+  const container::ModuleInfo &MI = K.Bin->C.Modules[K.ModuleIndex];
+  int Group = kernelGroupOf(MI, K.Name);
+  if (Group < 0)
+    return false;
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  LoadedModule &LM = Ctx.Modules[{K.Bin, K.ModuleIndex}];
+  if (auto It = LM.Kernels.find(K.Name); It != LM.Kernels.end()) {
+    Out = It->second;
+    E = cudaSuccess;
+    return true;
+  }
+  if (LM.M || LM.Error)
+    return false;
+  std::vector<std::string> Names = kernelGroup(MI, Group);
+  std::vector<char> Binary;
+  Status S;
+  if (!takePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0, Binary, S))
+    S = getTranslation(MI, *Ctx.Dev, 0, Binary, Names);
+  container::ModuleInfo &PI = LM.PartInfos.emplace_back();
+  PI.Kind = MI.Kind;
+  PI.IRVersionMajor = MI.IRVersionMajor;
+  PI.IRVersionMinor = MI.IRVersionMinor;
+  PI.IRHash = MI.IRHash;
+  for (const std::string &N : Names)
+    PI.Kernels.push_back(*MI.findKernel(N));
+  std::unique_ptr<Module> Part;
+  if (S.isOk())
+    S = Ctx.Dev->loadModule(Binary, PI, Part);
+  if (S.isOk() && !Part)
+    S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
+  std::vector<Kernel *> Kns;
+  for (size_t I = 0; S.isOk() && I < Names.size(); ++I) {
+    Kernel *Kn = nullptr;
+    S = Part->getKernel(Names[I], Kn);
+    if (S.isOk() && !Kn)
+      S = Status(ErrorCode::NoBinaryForGpu,
+                 "kernel " + Names[I] + " missing from its translation");
+    Kns.push_back(Kn);
+  }
+  if (S) {
+    LM.PartInfos.pop_back();
+    if (S.Code != ErrorCode::OutOfMemory)
+      S.Code = ErrorCode::NoBinaryForGpu;
+    LM.Error = S;
+    log(LogLevel::Error, "cannot load kernel " + K.Name + " on device " +
+                             std::to_string(Ctx.Index) + " (" +
+                             Ctx.Dev->properties().Name + "): " + S.Message);
+    E = toCudaError(S.Code);
+    return true;
+  }
+  LM.Parts.push_back(std::move(Part));
+  for (size_t I = 0; I < Names.size(); ++I)
+    LM.Kernels[Names[I]] = Kns[I];
+  Out = LM.Kernels[K.Name];
+  E = cudaSuccess;
+  return true;
 }
 
 cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,

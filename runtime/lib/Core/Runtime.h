@@ -20,6 +20,7 @@
 #include "driver_types.h"
 
 #include <atomic>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,6 +91,10 @@ struct LoadedModule {
   std::unique_ptr<Module> M;
   Status Error; ///< translation/load failure, reported once
   std::map<std::string, Kernel *> Kernels;
+  /// Modules translated in kernel groups (Core/Prefetch.h): one backend
+  /// module per group, described by a ModuleInfo that lists its kernels.
+  std::list<container::ModuleInfo> PartInfos;
+  std::vector<std::unique_ptr<Module>> Parts;
 };
 
 /// One device and what the runtime keeps for it (CUDA's primary context).
@@ -207,6 +212,11 @@ private:
   Runtime() = default;
   cudaError_t loadModule(DeviceContext &Ctx, BinaryRecord &B, int ModuleIndex,
                          LoadedModule *&Out);
+  /// The kernel group of \p K, translated (or prefetched) and loaded as a
+  /// part of its module (Core/Prefetch.h); false when its module is loaded
+  /// whole.
+  bool loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
+                      cudaError_t &E);
 
   std::once_flag InitOnce;
   cudaError_t InitError = cudaSuccess;

@@ -13,6 +13,7 @@
 #include "Core/Log.h"
 #include "hetgpu/Translate/Translate.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -129,10 +130,21 @@ static Status loadTranslator(TranslatorLib &L) {
   return Status::ok();
 }
 
-Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
-                                  unsigned Flags, std::vector<char> &Out) {
-  const DeviceProperties &Props = Dev.properties();
+namespace {
+
+/// What getTranslation() and lookupTranslation() share: the cache key and
+/// the name of the work for log lines.
+struct Request {
   CacheKeyInput KI;
+  uint64_t Key = 0;
+  std::string What;
+};
+
+Request makeRequest(const container::ModuleInfo &M, Device &Dev,
+                    unsigned Flags, const std::vector<std::string> &Kernels) {
+  const DeviceProperties &Props = Dev.properties();
+  Request R;
+  CacheKeyInput &KI = R.KI;
   KI.IRHash = M.IRHash ? M.IRHash : container::fnv1a64(M.IR.data(), M.IR.size());
   KI.Target = Props.Target;
   KI.Arch = Props.Arch;
@@ -144,48 +156,78 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
     KI.Extra = hostCpuFingerprint();
   if (std::string Tag = Dev.binaryCacheTag(); !Tag.empty())
     KI.Extra += ";binary=" + Tag;
+  for (const std::string &K : Kernels)
+    KI.Extra += ";kernel=" + K;
   // A rebuilt or upgraded translator may translate differently: its file's
   // size and modification time are part of the key (a stat, no dlopen).
   struct stat TS;
   if (stat(translatorPath().c_str(), &TS) == 0)
     KI.Extra += ";translator=" + std::to_string(TS.st_size) + "@" +
                 std::to_string(static_cast<long long>(TS.st_mtime));
-  uint64_t Key = JITCache::key(KI);
-  JITCache Cache(JITCache::defaultDirectory());
-  bool UseCache = !getenv("HETGPU_DISABLE_CACHE");
+  R.Key = JITCache::key(KI);
 
   char HashHex[17];
   snprintf(HashHex, sizeof(HashHex), "%016llx",
            static_cast<unsigned long long>(KI.IRHash));
+  std::vector<const container::KernelInfo *> Shown;
+  for (const container::KernelInfo &K : M.Kernels)
+    if (Kernels.empty() ||
+        std::find(Kernels.begin(), Kernels.end(), K.Name) != Kernels.end())
+      Shown.push_back(&K);
   std::string Names;
-  for (size_t I = 0; I < M.Kernels.size() && I < 3; ++I) {
-    const container::KernelInfo &K = M.Kernels[I];
-    Names += (I ? ", " : ": ") + (K.Demangled.empty() ? K.Name : K.Demangled);
-  }
-  if (M.Kernels.size() > 3)
+  for (size_t I = 0; I < Shown.size() && I < 3; ++I)
+    Names += (I ? ", " : ": ") +
+             (Shown[I]->Demangled.empty() ? Shown[I]->Name : Shown[I]->Demangled);
+  if (Shown.size() > 3)
     Names += ", ...";
-  std::string What = "module " + std::string(HashHex) + " (" +
-                     std::to_string(M.Kernels.size()) + " kernels" + Names +
-                     ") for " + Props.Target +
-                     (Props.Arch.empty() ? "" : ":" + Props.Arch);
+  std::string Count =
+      Kernels.empty() ? std::to_string(M.Kernels.size()) + " kernels"
+                      : std::to_string(Kernels.size()) + " of " +
+                            std::to_string(M.Kernels.size()) + " kernels";
+  R.What = (Kernels.empty() ? "module " : "kernels of module ") +
+           std::string(HashHex) + " (" + Count + Names + ") for " +
+           Props.Target + (Props.Arch.empty() ? "" : ":" + Props.Arch);
+  return R;
+}
 
+bool cacheEnabled() { return !getenv("HETGPU_DISABLE_CACHE"); }
+
+bool lookupCached(const Request &R, const DeviceProperties &Props,
+                  std::vector<char> &Out) {
+  if (!cacheEnabled())
+    return false;
+  JITCache Cache(JITCache::defaultDirectory());
   auto T0 = std::chrono::steady_clock::now();
-  if (UseCache) {
-    std::string Why;
-    if (Cache.lookup(Key, Props.Target, Out, &Why)) {
-      log(LogLevel::Info, "loaded " + What + " from cache " +
-                              Cache.entryPath(Key, Props.Target) + " (" +
-                              msSince(T0) + " ms)");
-      return Status::ok();
-    }
-    if (Why != "no entry")
-      log(LogLevel::Warn, Why + "; translating again");
+  std::string Why;
+  if (Cache.lookup(R.Key, Props.Target, Out, &Why)) {
+    log(LogLevel::Info, "loaded " + R.What + " from cache " +
+                            Cache.entryPath(R.Key, Props.Target) + " (" +
+                            msSince(T0) + " ms)");
+    return true;
   }
+  if (Why != "no entry")
+    log(LogLevel::Warn, Why + "; translating again");
+  return false;
+}
+
+} // namespace
+
+Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
+                                  unsigned Flags, std::vector<char> &Out,
+                                  const std::vector<std::string> &Kernels) {
+  const DeviceProperties &Props = Dev.properties();
+  Request R = makeRequest(M, Dev, Flags, Kernels);
+  if (lookupCached(R, Props, Out))
+    return Status::ok();
 
   TranslatorLib &L = lib();
-  std::unique_lock<std::mutex> Lock(L.M);
-  if (Status S = loadTranslator(L))
-    return S;
+  {
+    std::lock_guard<std::mutex> Lock(L.M);
+    if (Status S = loadTranslator(L))
+      return S;
+  }
+  // The translator runs one translation at a time (lib/Translate); cache
+  // lookups and finalisation of other threads go on meanwhile.
   hetgpu_translate_request Req{};
   Req.target = Props.Target.c_str();
   Req.arch = Props.Arch.c_str();
@@ -194,11 +236,19 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   Req.ir_size = M.IR.size();
   Req.opt_level = 3;
   Req.flags = Flags;
+  std::vector<const char *> Names;
+  for (const std::string &K : Kernels)
+    Names.push_back(K.c_str());
+  if (!Names.empty()) {
+    Req.flags |= HETGPU_TRANSLATE_SOME_KERNELS;
+    Req.kernels = Names.data();
+    Req.num_kernels = Names.size();
+  }
   hetgpu_translate_result Res{};
   auto T1 = std::chrono::steady_clock::now();
   int RC = L.Translate(&Req, &Res);
   if (RC != 0 || !Res.data) {
-    std::string Msg = "translation of " + What + " failed: " +
+    std::string Msg = "translation of " + R.What + " failed: " +
                       (Res.error ? Res.error : "no message");
     L.Dispose(&Res);
     return Status(ErrorCode::NoBinaryForGpu, Msg);
@@ -206,20 +256,20 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   const char *D = static_cast<const char *>(Res.data);
   Out.assign(D, D + Res.size);
   L.Dispose(&Res);
-  Lock.unlock();
-  log(LogLevel::Info, "translated " + What + " in " +
-                          msSince(T1) + " ms (" +
-                          std::to_string(Out.size()) + " bytes)");
+  log(LogLevel::Info, "translated " + R.What + " in " + msSince(T1) +
+                          " ms (" + std::to_string(Out.size()) + " bytes)");
   auto T2 = std::chrono::steady_clock::now();
   if (Status S = Dev.finalizeBinary(Out))
     return Status(S.Code == ErrorCode::OutOfMemory ? S.Code
                                                    : ErrorCode::NoBinaryForGpu,
-                  "finalising the translation of " + What + ": " + S.Message);
+                  "finalising the translation of " + R.What + ": " +
+                      S.Message);
   if (!Dev.binaryCacheTag().empty())
-    log(LogLevel::Info, "finalised " + What + " in " + msSince(T2) + " ms (" +
-                            std::to_string(Out.size()) + " bytes)");
-  if (UseCache) {
-    if (Status S = Cache.store(Key, Props.Target, Out))
+    log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
+                            " ms (" + std::to_string(Out.size()) + " bytes)");
+  if (cacheEnabled()) {
+    JITCache Cache(JITCache::defaultDirectory());
+    if (Status S = Cache.store(R.Key, Props.Target, Out))
       log(LogLevel::Warn, S.Message);
   }
   return Status::ok();

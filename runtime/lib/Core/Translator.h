@@ -22,11 +22,14 @@ namespace hetgpu {
 namespace rt {
 
 /// The native binary of \p M for device \p Dev (its lowering target's
-/// output after Device::finalizeBinary), or NoBinaryForGpu with the
-/// translator's message when translation fails. Thread-safe: translations
-/// run one at a time, cache lookups and finalisation in parallel.
+/// output after Device::finalizeBinary), from the JIT cache or translated
+/// and cached, or NoBinaryForGpu with the translator's message when
+/// translation fails. With \p Kernels, the binary of those kernels alone
+/// (the translator's HETGPU_TRANSLATE_SOME_KERNELS; cached on its own).
+/// Thread-safe; the translator runs one translation at a time.
 Status getTranslation(const container::ModuleInfo &M, Device &Dev,
-                      unsigned Flags, std::vector<char> &Out);
+                      unsigned Flags, std::vector<char> &Out,
+                      const std::vector<std::string> &Kernels = {});
 
 /// The translator library that a miss would load.
 std::string translatorPath();
