@@ -1,12 +1,13 @@
 // The bad-API table: every invalid call a program can make, each case in a
 // child process of its own (fork before the runtime starts), compared with
 // the code CUDA 13 returns. The expected codes were measured with nvcc 13.0
-// on an NVIDIA H200 (driver 580): build this file with nvcc and run it with
-// `probe` to print the codes of the CUDA in hand. Cases marked `inproc`
-// fault inside a kernel; devices that cannot catch a kernel fault in the
-// process (OpenCL: the driver's own threads run the kernel) skip them
-// (`skip-faults`), see docs/Runtime.md. Prints one line per case and
-// `N cases, M match`.
+// on an NVIDIA H200 (driver 580.159): build this file with nvcc and run it
+// with `probe` to print the codes of the CUDA in hand. Where CUDA 13 itself
+// crashes on a dangling handle (X below) the expected code is the one its
+// documentation gives. Cases marked F fault inside a kernel; devices that
+// cannot catch a kernel fault in the process (OpenCL: the driver's own
+// threads run the kernel) skip them (`skip-faults`), see docs/Runtime.md.
+// Prints one line per case and `N cases, M match`; `./t NAME` runs one.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
@@ -45,12 +46,13 @@ __global__ void kDiv(unsigned *u, int *s, unsigned a, unsigned b, int c,
   s[1] = c % d;
 }
 __device__ int deep(volatile int *p, int n) {
-  int local[8];
+  volatile int local[8];
   for (int i = 0; i < 8; ++i)
     local[i] = p[i] + n;
   if (n == 0)
     return local[0];
-  return deep(p, n - 1) + local[n & 7];
+  int r = deep(p, n - 1); // the frame lives on: no loop can replace it
+  return r + local[(r + n) & 7];
 }
 __global__ void kRecurse(int *p, int n) { p[0] = deep(p, n); }
 extern __shared__ char dynShared[];
@@ -88,16 +90,28 @@ cudaError_t arr2D(cudaArray_t &A) {
   return cudaMallocArray(&A, &D, 16, 16);
 }
 
+enum : unsigned {
+  Fault = 1,       ///< faults inside a kernel
+  CudaCrashes = 2, ///< CUDA 13 dereferences the bad handle (SIGSEGV): the
+                   ///< expected code is the documented one
+  AnyIllegal = 4,  ///< CUDA 13 gives 717 (the address lies in no global
+                   ///< window of the H200's map); 700 is the same fault on
+                   ///< a device without that map
+};
+
 struct Case {
   const char *Name;
   int Expected; ///< CUDA 13's code
   cudaError_t (*Run)();
-  bool Fault = false; ///< faults inside a kernel
+  unsigned Flags = 0;
 };
 
 #define C(NAME, EXP, ...) {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }}
 #define F(NAME, EXP, ...)                                                      \
-  {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }, true}
+  {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ },                             \
+   Fault | (EXP == 717 ? AnyIllegal : 0u)}
+#define X(NAME, EXP, ...)                                                      \
+  {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }, CudaCrashes}
 
 const Case Cases[] = {
     // Allocation and frees.
@@ -121,7 +135,7 @@ const Case Cases[] = {
     C("hostregister-twice", 712, cudaHostRegister(hostBuf, 64, 0);
       return cudaHostRegister(hostBuf, 64, 0);),
     C("hostunregister-never", 713, return cudaHostUnregister(hostBuf);),
-    C("mallocmanaged-zero", 1, void *P;
+    C("mallocmanaged-zero", 0, void *P;
       return cudaMallocManaged(&P, 0, cudaMemAttachGlobal);),
     C("mallocmanaged-bad-flags", 1, void *P;
       return cudaMallocManaged(&P, 64, 7);),
@@ -156,9 +170,9 @@ const Case Cases[] = {
       return cudaMemcpy(freed(), hostBuf, N, cudaMemcpyHostToDevice);),
     C("memcpy-d2h-freed", 1,
       return cudaMemcpy(hostBuf, freed(), N, cudaMemcpyDeviceToHost);),
-    C("memcpy-d2d-freed-src", 1,
+    C("memcpy-d2d-freed-src", 0,
       return cudaMemcpy(devAlloc(), freed(), N, cudaMemcpyDeviceToDevice);),
-    C("memcpy-d2d-freed-dst", 1, int *D = freed();
+    C("memcpy-d2d-freed-dst", 0, int *D = freed();
       return cudaMemcpy(D, devAlloc(), N, cudaMemcpyDeviceToDevice);),
     C("memcpy-h2d-bogus", 1,
       return cudaMemcpy(bogus(), hostBuf, N, cudaMemcpyHostToDevice);),
@@ -185,10 +199,10 @@ const Case Cases[] = {
                              cudaMemcpyHostToDevice, 0);),
     C("memcpyasync-d2h-freed", 1,
       return cudaMemcpyAsync(hostBuf, freed(), N, cudaMemcpyDeviceToHost, 0);),
-    C("memcpyasync-bogus-stream", 400,
+    X("memcpyasync-bogus-stream", 400,
       return cudaMemcpyAsync(devAlloc(), hostBuf, N, cudaMemcpyHostToDevice,
                              reinterpret_cast<cudaStream_t>(bogus()));),
-    C("memcpy2d-pitch-lt-width", 1,
+    C("memcpy2d-pitch-lt-width", 12,
       return cudaMemcpy2D(devAlloc(), 16, hostBuf, 32, 32, 2,
                           cudaMemcpyHostToDevice);),
     C("memcpy2d-h2d-past-end", 1,
@@ -231,7 +245,7 @@ const Case Cases[] = {
       return cudaMemcpyToSymbol(&notASymbol, hostBuf, 4);),
     C("tosymbol-bad-kind", 21,
       return cudaMemcpyToSymbol(dSym, hostBuf, 4, 0, cudaMemcpyDeviceToHost);),
-    C("tosymbol-freed-src-d2d", 1,
+    C("tosymbol-freed-src-d2d", 0,
       return cudaMemcpyToSymbol(dSym, freed(), 4, 0,
                                 cudaMemcpyDeviceToDevice);),
     C("tosymbolasync-past-end", 1,
@@ -256,7 +270,7 @@ const Case Cases[] = {
     C("toarray-freed-src", 1, cudaArray_t A; arr2D(A);
       return cudaMemcpy2DToArray(A, 0, 0, freed(), 64, 64, 1,
                                  cudaMemcpyDeviceToDevice);),
-    C("freearray-double", 1, cudaArray_t A; arr2D(A); cudaFreeArray(A);
+    X("freearray-double", 1, cudaArray_t A; arr2D(A); cudaFreeArray(A);
       return cudaFreeArray(A);),
     C("memcpy3d-past-end", 1, cudaMemcpy3DParms P = {};
       P.srcPtr = make_cudaPitchedPtr(hostBuf, 64, 64, 4);
@@ -268,11 +282,11 @@ const Case Cases[] = {
       return cudaMemcpyPeer(devAlloc(), 99, devAlloc(), 0, N);),
     C("memcpypeer-past-end", 1,
       return cudaMemcpyPeer(devAlloc(), 0, devAlloc(), 0, 2 * N);),
-    C("memcpypeer-freed", 1,
+    C("memcpypeer-freed", 0,
       return cudaMemcpyPeer(devAlloc(), 0, freed(), 0, N);),
     C("canaccesspeer-bad-device", 101, int Can;
       return cudaDeviceCanAccessPeer(&Can, 0, 99);),
-    C("enablepeer-self", 101, return cudaDeviceEnablePeerAccess(0, 0);),
+    C("enablepeer-self", 217, return cudaDeviceEnablePeerAccess(0, 0);),
     // Launch configuration (not sticky).
     C("launch-ok", 0, kNoop<<<1, 32>>>(devAlloc());
       return cudaDeviceSynchronize();),
@@ -296,27 +310,27 @@ const Case Cases[] = {
       return cudaFuncSetAttribute(kShared,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   1 << 20);),
-    C("launch-bogus-stream", 400,
+    X("launch-bogus-stream", 400,
       kNoop<<<1, 1, 0, reinterpret_cast<cudaStream_t>(bogus())>>>(nullptr);
       return cudaGetLastError();),
-    C("launch-bogus-function", 98, void *Args[] = {nullptr};
+    C("launch-bogus-function", 400, void *Args[] = {nullptr};
       return cudaLaunchKernel(reinterpret_cast<const void *>(&notASymbol),
                               dim3(1), dim3(1), Args, 0, 0);),
     // Streams and events.
-    C("streamdestroy-bogus", 400,
+    X("streamdestroy-bogus", 400,
       return cudaStreamDestroy(reinterpret_cast<cudaStream_t>(bogus()));),
-    C("streamsync-bogus", 400,
+    X("streamsync-bogus", 400,
       return cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(bogus()));),
-    C("streamquery-bogus", 400,
+    X("streamquery-bogus", 400,
       return cudaStreamQuery(reinterpret_cast<cudaStream_t>(bogus()));),
-    C("streamwaitevent-bogus", 400,
+    X("streamwaitevent-bogus", 400,
       return cudaStreamWaitEvent(0, reinterpret_cast<cudaEvent_t>(bogus()),
                                  0);),
     C("streamwaitevent-null", 400, return cudaStreamWaitEvent(0, nullptr, 0);),
     C("streamcreate-bad-flags", 1, cudaStream_t S;
       return cudaStreamCreateWithFlags(&S, 0x10);),
     C("streamcreate-null-out", 1, return cudaStreamCreate(nullptr);),
-    C("eventrecord-bogus", 400,
+    X("eventrecord-bogus", 400,
       return cudaEventRecord(reinterpret_cast<cudaEvent_t>(bogus()), 0);),
     C("eventsync-null", 400, return cudaEventSynchronize(nullptr);),
     C("eventquery-unrecorded", 0, cudaEvent_t E; cudaEventCreate(&E);
@@ -347,17 +361,17 @@ const Case Cases[] = {
     C("trap-then-memcpy", 719, int *D = devAlloc(); kTrap<<<1, 1>>>();
       cudaDeviceSynchronize();
       return cudaMemcpy(hostBuf, D, 4, cudaMemcpyDeviceToHost);),
-    C("trap-lasterror-sticky", 719, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+    C("trap-lasterror-sticky", 0, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
       cudaGetLastError(); return cudaGetLastError();),
-    F("fault-store-4GiB-past", 700, return launchWild(1ll << 30);),
+    F("fault-store-4GiB-past", 717, return launchWild(1ll << 30);),
     F("fault-store-minus-2^34", 700, return launchWild(-(1ll << 32));),
     F("fault-store-null", 700, kStore<<<1, 1>>>(nullptr, 0);
       return cudaDeviceSynchronize();),
-    F("fault-load-4GiB-past", 700, int *P = devAlloc();
+    F("fault-load-4GiB-past", 717, int *P = devAlloc();
       kLoad<<<1, 1>>>(P, 1ll << 30, P); return cudaDeviceSynchronize();),
-    F("fault-then-memcpy", 700, int *D = devAlloc(); launchWild(1ll << 30);
+    F("fault-then-memcpy", 717, int *D = devAlloc(); launchWild(1ll << 30);
       return cudaMemcpy(hostBuf, D, 4, cudaMemcpyDeviceToHost);),
-    F("fault-then-launch", 700, launchWild(1ll << 30);
+    F("fault-then-launch", 717, launchWild(1ll << 30);
       kNoop<<<1, 1>>>(nullptr); return cudaGetLastError();),
     F("fault-stack-overflow", 700, int *P = devAlloc();
       cudaMemset(P, 0, N); kRecurse<<<1, 1>>>(P, 1000000);
@@ -419,7 +433,7 @@ int main(int Argc, char **Argv) {
   for (const Case &C : Cases) {
     if (Only && strcmp(Only, C.Name))
       continue;
-    if (SkipFaults && C.Fault)
+    if (SkipFaults && (C.Flags & Fault))
       continue;
     int Got = runIsolated(C);
     ++Total;
@@ -432,10 +446,12 @@ int main(int Argc, char **Argv) {
              Got > -1000 ? strsignal(-Got) : "no code");
       continue;
     }
-    bool Ok = Got == C.Expected;
+    bool Ok = Got == C.Expected || ((C.Flags & AnyIllegal) && Got == 700);
     Match += Ok;
-    printf("%-32s %s got %d expected %d\n", C.Name, Ok ? "ok" : "MISMATCH",
-           Got, C.Expected);
+    printf("%-32s %s got %d expected %d%s\n", C.Name, Ok ? "ok" : "MISMATCH",
+           Got, C.Expected,
+           C.Flags & CudaCrashes ? " (CUDA 13 crashes; documented code)"
+                                 : "");
   }
   printf("%d cases, %d match\n", Total, Match);
   return 0;

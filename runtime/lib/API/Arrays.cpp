@@ -200,6 +200,24 @@ cudaError_t memcpy3D(const cudaMemcpy3DParms *P, cudaStream_t S, bool Async) {
     return cudaSuccess;
   if (Width > Src.Pitch || Width > Dst.Pitch)
     return cudaErrorInvalidPitchValue;
+  // The whole region of each linear side first (MemCheck.cpp), so that a
+  // refused copy copies nothing; array sides are checked by side3D.
+  CopyKind K;
+  if (cudaError_t E = copyKind(Dst.At, Src.At, P->kind, K))
+    return E;
+  auto Bytes = [&](const Side &X, size_t &Out) {
+    size_t Slice;
+    return regionBytes(X.Pitch, Width, P->extent.height, Slice) &&
+           regionBytes(X.Pitch * X.Rows, Slice, P->extent.depth, Out);
+  };
+  size_t SB = 0, DB = 0;
+  if (!Bytes(Src, SB) || !Bytes(Dst, DB))
+    return cudaErrorInvalidValue;
+  CheckedCopy C;
+  if (cudaError_t E = checkCopy(Dst.At, P->dstArray ? 0 : DB, Src.At,
+                                P->srcArray ? 0 : SB, K, "cudaMemcpy3D",
+                                /*FreedIsNoop=*/false, C))
+    return E;
   for (size_t Z = 0; Z < P->extent.depth; ++Z)
     if (cudaError_t E = copy2D(Dst.At + Z * Dst.Rows * Dst.Pitch, Dst.Pitch,
                                Src.At + Z * Src.Rows * Src.Pitch, Src.Pitch,
@@ -259,7 +277,7 @@ HETGPU_API cudaError_t cudaFreeArray(cudaArray_t A) {
     if (It == arrays().end()) {
       log(LogLevel::Info, "cudaFreeArray: not a live CUDA array (freed "
                           "twice or never allocated)");
-      return ret(cudaErrorInvalidResourceHandle);
+      return ret(cudaErrorInvalidValue); // as documented (CUDA 13 crashes)
     }
     Rec = It->second;
     arrays().erase(It);

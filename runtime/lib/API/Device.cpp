@@ -144,7 +144,8 @@ HETGPU_API cudaError_t cudaDeviceSetLimit(enum cudaLimit Limit, size_t Value) {
     Ctx->Limits[Limit] = Value;
     return cudaSuccess;
   }
-  return ret(cudaErrorUnsupportedLimit);
+  // CUDA 13: a value that names no limit is an invalid value.
+  return ret(cudaErrorInvalidValue);
 }
 
 HETGPU_API cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
@@ -154,7 +155,7 @@ HETGPU_API cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   if (static_cast<unsigned>(Limit) > cudaLimitPersistingL2CacheSize)
-    return ret(cudaErrorUnsupportedLimit);
+    return ret(cudaErrorInvalidValue);
   *Value = Ctx->Limits[Limit];
   return cudaSuccess;
 }

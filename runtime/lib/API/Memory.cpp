@@ -68,7 +68,7 @@ HETGPU_API cudaError_t cudaFree(void *Ptr) {
   if (cudaError_t E = mapStatus(*Ctx, Ctx->Dev->synchronize()))
     return ret(E);
   R.removeAlloc(Ptr, AllocKind::Device, A);
-  return ret(toCudaError(Ctx->Dev->release(Ptr).Code));
+  return ret(toCudaError(R.releaseDevice(A, Ctx->Dev).Code));
 }
 
 HETGPU_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
@@ -123,7 +123,7 @@ HETGPU_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   if (Size == 0)
-    return ret(cudaErrorInvalidValue);
+    return cudaSuccess; // CUDA 13: success and a null pointer
   void *P = nullptr;
   Status S = Ctx->Dev->allocateManaged(Size, P);
   if (S.Code == ErrorCode::NotSupported && Ctx->Dev->properties().Integrated)

@@ -437,6 +437,7 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
 
 void Runtime::addAlloc(const Allocation &A) {
   std::lock_guard<std::mutex> Lock(AllocM);
+  forgetFreedOverlapping(A.Base, A.Size);
   Allocs[A.Base] = A;
 }
 
@@ -482,6 +483,7 @@ void Runtime::removeDeviceAllocs(int Device) {
       }
     }
   }
+  flushQuarantine(Device);
   DeviceContext *Ctx = context(Device);
   for (const Allocation &A : Gone) {
     void *P = reinterpret_cast<void *>(A.Base);
