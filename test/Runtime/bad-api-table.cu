@@ -309,7 +309,7 @@ const Case Cases[] = {
     C("funcattr-shared-too-big", 1,
       return cudaFuncSetAttribute(kShared,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  1 << 20);),
+                                  1 << 30);),
     X("launch-bogus-stream", 400,
       kNoop<<<1, 1, 0, reinterpret_cast<cudaStream_t>(bogus())>>>(nullptr);
       return cudaGetLastError();),
@@ -374,15 +374,16 @@ const Case Cases[] = {
     F("fault-then-launch", 717, launchWild(1ll << 30);
       kNoop<<<1, 1>>>(nullptr); return cudaGetLastError();),
     F("fault-stack-overflow", 700, int *P = devAlloc();
-      cudaMemset(P, 0, N); kRecurse<<<1, 1>>>(P, 1000000);
+      cudaMemset(P, 0, N); kRecurse<<<1, 1>>>(P, 1 << 27);
       return cudaDeviceSynchronize();),
     C("div-by-zero-no-fault", 0, unsigned *U; int *S;
       cudaMallocManaged(&U, 8); cudaMallocManaged(&S, 8);
       kDiv<<<1, 1>>>(U, S, 7, 0, -7, 0);
       if (cudaError_t E = cudaDeviceSynchronize()) return E;
-      // NVIDIA: unsigned x/0 is all ones, x%0 is x.
-      return U[0] == 0xffffffffu && U[1] == 7 ? cudaSuccess
-                                               : cudaErrorUnknown;),
+      // H200: x / 0 is all ones (signed: -1), x % 0 is x.
+      return U[0] == 0xffffffffu && U[1] == 7 && S[0] == -1 && S[1] == -7
+                 ? cudaSuccess
+                 : cudaErrorUnknown;),
     C("div-int-min-by-minus-one", 0, unsigned *U; int *S;
       cudaMallocManaged(&U, 8); cudaMallocManaged(&S, 8);
       kDiv<<<1, 1>>>(U, S, 1, 1, INT32_MIN, -1);

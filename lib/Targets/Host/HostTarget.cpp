@@ -37,6 +37,7 @@
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/TargetDiagnostics.h"
+#include "hetgpu/Targets/TotalDivision.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -117,6 +118,8 @@ Error linkExecutor(Module &M) {
 }
 
 Error lowerForHost(Module &M, const DataLayout &DL) {
+  // No SIGFPE: x / 0 has the GPU's value (hetgpu/Targets/TotalDivision.h).
+  makeDivisionTotal(M);
   if (Error E = lowerSIMTToMIMD(M))
     return E;
   M.setTargetTriple(Triple(HostTriple));

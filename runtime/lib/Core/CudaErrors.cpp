@@ -74,6 +74,8 @@ cudaError_t hetgpu::rt::toCudaError(ErrorCode C) {
     return cudaErrorNotSupported;
   case ErrorCode::DriverFailure:
     return cudaErrorUnknown;
+  case ErrorCode::IllegalAddress:
+    return cudaErrorIllegalAddress;
   }
   return cudaErrorUnknown;
 }

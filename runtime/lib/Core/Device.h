@@ -45,6 +45,7 @@ enum class ErrorCode {
   InvalidSymbol,        ///< cudaErrorInvalidSymbol
   NotSupported,         ///< cudaErrorNotSupported
   DriverFailure,        ///< cudaErrorUnknown (vendor driver error)
+  IllegalAddress,       ///< cudaErrorIllegalAddress (a kernel's wild access)
 };
 
 /// An error value: a code and a message naming the operation and the reason.

@@ -43,6 +43,7 @@ ErrorCode mapResult(CUresult R) {
   case CUDA_ERROR_ASSERT:
     return ErrorCode::Assert;
   case CUDA_ERROR_ILLEGAL_ADDRESS:
+    return ErrorCode::IllegalAddress;
   case CUDA_ERROR_LAUNCH_TIMEOUT:
   case CUDA_ERROR_ILLEGAL_INSTRUCTION:
   case CUDA_ERROR_MISALIGNED_ADDRESS:
