@@ -472,28 +472,30 @@ TEST(Launch, StructArgumentsAndAsyncArgumentCopy) {
 }
 
 TEST(Launch, BadConfigurationsAreNotSticky) {
-  // 4096 threads per block: CUDA returns cudaErrorInvalidConfiguration.
+  // 4096 threads per block: CUDA 13 returns cudaErrorInvalidValue (CUDA 12:
+  // cudaErrorInvalidConfiguration).
   EXPECT_EQ(launch(&vecAdd, 1, 4096, 0, nullptr, nullptr, nullptr, nullptr, 0),
-            cudaErrorInvalidConfiguration);
-  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(launch(&vecAdd, 0, 32, 0, nullptr, nullptr, nullptr, nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   EXPECT_EQ(launch(&vecAdd, 1, dim3(1, 1, 65), 0, nullptr, nullptr, nullptr,
                    nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   EXPECT_EQ(launch(&vecAdd, dim3(1, 70000, 1), 1, 0, nullptr, nullptr, nullptr,
                    nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   // Too much dynamic shared memory.
   EXPECT_EQ(launch(&dynShared, 1, 32, 1 << 20, nullptr, nullptr),
             cudaErrorInvalidValue);
   // More threads than __launch_bounds__.
   EXPECT_EQ(launch(&bounded, 1, 128, 0, nullptr), cudaErrorLaunchOutOfResources);
-  // Not a registered kernel / not in its container.
+  // Not a registered kernel (CUDA 13: an invalid handle; CUDA 12:
+  // cudaErrorInvalidDeviceFunction) / not in its container.
   EXPECT_EQ(launch(&neverRegistered, 1, 1, 0, nullptr),
-            cudaErrorInvalidDeviceFunction);
+            cudaErrorInvalidResourceHandle);
   EXPECT_EQ(launch(&notInContainer, 1, 1, 0, nullptr),
             cudaErrorInvalidDeviceFunction);
   // Invalid stream handle.
@@ -527,7 +529,7 @@ TEST(Launch, MalformedContainerAndFailedTranslation) {
   EXPECT_NE(Err.find("unsupported construct"), std::string::npos) << Err;
   EXPECT_EQ(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
   // Other kernels still run.
-  EXPECT_EQ(launch(&trapper, 0, 1, 0, nullptr), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch(&trapper, 0, 1, 0, nullptr), cudaErrorInvalidValue);
   cudaGetLastError();
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
@@ -898,9 +900,10 @@ TEST(StickyErrors, DeviceAssert) {
       << Err;
   EXPECT_NE(Err.find("Assertion `blockIdx.x != 1` failed."), std::string::npos)
       << Err;
-  // Sticky: every later call fails the same way.
+  // Sticky: every later call that touches the device fails the same way;
+  // cudaGetLastError clears the last error like any other (CUDA 13).
   EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   int *E;
   EXPECT_EQ(cudaMalloc((void **)&E, 4), cudaErrorAssert);
   EXPECT_EQ(launch(&vecAdd, 1, 1, 0, nullptr, D, D, D, 0), cudaErrorAssert);

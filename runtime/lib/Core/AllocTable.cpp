@@ -12,7 +12,8 @@
 /// quarantined before they go back to the heap, so a stale pointer stays
 /// recognisable and a use-after-free never lands in memory the host
 /// program got from malloc meanwhile; on devices with memory of their own
-/// the most recent frees are remembered.
+/// the most recent frees are remembered. The variables of loaded modules
+/// are device memory too (recorded when a symbol is looked up).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,15 @@ Runtime::RangeState Runtime::lookupRange(const void *P, size_t N,
                                          : RangeState::PastEnd;
     }
   }
+  auto V = SymbolRanges.upper_bound(U);
+  if (V != SymbolRanges.begin()) {
+    const Allocation &A = std::prev(V)->second;
+    if (Contains(A.Base, A.Size)) {
+      Out = A;
+      return N <= A.Size - (U - A.Base) ? RangeState::Inside
+                                         : RangeState::PastEnd;
+    }
+  }
   auto F = Freed.upper_bound(U);
   if (F != Freed.begin()) {
     const Allocation &A = std::prev(F)->second.A;
@@ -56,6 +66,16 @@ Runtime::RangeState Runtime::lookupRange(const void *P, size_t N,
     }
   }
   return RangeState::Unknown;
+}
+
+void Runtime::addSymbolRange(void *Addr, size_t Size, int Device) {
+  uintptr_t U = reinterpret_cast<uintptr_t>(Addr);
+  std::lock_guard<std::mutex> Lock(AllocM);
+  Allocation &A = SymbolRanges[U];
+  A.Base = U;
+  A.Size = Size;
+  A.Device = Device;
+  A.Kind = AllocKind::Device;
 }
 
 void Runtime::forgetFreedOverlapping(uintptr_t Base, size_t Size) {
@@ -127,6 +147,10 @@ void Runtime::flushQuarantine(int Device) {
   std::vector<FreedBlock> Gone;
   {
     std::lock_guard<std::mutex> Lock(AllocM);
+    // The device's modules go too (cudaDeviceReset).
+    for (auto It = SymbolRanges.begin(); It != SymbolRanges.end();)
+      It = It->second.Device == Device ? SymbolRanges.erase(It)
+                                       : std::next(It);
     for (auto It = Freed.begin(); It != Freed.end();) {
       if (It->second.A.Device != Device) {
         ++It;

@@ -428,6 +428,7 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
   }
   if (!Size)
     Size = V->Size;
+  addSymbolRange(Addr, Size, Ctx.Index);
   return cudaSuccess;
 }
 

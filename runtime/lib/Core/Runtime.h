@@ -214,6 +214,10 @@ public:
     Freed,   ///< in device memory freed by cudaFree (Out: what it was)
   };
   RangeState lookupRange(const void *P, size_t N, Allocation &Out);
+  /// Records the `__device__`/`__constant__` variable at \p Addr of
+  /// context \p Device (getSymbol), device memory for lookupRange that
+  /// cudaFree refuses.
+  void addSymbolRange(void *Addr, size_t Size, int Device);
   /// Releases device allocation \p A of \p Dev, freed by cudaFree. On
   /// devices whose memory is host heap memory (integrated) small blocks
   /// wait in a bounded quarantine first, so that a stale pointer is known
@@ -233,6 +237,8 @@ private:
   /// devices with memory of their own, the most recent frees.
   std::map<uintptr_t, FreedBlock> Freed;
   std::deque<uintptr_t> FreedOrder; ///< oldest first
+  /// Variables of loaded modules by address (AllocM).
+  std::map<uintptr_t, Allocation> SymbolRanges;
   size_t QuarantineBytes = 0;
   void forgetFreedOverlapping(uintptr_t Base, size_t Size);
 
