@@ -557,7 +557,7 @@ static void errors() {
   cudaGetLastError();
   std::printf("errors: %d %d %d %d %d %d %d %d %d\n", E0, E1, E2, E3, E4, E5,
               E6, E7, E8);
-  Failures += !(E0 == 1 && E1 == 1 && E2 == 20 && E3 == 400 && E4 == 400 &&
+  Failures += !(E0 == 1 && E1 == 1 && E2 == 20 && E3 == 1 && E4 == 400 &&
                 E5 == 400 && E6 == 1 && E7 == 1 && E8 == 0);
   cudaFreeArray(B);
   cudaFreeArray(C);
