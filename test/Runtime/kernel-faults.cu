@@ -8,12 +8,12 @@
 // values (measured with nvcc 13.0) and does not trap.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
+// RUN: env HETGPU_DEVICE=cpu %t divide | FileCheck %s --check-prefix=DIV
 // RUN: env HETGPU_DEVICE=cpu %t store | FileCheck %s --check-prefixes=CHECK,STORE
 // RUN: env HETGPU_DEVICE=cpu %t null | FileCheck %s --check-prefixes=CHECK,NULL
 // RUN: env HETGPU_DEVICE=cpu %t load | FileCheck %s --check-prefixes=CHECK,LOAD
 // RUN: env HETGPU_DEVICE=cpu HETGPU_CPU_STACK_MB=16 %t stack | FileCheck %s --check-prefixes=CHECK,STACK
 // RUN: env HETGPU_DEVICE=cpu %t blocks | FileCheck %s --check-prefixes=CHECK,BLOCKS
-// RUN: env HETGPU_DEVICE=cpu %t divide | FileCheck %s --check-prefix=DIV
 // RUN: env HETGPU_DEVICE=cpu %t chain | FileCheck %s --check-prefix=CHAIN
 // RUN: env HETGPU_DEVICE=cpu not --crash %t host-crash 2>&1 | FileCheck %s --check-prefix=CRASH
 // RUN: %if qemu-riscv64 %{ env HETGPU_DEVICE=tt-sim %t store | FileCheck %s --check-prefixes=CHECK,STORE %}
