@@ -38,7 +38,7 @@ namespace {
 
 // Host stubs and shadows: only their addresses matter.
 char vecAdd, blockSum, dynShared, printer, asserter, trapper, addToCounter,
-    readTable, structArg, slowSet, services, bounded, notInContainer;
+    readTable, structArg, slowSet, services, bounded, notInContainer, faulter;
 char addToCounter2, counter2; // second container (another .cu file)
 char badKernel;               // malformed container
 char brokenKernel;            // container whose translation fails
@@ -118,7 +118,8 @@ void registerProgram() {
          {P(container::ParamKind::ByVal, 24, 0), P(Ptr, 8, 24)}, 32),
        K("slowSet", {P(Ptr, 8, 0), P(Val, 4, 8), P(Val, 4, 12)}, 16),
        K("services", {P(Ptr, 8, 0)}, 8),
-       K("bounded", {}, 0, 0, /*MaxThreads=*/64)},
+       K("bounded", {}, 0, 0, /*MaxThreads=*/64),
+       K("faulter", {P(Val, 4, 0)}, 4)},
       {G("counter", 4, 1), G("table", 16, 4)}, "main module bitcode"));
   MainW = {0x466243b1, 1, Main->data(), nullptr};
   void **H = __cudaRegisterFatBinary(&MainW);
@@ -139,6 +140,7 @@ void registerProgram() {
   Fn(services, "services");
   Fn(bounded, "bounded");
   Fn(notInContainer, "notInContainer");
+  Fn(faulter, "faulter");
   __cudaRegisterVar(H, reinterpret_cast<char *>(&counter),
                     const_cast<char *>("counter"), "counter", 0, 4, 0, 0);
   __cudaRegisterVar(H, reinterpret_cast<char *>(table),
@@ -933,6 +935,26 @@ TEST(StickyErrors, TrapIsLaunchFailure) {
   int V = 0;
   cudaMemcpy(&V, D, 4, cudaMemcpyDeviceToHost);
   EXPECT_EQ(V, 1);
+  cudaFree(D);
+}
+
+TEST(StickyErrors, HardwareFaultsEndTheLaunch) {
+  // A store through NULL is cudaErrorIllegalAddress, an arithmetic trap and
+  // an undefined instruction cudaErrorLaunchFailure; the process lives and
+  // the error is sticky until the reset (Backends/CPU/FaultGuard.h).
+  const cudaError_t Want[] = {cudaErrorIllegalAddress, cudaErrorLaunchFailure,
+                              cudaErrorLaunchFailure};
+  for (int How = 0; How < 3; ++How) {
+    ASSERT_EQ(launch(&faulter, 4, 1, 0, nullptr, How), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), Want[How]) << "fault " << How;
+    int *D;
+    EXPECT_EQ(cudaMalloc((void **)&D, 4), Want[How]);
+    EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  }
+  int *D;
+  ASSERT_EQ(cudaMalloc((void **)&D, 4), cudaSuccess);
+  ASSERT_EQ(launch(&asserter, 1, 1, 0, nullptr, D), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaFree(D);
 }
 
