@@ -1,4 +1,4 @@
-//===- TotalDivision.h - Integer division as NVIDIA GPUs compute it -*- C++ -*-===//
+//===- TotalDivision.h - Integer division as NVIDIA computes it -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

@@ -81,13 +81,22 @@ cudaError_t api::checkRange(const void *P, size_t N, MemSide Side,
   case Runtime::RangeState::Inside:
   {
     Out.Owner = R.context(Out.A.Device);
-    bool Integrated = Out.Owner && Out.Owner->Dev->properties().Integrated;
+    const DeviceProperties *Props =
+        Out.Owner ? &Out.Owner->Dev->properties() : nullptr;
+    bool Integrated = Props && Props->Integrated;
+    // Page-locked host memory is device memory too where the driver maps
+    // it for the device (unified addressing); tt-sim's cores and discrete
+    // OpenCL devices cannot reach it.
+    bool ReachesHost = Integrated ||
+                       (Props && (Props->Kind == BackendKind::NVIDIA ||
+                                  Props->Kind == BackendKind::HIP ||
+                                  Props->Kind == BackendKind::LevelZero));
     bool HostMem = Out.A.Kind == AllocKind::Host ||
                    Out.A.Kind == AllocKind::Registered;
     if (Side == MemSide::Host && Out.A.Kind == AllocKind::Device &&
         !Integrated)
       return refuse(Who, hex(P) + " is device memory, used as host memory");
-    if (Side == MemSide::Device && HostMem && !Integrated)
+    if (Side == MemSide::Device && HostMem && !ReachesHost)
       return refuse(Who, hex(P) + " is page-locked host memory, used as "
                                   "device memory of a device that cannot "
                                   "reach it");

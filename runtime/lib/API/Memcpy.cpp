@@ -234,7 +234,8 @@ cudaError_t memset3D(cudaPitchedPtr P, int Value, cudaExtent E,
   if (__builtin_mul_overflow(P.pitch, Rows, &SlicePitch))
     return cudaErrorInvalidValue;
   return memset2D(P.ptr, P.pitch, Value, E.width, E.height, E.depth,
-                  SlicePitch, S, Sync, Sync ? "cudaMemset3D" : "cudaMemset3DAsync");
+                  SlicePitch, S, Sync,
+                  Sync ? "cudaMemset3D" : "cudaMemset3DAsync");
 }
 } // namespace
 

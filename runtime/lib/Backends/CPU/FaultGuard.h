@@ -1,4 +1,4 @@
-//===- FaultGuard.h - Kernel faults on the CPU device become errors -*- C++ -*-===//
+//===- FaultGuard.h - Kernel faults on the CPU device: errors -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
