@@ -19,6 +19,8 @@
 // CHECK: [[N:[0-9]+]] cases, [[N]] match
 #include <cuda_runtime.h>
 
+#include <cassert>
+
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -37,6 +39,7 @@ __global__ void kNoop(int *p) {
     p[threadIdx.x] = threadIdx.x;
 }
 __global__ void kTrap() { __trap(); }
+__global__ void kAssert(int v) { assert(v == 0); }
 __global__ void kStore(int *p, long long off) { p[off] = 7; }
 __global__ void kLoad(int *p, long long off, int *out) { *out = p[off]; }
 __global__ void kDiv(unsigned *u, int *s, unsigned a, unsigned b, int c,
@@ -81,6 +84,14 @@ int *freed() {
   return P;
 }
 void *bogus() { return reinterpret_cast<void *>(uintptr_t(0x10000)); }
+void *pinned(size_t Bytes = N) {
+  void *P = nullptr;
+  if (cudaMallocHost(&P, Bytes) != cudaSuccess) {
+    printf("setup: cudaMallocHost failed\n");
+    _exit(3);
+  }
+  return P;
+}
 cudaError_t launchWild(long long Off) {
   int *P = devAlloc();
   kStore<<<1, 1>>>(P, Off);
@@ -142,6 +153,15 @@ const Case Cases[] = {
       return cudaMallocManaged(&P, 64, 7);),
     C("mallocpitch-null-pitch", 1, void *P;
       return cudaMallocPitch(&P, nullptr, 64, 4);),
+    C("mallocpitch-huge", 2, void *P; size_t Pitch;
+      return cudaMallocPitch(&P, &Pitch, 1ull << 40, 1 << 20);),
+    C("memgetinfo-null", 0, return cudaMemGetInfo(nullptr, nullptr);),
+    C("pointerattributes-null", 1,
+      return cudaPointerGetAttributes(nullptr, hostBuf);),
+    C("pointerattributes-pageable", 0, cudaPointerAttributes A;
+      return cudaPointerGetAttributes(&A, hostBuf);),
+    C("hostgetdevptr-pageable", 1, void *D;
+      return cudaHostGetDevicePointer(&D, hostBuf, 0);),
     // Copies: ranges, freed and bogus pointers, directions.
     C("memcpy-h2d-ok", 0, return cudaMemcpy(devAlloc(), hostBuf, N,
                                             cudaMemcpyHostToDevice);),
@@ -195,6 +215,22 @@ const Case Cases[] = {
       return cudaMemcpy(bogus(), bogus(), 0, cudaMemcpyDeviceToDevice);),
     C("memcpy-h2h-ok", 0, static int Other[64];
       return cudaMemcpy(Other, hostBuf, N, cudaMemcpyHostToHost);),
+    X("memcpy-default-freed-dst", 1,
+      return cudaMemcpy(freed(), hostBuf, N, cudaMemcpyDefault);),
+    C("memcpy-h2d-pinned-dst", 0,
+      return cudaMemcpy(pinned(), hostBuf, N, cudaMemcpyHostToDevice);),
+    C("memcpy-d2h-pinned-past-end", 1,
+      return cudaMemcpy(pinned(), devAlloc(4 * N), 2 * N,
+                        cudaMemcpyDeviceToHost);),
+    C("memcpyasync-d2d-past-end", 1,
+      return cudaMemcpyAsync(devAlloc(), devAlloc(), 2 * N,
+                             cudaMemcpyDeviceToDevice, 0);),
+    C("memcpy2d-d2d-freed", 0,
+      return cudaMemcpy2D(devAlloc(), 64, freed(), 64, 64, 2,
+                          cudaMemcpyDeviceToDevice);),
+    C("memcpy2d-huge-height", 1,
+      return cudaMemcpy2D(devAlloc(), 64, hostBuf, 64, 64, 1ull << 60,
+                          cudaMemcpyHostToDevice);),
     C("memcpyasync-h2d-past-end", 1,
       return cudaMemcpyAsync(devAlloc(), hostBuf, 2 * N,
                              cudaMemcpyHostToDevice, 0);),
@@ -223,6 +259,8 @@ const Case Cases[] = {
     C("memset-bogus", 1, return cudaMemset(bogus(), 0, N);),
     C("memset-null", 1, return cudaMemset(nullptr, 0, N);),
     C("memset-pageable", 1, return cudaMemset(hostBuf, 0, N);),
+    C("memset-pinned-ok", 0, return cudaMemset(pinned(), 0, N);),
+    C("memsetasync-freed", 1, return cudaMemsetAsync(freed(), 0, N, 0);),
     C("memsetasync-past-end", 1,
       return cudaMemsetAsync(devAlloc(), 0, 2 * N, 0);),
     C("memset2d-past-end", 1,
@@ -252,6 +290,12 @@ const Case Cases[] = {
     C("tosymbolasync-past-end", 1,
       return cudaMemcpyToSymbolAsync(dSym, hostBuf, 128, 0,
                                      cudaMemcpyHostToDevice, 0);),
+    C("fromsymbol-offset-past-size", 1,
+      return cudaMemcpyFromSymbol(hostBuf, dSym, 4, 1000);),
+    C("tosymbol-zero-bytes", 0, return cudaMemcpyToSymbol(dSym, hostBuf, 0);),
+    C("symboladdress-copy-past-end", 1, void *P;
+      cudaGetSymbolAddress(&P, dSym);
+      return cudaMemcpy(P, hostBuf, 128, cudaMemcpyHostToDevice);),
     C("symboladdress-not-a-symbol", 13, void *P;
       return cudaGetSymbolAddress(&P, &notASymbol);),
     C("symbolsize-not-a-symbol", 13, size_t S;
@@ -259,6 +303,17 @@ const Case Cases[] = {
     // Arrays.
     C("mallocarray-null-desc", 1, cudaArray_t A;
       return cudaMallocArray(&A, nullptr, 16, 16);),
+    C("mallocarray-zero-width", 1, cudaArray_t A;
+      cudaChannelFormatDesc D = cudaCreateChannelDesc<float>();
+      return cudaMallocArray(&A, &D, 0, 16);),
+    C("toarray-pitch-lt-width", 1, cudaArray_t A; arr2D(A);
+      return cudaMemcpy2DToArray(A, 0, 0, hostBuf, 16, 32, 1,
+                                 cudaMemcpyHostToDevice);),
+    C("memcpy3d-pitch-lt-width", 12, cudaMemcpy3DParms P = {};
+      P.srcPtr = make_cudaPitchedPtr(hostBuf, 16, 64, 4);
+      P.dstPtr = make_cudaPitchedPtr(devAlloc(), 64, 64, 4);
+      P.extent = make_cudaExtent(32, 2, 1); P.kind = cudaMemcpyHostToDevice;
+      return cudaMemcpy3D(&P);),
     C("toarray-past-width", 1, cudaArray_t A; arr2D(A);
       return cudaMemcpy2DToArray(A, 0, 0, hostBuf, 128, 128, 2,
                                  cudaMemcpyHostToDevice);),
@@ -285,6 +340,10 @@ const Case Cases[] = {
       return cudaMemcpyPeer(devAlloc(), 0, devAlloc(), 0, 2 * N);),
     C("memcpypeer-freed", 0,
       return cudaMemcpyPeer(devAlloc(), 0, freed(), 0, N);),
+    C("memcpypeerasync-past-end", 1,
+      return cudaMemcpyPeerAsync(devAlloc(), 0, devAlloc(), 0, 2 * N, 0);),
+    C("memcpypeer-pageable", 1,
+      return cudaMemcpyPeer(hostBuf, 0, devAlloc(), 0, N);),
     C("canaccesspeer-bad-device", 101, int Can;
       return cudaDeviceCanAccessPeer(&Can, 0, 99);),
     C("enablepeer-self", 217, return cudaDeviceEnablePeerAccess(0, 0);),
@@ -301,6 +360,10 @@ const Case Cases[] = {
       return cudaGetLastError();),
     C("launch-grid-y-65536", 1, kNoop<<<dim3(1, 65536), 1>>>(nullptr);
       return cudaGetLastError();),
+    C("launch-grid-x-2^31", 1, kNoop<<<dim3(1u << 31), 1>>>(nullptr);
+      return cudaGetLastError();),
+    C("funcgetattributes-bogus", 400, cudaFuncAttributes A;
+      return cudaFuncGetAttributes(&A, &notASymbol);),
     C("launch-not-sticky", 0, kNoop<<<1, 4096>>>(nullptr); cudaGetLastError();
       kNoop<<<1, 1>>>(nullptr); return cudaDeviceSynchronize();),
     C("launch-shared-1MiB", 1, kShared<<<1, 1, 1 << 20>>>(devAlloc());
@@ -346,6 +409,14 @@ const Case Cases[] = {
     C("eventcreate-bad-flags", 1, cudaEvent_t E;
       return cudaEventCreateWithFlags(&E, 0x100);),
     C("eventcreate-null-out", 1, return cudaEventCreate(nullptr);),
+    C("eventrecord-null", 400, return cudaEventRecord(nullptr, 0);),
+    C("eventquery-null", 400, return cudaEventQuery(nullptr);),
+    C("eventelapsed-null-out", 1, cudaEvent_t A, B; cudaEventCreate(&A);
+      cudaEventCreate(&B); cudaEventRecord(A, 0); cudaEventRecord(B, 0);
+      cudaEventSynchronize(B); return cudaEventElapsedTime(nullptr, A, B);),
+    C("streamaddcallback-null", 1,
+      return cudaStreamAddCallback(0, nullptr, nullptr, 0);),
+    C("streamgetflags-null-out", 1, return cudaStreamGetFlags(0, nullptr);),
     // Devices.
     C("setdevice-99", 101, return cudaSetDevice(99);),
     C("setdevice-negative", 101, return cudaSetDevice(-1);),
@@ -354,6 +425,9 @@ const Case Cases[] = {
     C("getattribute-bad", 1, int V;
       return cudaDeviceGetAttribute(&V, cudaDeviceAttr(100000), 0);),
     C("setlimit-bad", 1, return cudaDeviceSetLimit(cudaLimit(100), 1);),
+    C("getlimit-bad", 1, size_t V;
+      return cudaDeviceGetLimit(&V, cudaLimit(100));),
+    C("getdevice-null", 1, return cudaGetDevice(nullptr);),
     C("getdevicecount-null", 1, return cudaGetDeviceCount(nullptr);),
     // Kernel faults: sticky errors; the process lives.
     C("trap-sync", 719, kTrap<<<1, 1>>>(); return cudaDeviceSynchronize();),
@@ -364,6 +438,18 @@ const Case Cases[] = {
       return cudaMemcpy(hostBuf, D, 4, cudaMemcpyDeviceToHost);),
     C("trap-lasterror-sticky", 0, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
       cudaGetLastError(); return cudaGetLastError();),
+    C("trap-peek", 719, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+      return cudaPeekAtLastError();),
+    C("trap-then-eventcreate", 719, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+      cudaEvent_t E; return cudaEventCreate(&E);),
+    C("trap-then-getdevicecount", 0, kTrap<<<1, 1>>>();
+      cudaDeviceSynchronize(); int Count; return cudaGetDeviceCount(&Count);),
+    C("trap-then-reset", 0, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+      return cudaDeviceReset();),
+    C("assert-sync", 710, kAssert<<<1, 1>>>(1);
+      return cudaDeviceSynchronize();),
+    C("assert-then-memset", 710, int *D = devAlloc(); kAssert<<<1, 1>>>(1);
+      cudaDeviceSynchronize(); return cudaMemset(D, 0, 4);),
     F("fault-store-4GiB-past", 717, return launchWild(1ll << 30);),
     F("fault-store-minus-2^34", 700, return launchWild(-(1ll << 32));),
     F("fault-store-null", 700, kStore<<<1, 1>>>(nullptr, 0);

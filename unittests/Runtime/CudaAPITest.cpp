@@ -845,7 +845,7 @@ TEST(FuncAttributes, AttributesAndOccupancy) {
   ASSERT_EQ(cudaFuncGetAttributes(&A, &bounded), cudaSuccess);
   EXPECT_EQ(A.maxThreadsPerBlock, 64);
   EXPECT_EQ(cudaFuncGetAttributes(&A, &neverRegistered),
-            cudaErrorInvalidDeviceFunction);
+            cudaErrorInvalidResourceHandle); // CUDA 13
   cudaGetLastError();
   // Opt in to more dynamic shared memory.
   EXPECT_EQ(launch(&dynShared, 1, 32, 64 * 1024, nullptr, nullptr),

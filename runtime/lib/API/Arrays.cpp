@@ -116,6 +116,28 @@ cudaError_t arrayRegion(cudaArray_const_t A, size_t WOff, size_t HOff,
   return cudaSuccess;
 }
 
+/// Checks the linear side \p P of a copy to (\p IsDst false) or from an
+/// array: the whole region, freed memory refused (MemCheck.cpp).
+cudaError_t checkLinear(const void *P, size_t Pitch, size_t Width,
+                        size_t Height, cudaMemcpyKind Kind, bool IsDst) {
+  size_t Bytes;
+  if (!regionBytes(Pitch, Width, Height, Bytes))
+    return cudaErrorInvalidValue;
+  // The array side is device memory: the kind (or, for cudaMemcpyDefault,
+  // the table) says which side the linear one is.
+  CopyKind K;
+  if (cudaError_t E = copyKind(P, P, Kind, K))
+    return E;
+  bool OnDevice = IsDst ? (K == CopyKind::HostToDevice ||
+                           K == CopyKind::DeviceToDevice)
+                        : (K == CopyKind::DeviceToHost ||
+                           K == CopyKind::DeviceToDevice);
+  CheckedRange C;
+  return checkRange(P, Bytes, OnDevice ? MemSide::Device : MemSide::Host,
+                    IsDst ? "cudaMemcpy2DFromArray" : "cudaMemcpy2DToArray",
+                    C);
+}
+
 cudaError_t copy2D(void *Dst, size_t DPitch, const void *Src, size_t SPitch,
                    size_t Width, size_t Height, cudaMemcpyKind Kind,
                    cudaStream_t S, bool Async) {
@@ -131,8 +153,12 @@ cudaError_t toArray(cudaArray_t Dst, size_t WOff, size_t HOff, const void *Src,
   char *At;
   if (cudaError_t E = arrayRegion(Dst, WOff, HOff, Width, Height, I, At))
     return E;
+  // CUDA 13: a pitch below the width is an invalid value here (not
+  // cudaErrorInvalidPitchValue as for cudaMemcpy2D).
   if (!Src || Width > SPitch)
-    return Src ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = checkLinear(Src, SPitch, Width, Height, Kind, false))
+    return E;
   return copy2D(At, I.Pitch, Src, SPitch, Width, Height, Kind, S, Async);
 }
 
@@ -144,7 +170,9 @@ cudaError_t fromArray(void *Dst, size_t DPitch, cudaArray_const_t Src,
   if (cudaError_t E = arrayRegion(Src, WOff, HOff, Width, Height, I, At))
     return E;
   if (!Dst || Width > DPitch)
-    return Dst ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = checkLinear(Dst, DPitch, Width, Height, Kind, true))
+    return E;
   return copy2D(Dst, DPitch, At, I.Pitch, Width, Height, Kind, S, Async);
 }
 

@@ -91,6 +91,9 @@ struct CheckedRange {
   Runtime::RangeState State = Runtime::RangeState::Unknown;
   Allocation A;                   ///< unless Unknown
   DeviceContext *Owner = nullptr; ///< the context of allocation A (Inside)
+  /// A device side in page-locked host memory its device cannot reach: the
+  /// operation treats it as host memory.
+  bool AsHost = false;
 };
 
 /// Checks the \p N bytes at \p P that an operation named \p Who touches

@@ -85,8 +85,8 @@ cudaError_t api::checkRange(const void *P, size_t N, MemSide Side,
         Out.Owner ? &Out.Owner->Dev->properties() : nullptr;
     bool Integrated = Props && Props->Integrated;
     // Page-locked host memory is device memory too where the driver maps
-    // it for the device (unified addressing); tt-sim's cores and discrete
-    // OpenCL devices cannot reach it.
+    // it for the device (unified addressing); tt-sim's DRAM and discrete
+    // OpenCL devices do not hold it.
     bool ReachesHost = Integrated ||
                        (Props && (Props->Kind == BackendKind::NVIDIA ||
                                   Props->Kind == BackendKind::HIP ||
@@ -96,10 +96,9 @@ cudaError_t api::checkRange(const void *P, size_t N, MemSide Side,
     if (Side == MemSide::Host && Out.A.Kind == AllocKind::Device &&
         !Integrated)
       return refuse(Who, hex(P) + " is device memory, used as host memory");
-    if (Side == MemSide::Device && HostMem && !ReachesHost)
-      return refuse(Who, hex(P) + " is page-locked host memory, used as "
-                                  "device memory of a device that cannot "
-                                  "reach it");
+    // CUDA accepts page-locked memory as either side: where the device
+    // cannot reach it, the runtime works on it from the host.
+    Out.AsHost = Side == MemSide::Device && HostMem && !ReachesHost;
     return cudaSuccess;
   }
   case Runtime::RangeState::PastEnd:

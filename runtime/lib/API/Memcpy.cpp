@@ -13,6 +13,7 @@
 
 #include "API/CudaAPI.h"
 
+#include <cstring>
 #include <vector>
 
 using namespace hetgpu;
@@ -70,6 +71,12 @@ cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
   CheckedRange C;
   if (cudaError_t E = checkRange(Dst, N, MemSide::Device, Who, C))
     return E;
+  if (C.AsHost) { // page-locked memory the device cannot reach
+    if (cudaError_t E = syncStream(*S))
+      return E;
+    std::memset(Dst, Value, N);
+    return cudaSuccess;
+  }
   if (DeviceContext *Owner = foreignOwner(C, *S))
     return onOwner(*S, Owner, [&] {
       return memsetImpl(Dst, Value, N, nullptr, true, Who);
@@ -127,10 +134,15 @@ cudaError_t memcpy2D(void *Dst, size_t DPitch, const void *Src,
   if (!regionBytes(DPitch, Width, Height, DB) ||
       !regionBytes(SPitch, Width, Height, SB))
     return cudaErrorInvalidValue;
+  // Freed memory in a device-to-device copy: CUDA 13's silent success, as
+  // for 1D copies (array copies check their linear side first and refuse
+  // it, as CUDA 13 does).
   CheckedCopy C;
   if (cudaError_t E = checkCopy(Dst, DB, Src, SB, K, "cudaMemcpy2D",
-                                /*FreedIsNoop=*/false, C))
+                                /*FreedIsNoop=*/true, C))
     return E;
+  if (C.Skip)
+    return cudaSuccess;
   for (size_t Row = 0; Row < Height; ++Row)
     if (cudaError_t E = memcpyImpl(static_cast<char *>(Dst) + Row * DPitch,
                                    static_cast<const char *>(Src) + Row * SPitch,
@@ -158,6 +170,15 @@ cudaError_t api::memcpyImpl(void *Dst, const void *Src, size_t N,
     return E;
   if (C.Skip)
     return cudaSuccess;
+  if (C.Dst.AsHost || C.Src.AsHost) {
+    // Page-locked memory the device cannot reach is host memory here.
+    bool DstDev = !C.Dst.AsHost && (K == CopyKind::HostToDevice ||
+                                    K == CopyKind::DeviceToDevice);
+    bool SrcDev = !C.Src.AsHost && (K == CopyKind::DeviceToHost ||
+                                    K == CopyKind::DeviceToDevice);
+    K = DstDev ? (SrcDev ? CopyKind::DeviceToDevice : CopyKind::HostToDevice)
+               : (SrcDev ? CopyKind::DeviceToHost : CopyKind::HostToHost);
+  }
   // Device memory of two devices (unified addressing: cudaMemcpyDefault or
   // DeviceToDevice): a peer copy, as CUDA does.
   DeviceContext *DC, *SC;

@@ -184,12 +184,17 @@ HETGPU_API cudaError_t cudaHostUnregister(void *Ptr) {
 }
 
 HETGPU_API cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
-  if (!Free || !Total)
-    return ret(cudaErrorInvalidValue);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
-  return ret(toCudaError(Ctx->Dev->memoryInfo(*Free, *Total).Code));
+  // CUDA 13 accepts null outputs (and fills the others).
+  size_t F = 0, T = 0;
+  cudaError_t E = toCudaError(Ctx->Dev->memoryInfo(F, T).Code);
+  if (Free)
+    *Free = F;
+  if (Total)
+    *Total = T;
+  return ret(E);
 }
 
 HETGPU_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *At,
