@@ -80,7 +80,7 @@ void Runtime::addSymbolRange(void *Addr, size_t Size, int Device) {
 
 void Runtime::forgetFreedOverlapping(uintptr_t Base, size_t Size) {
   // Called with AllocM held, for a new allocation: memory handed out again
-  // is no longer freed.
+  // is no longer freed (quarantined memory is never handed out).
   uintptr_t End = Base + std::max<size_t>(Size, 1);
   auto It = Freed.upper_bound(Base);
   if (It != Freed.begin())
@@ -88,8 +88,8 @@ void Runtime::forgetFreedOverlapping(uintptr_t Base, size_t Size) {
   while (It != Freed.end() && It->first < End) {
     const Allocation &A = It->second.A;
     if (A.Base + std::max<size_t>(A.Size, 1) > Base && !It->second.Dev) {
-      FreedOrder.erase(
-          std::find(FreedOrder.begin(), FreedOrder.end(), It->first));
+      RecentOrder.erase(
+          std::find(RecentOrder.begin(), RecentOrder.end(), It->first));
       It = Freed.erase(It);
     } else {
       ++It;
@@ -100,22 +100,19 @@ void Runtime::forgetFreedOverlapping(uintptr_t Base, size_t Size) {
 Status Runtime::releaseDevice(const Allocation &A,
                               std::shared_ptr<Device> Dev) {
   void *P = reinterpret_cast<void *>(A.Base);
-  bool Quarantine =
-      Dev->properties().Integrated && A.Size <= QuarantineBlock;
-  if (!Quarantine) {
+  bool Integrated = Dev->properties().Integrated;
+  if (!Integrated || A.Size > QuarantineBlock) {
     Status S = Dev->release(P);
-    if (Dev->properties().Integrated)
+    if (Integrated)
       return S; // the heap may hand it out at once: not remembered
     std::lock_guard<std::mutex> Lock(AllocM);
     if (Freed.emplace(A.Base, FreedBlock{A, nullptr}).second)
-      FreedOrder.push_back(A.Base);
-    while (FreedOrder.size() > FreedRecords) {
-      auto It = Freed.find(FreedOrder.front());
-      if (It != Freed.end() && It->second.Dev)
-        break; // quarantined blocks leave in order below
-      if (It != Freed.end())
+      RecentOrder.push_back(A.Base);
+    while (RecentOrder.size() > FreedRecords) {
+      auto It = Freed.find(RecentOrder.front());
+      if (It != Freed.end() && !It->second.Dev)
         Freed.erase(It);
-      FreedOrder.erase(FreedOrder.begin());
+      RecentOrder.pop_front();
     }
     return S;
   }
@@ -124,17 +121,15 @@ Status Runtime::releaseDevice(const Allocation &A,
     std::lock_guard<std::mutex> Lock(AllocM);
     if (!Freed.emplace(A.Base, FreedBlock{A, Dev}).second)
       return Dev->release(P); // cannot happen: one live block per base
-    FreedOrder.push_back(A.Base);
+    QuarantineOrder.push_back(A.Base);
     QuarantineBytes += A.Size;
-    while (QuarantineBytes > QuarantineTotal && !FreedOrder.empty()) {
-      auto It = Freed.find(FreedOrder.front());
-      FreedOrder.erase(FreedOrder.begin());
-      if (It == Freed.end())
-        continue;
-      if (It->second.Dev) {
-        QuarantineBytes -= It->second.A.Size;
-        Evicted.push_back(std::move(It->second));
-      }
+    while (QuarantineBytes > QuarantineTotal && !QuarantineOrder.empty()) {
+      auto It = Freed.find(QuarantineOrder.front());
+      QuarantineOrder.pop_front();
+      if (It == Freed.end() || !It->second.Dev)
+        continue; // flushed by a reset meanwhile
+      QuarantineBytes -= It->second.A.Size;
+      Evicted.push_back(std::move(It->second));
       Freed.erase(It);
     }
   }
@@ -156,14 +151,15 @@ void Runtime::flushQuarantine(int Device) {
         ++It;
         continue;
       }
+      // Their bases stay in the order queues; eviction skips them.
       if (It->second.Dev) {
         QuarantineBytes -= It->second.A.Size;
         Gone.push_back(std::move(It->second));
       }
-      FreedOrder.erase(
-          std::find(FreedOrder.begin(), FreedOrder.end(), It->first));
       It = Freed.erase(It);
     }
+    if (!QuarantineBytes)
+      QuarantineOrder.clear();
   }
   for (FreedBlock &B : Gone)
     B.Dev->release(reinterpret_cast<void *>(B.A.Base));

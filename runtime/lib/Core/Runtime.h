@@ -236,7 +236,8 @@ private:
   /// Freed device ranges by base (AllocM): quarantined blocks and, on
   /// devices with memory of their own, the most recent frees.
   std::map<uintptr_t, FreedBlock> Freed;
-  std::deque<uintptr_t> FreedOrder; ///< oldest first
+  std::deque<uintptr_t> QuarantineOrder; ///< quarantined bases, oldest first
+  std::deque<uintptr_t> RecentOrder;     ///< the other freed bases
   /// Variables of loaded modules by address (AllocM).
   std::map<uintptr_t, Allocation> SymbolRanges;
   size_t QuarantineBytes = 0;
