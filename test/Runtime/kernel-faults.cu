@@ -9,10 +9,12 @@
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t divide | FileCheck %s --check-prefix=DIV
-// RUN: env HETGPU_DEVICE=cpu %t store | FileCheck %s --check-prefixes=CHECK,STORE
+// RUN: env HETGPU_DEVICE=cpu %t store 2>%t.store | FileCheck %s --check-prefixes=CHECK,STORE
+// RUN: FileCheck %s --check-prefix=MSG-STORE < %t.store
 // RUN: env HETGPU_DEVICE=cpu %t null | FileCheck %s --check-prefixes=CHECK,NULL
 // RUN: env HETGPU_DEVICE=cpu %t load | FileCheck %s --check-prefixes=CHECK,LOAD
-// RUN: env HETGPU_DEVICE=cpu HETGPU_CPU_STACK_MB=16 %t stack | FileCheck %s --check-prefixes=CHECK,STACK
+// RUN: env HETGPU_DEVICE=cpu HETGPU_CPU_STACK_MB=16 %t stack 2>%t.stack | FileCheck %s --check-prefixes=CHECK,STACK
+// RUN: FileCheck %s --check-prefix=MSG-STACK < %t.stack
 // RUN: env HETGPU_DEVICE=cpu %t blocks | FileCheck %s --check-prefixes=CHECK,BLOCKS
 // RUN: env HETGPU_DEVICE=cpu %t chain | FileCheck %s --check-prefix=CHAIN
 // RUN: env HETGPU_DEVICE=cpu not --crash %t host-crash 2>&1 | FileCheck %s --check-prefix=CRASH
@@ -32,6 +34,8 @@
 // CHECK-NEXT: memcpy: 700
 // CHECK-NEXT: launch after: 700
 // CHECK-NEXT: alive
+// MSG-STORE: hetgpu: error: kernel {{.*}}wildStore{{.*}}, block [0,0,0]: illegal address 0x{{[0-9a-f]+}} (SIGSEGV)
+// MSG-STACK: hetgpu: error: kernel {{.*}}recurse{{.*}}, block [0,0,0]: stack overflow
 //
 // DIV: 32-bit 7/0: ffffffff 7 ffffffff 7
 // DIV-NEXT: 32-bit -7/0: ffffffff fffffff9 ffffffff fffffff9

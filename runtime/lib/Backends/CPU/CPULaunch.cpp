@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <vector>
+#include "Core/Log.h"
 #include "Core/Printf.h"
 
 #include <algorithm>
@@ -90,11 +91,15 @@ uint64_t serviceGlobalTimer(void *) {
 void failOnFault(Worker &W) {
   const uint32_t *B = W.Ctx.block_idx;
   bool Address = W.Fault.Signal == SIGSEGV || W.Fault.Signal == SIGBUS;
+  std::string Msg = "kernel " + *W.Launch->KernelName + ", block [" +
+                    std::to_string(B[0]) + "," + std::to_string(B[1]) + "," +
+                    std::to_string(B[2]) + "]: " + W.Fault.describe();
+  // The first fault of a launch is reported (the others skip their blocks).
+  if (!W.Launch->Failed.load())
+    log(LogLevel::Error, Msg);
   W.Launch->fail(Address ? ErrorCode::IllegalAddress
                          : ErrorCode::LaunchFailure,
-                 "kernel " + *W.Launch->KernelName + ", block [" +
-                     std::to_string(B[0]) + "," + std::to_string(B[1]) + "," +
-                     std::to_string(B[2]) + "]: " + W.Fault.describe());
+                 std::move(Msg));
 }
 
 /// Runs one block; returns false when a service or a fault left it by
