@@ -8,7 +8,7 @@
 // cannot catch a kernel fault in the process (OpenCL: the driver's own
 // threads run the kernel) skip them (`skip-faults`, implied by
 // HETGPU_DEVICE=opencl), see docs/Runtime.md.
-// Prints one line per case and `N cases, M match`; `./t NAME` runs one.
+// Prints one line per case and the counts; `./t NAME` runs one.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // The expected codes are those measured (Inputs/bad-api-table.cuda13.txt):
@@ -18,7 +18,7 @@
 // RUN: %if qemu-riscv64 %{ env HETGPU_DEVICE=tt-sim %t | FileCheck %s %}
 // CHECK-NOT: MISMATCH
 // CHECK-NOT: CRASH
-// CHECK: [[N:[0-9]+]] cases, [[N]] match
+// CHECK: {{[0-9]+}} cases, {{[0-9]+}} match CUDA 13, {{[0-9]+}} documented differences, 0 mismatches
 #include <cuda_runtime.h>
 
 #include <cassert>
@@ -111,6 +111,9 @@ enum : unsigned {
   AnyIllegal = 4,  ///< CUDA 13 gives 717 (the address lies in no global
                    ///< window of the H200's map); 700 is the same fault on
                    ///< a device without that map
+  Recovers = 8,    ///< CUDA 13 leaves the device unavailable after a reset
+                   ///< that follows a sticky error (46); hetGPU's devices
+                   ///< recover (a documented difference, docs/Runtime.md)
 };
 
 struct Case {
@@ -126,6 +129,10 @@ struct Case {
    Fault | (EXP == 717 ? AnyIllegal : 0u)}
 #define X(NAME, EXP, ...)                                                      \
   {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }, CudaCrashes}
+#define R(NAME, EXP, ...)                                                      \
+  {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }, Recovers}
+#define RF(NAME, EXP, ...)                                                     \
+  {NAME, EXP, []() -> cudaError_t { __VA_ARGS__ }, Recovers | Fault}
 
 const Case Cases[] = {
     // Allocation and frees.
@@ -448,6 +455,14 @@ const Case Cases[] = {
       cudaDeviceSynchronize(); int Count; return cudaGetDeviceCount(&Count);),
     C("trap-then-reset", 0, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
       return cudaDeviceReset();),
+    C("trap-reset-lasterror", 719, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+      cudaDeviceReset(); return cudaGetLastError();),
+    R("trap-reset-malloc", 46, kTrap<<<1, 1>>>(); cudaDeviceSynchronize();
+      cudaDeviceReset(); cudaGetLastError(); void *P;
+      return cudaMalloc(&P, 16);),
+    RF("fault-reset-malloc", 46, launchWild(-(1ll << 32));
+      cudaDeviceReset(); cudaGetLastError(); void *P;
+      return cudaMalloc(&P, 16);),
     C("assert-sync", 710, kAssert<<<1, 1>>>(1);
       return cudaDeviceSynchronize();),
     C("assert-then-memset", 710, int *D = devAlloc(); kAssert<<<1, 1>>>(1);
@@ -530,7 +545,7 @@ int main(int Argc, char **Argv) {
       printf("%s %d\n", C.Name, C.Flags & CudaCrashes ? -SIGSEGV : C.Expected);
     return 0;
   }
-  int Total = 0, Match = 0;
+  int Total = 0, Match = 0, Documented = 0;
   for (const Case &C : Cases) {
     if (Only && strcmp(Only, C.Name))
       continue;
@@ -548,12 +563,17 @@ int main(int Argc, char **Argv) {
       continue;
     }
     bool Ok = Got == C.Expected || ((C.Flags & AnyIllegal) && Got == 700);
+    bool Differs = !Ok && (C.Flags & Recovers) && Got == 0;
     Match += Ok;
-    printf("%-32s %s got %d expected %d%s\n", C.Name, Ok ? "ok" : "MISMATCH",
-           Got, C.Expected,
+    Documented += Differs;
+    printf("%-32s %s got %d expected %d%s\n", C.Name,
+           Ok ? "ok" : Differs ? "differs" : "MISMATCH", Got, C.Expected,
            C.Flags & CudaCrashes ? " (CUDA 13 crashes; documented code)"
-                                 : "");
+           : Differs ? " (hetGPU recovers after cudaDeviceReset)"
+                     : "");
   }
-  printf("%d cases, %d match\n", Total, Match);
+  printf("%d cases, %d match CUDA 13, %d documented differences, %d "
+         "mismatches\n",
+         Total, Match, Documented, Total - Match - Documented);
   return 0;
 }

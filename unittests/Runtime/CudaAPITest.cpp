@@ -910,8 +910,9 @@ TEST(StickyErrors, DeviceAssert) {
   EXPECT_EQ(cudaMalloc((void **)&E, 4), cudaErrorAssert);
   EXPECT_EQ(launch(&vecAdd, 1, 1, 0, nullptr, D, D, D, 0), cudaErrorAssert);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorAssert);
-  // Reset clears it.
+  // Reset clears it (the thread's last error stays set, as in CUDA 13).
   EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(cudaMalloc((void **)&E, 4), cudaSuccess);
   EXPECT_EQ(cudaFree(E), cudaSuccess);
