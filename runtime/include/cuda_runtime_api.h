@@ -204,6 +204,14 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                          size_t height);
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+                              size_t width, size_t height,
+                              cudaStream_t stream HETGPU_DEFAULT_ARG(0));
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
+                         struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                              struct cudaExtent extent,
+                              cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,

@@ -4,10 +4,12 @@
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
-// CHECK: 4096 threads: cudaErrorInvalidConfiguration invalid configuration argument
+// Launch configurations out of range are cudaErrorInvalidValue in CUDA 13
+// (measured on an H200; CUDA 12 returned cudaErrorInvalidConfiguration).
+// CHECK: 4096 threads: cudaErrorInvalidValue invalid argument
 // CHECK-NEXT: after: cudaSuccess
-// CHECK-NEXT: grid 0: cudaErrorInvalidConfiguration
-// CHECK-NEXT: block z 65: cudaErrorInvalidConfiguration
+// CHECK-NEXT: grid 0: cudaErrorInvalidValue
+// CHECK-NEXT: block z 65: cudaErrorInvalidValue
 // CHECK-NEXT: shared 1 MiB: cudaErrorInvalidValue
 // CHECK-NEXT: bounds: cudaErrorLaunchOutOfResources
 // CHECK-NEXT: free garbage: cudaErrorInvalidValue

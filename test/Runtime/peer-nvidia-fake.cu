@@ -22,7 +22,9 @@
 // CHECK-NEXT: memcpy default 0->1: cudaSuccess ok
 // CHECK-NEXT: memcpy device-to-device 1->0: cudaSuccess ok
 // CHECK-NEXT: disable cudaSuccess, again cudaErrorPeerAccessNotEnabled
-// CHECK-NEXT: errors cudaErrorInvalidDevice cudaErrorInvalidDevice cudaErrorInvalidValue cudaErrorInvalidDevice cudaErrorInvalidDevice
+// Enabling peer access to the device itself: cudaErrorPeerAccessUnsupported
+// (CUDA 13 on an H200; test/Runtime/bad-api-table.cu).
+// CHECK-NEXT: errors cudaErrorInvalidDevice cudaErrorPeerAccessUnsupported cudaErrorInvalidValue cudaErrorInvalidDevice cudaErrorInvalidDevice
 // Each copy is one cuMemcpyPeerAsync (between them: the program's own
 // read-backs and resets).
 // LOG: peer-enable gpu 0 -> gpu 1

@@ -38,7 +38,7 @@ namespace {
 
 // Host stubs and shadows: only their addresses matter.
 char vecAdd, blockSum, dynShared, printer, asserter, trapper, addToCounter,
-    readTable, structArg, slowSet, services, bounded, notInContainer;
+    readTable, structArg, slowSet, services, bounded, notInContainer, faulter;
 char addToCounter2, counter2; // second container (another .cu file)
 char badKernel;               // malformed container
 char brokenKernel;            // container whose translation fails
@@ -118,7 +118,8 @@ void registerProgram() {
          {P(container::ParamKind::ByVal, 24, 0), P(Ptr, 8, 24)}, 32),
        K("slowSet", {P(Ptr, 8, 0), P(Val, 4, 8), P(Val, 4, 12)}, 16),
        K("services", {P(Ptr, 8, 0)}, 8),
-       K("bounded", {}, 0, 0, /*MaxThreads=*/64)},
+       K("bounded", {}, 0, 0, /*MaxThreads=*/64),
+       K("faulter", {P(Val, 4, 0)}, 4)},
       {G("counter", 4, 1), G("table", 16, 4)}, "main module bitcode"));
   MainW = {0x466243b1, 1, Main->data(), nullptr};
   void **H = __cudaRegisterFatBinary(&MainW);
@@ -139,6 +140,7 @@ void registerProgram() {
   Fn(services, "services");
   Fn(bounded, "bounded");
   Fn(notInContainer, "notInContainer");
+  Fn(faulter, "faulter");
   __cudaRegisterVar(H, reinterpret_cast<char *>(&counter),
                     const_cast<char *>("counter"), "counter", 0, 4, 0, 0);
   __cudaRegisterVar(H, reinterpret_cast<char *>(table),
@@ -472,28 +474,30 @@ TEST(Launch, StructArgumentsAndAsyncArgumentCopy) {
 }
 
 TEST(Launch, BadConfigurationsAreNotSticky) {
-  // 4096 threads per block: CUDA returns cudaErrorInvalidConfiguration.
+  // 4096 threads per block: CUDA 13 returns cudaErrorInvalidValue (CUDA 12:
+  // cudaErrorInvalidConfiguration).
   EXPECT_EQ(launch(&vecAdd, 1, 4096, 0, nullptr, nullptr, nullptr, nullptr, 0),
-            cudaErrorInvalidConfiguration);
-  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(launch(&vecAdd, 0, 32, 0, nullptr, nullptr, nullptr, nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   EXPECT_EQ(launch(&vecAdd, 1, dim3(1, 1, 65), 0, nullptr, nullptr, nullptr,
                    nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   EXPECT_EQ(launch(&vecAdd, dim3(1, 70000, 1), 1, 0, nullptr, nullptr, nullptr,
                    nullptr, 0),
-            cudaErrorInvalidConfiguration);
+            cudaErrorInvalidValue);
   // Too much dynamic shared memory.
   EXPECT_EQ(launch(&dynShared, 1, 32, 1 << 20, nullptr, nullptr),
             cudaErrorInvalidValue);
   // More threads than __launch_bounds__.
   EXPECT_EQ(launch(&bounded, 1, 128, 0, nullptr), cudaErrorLaunchOutOfResources);
-  // Not a registered kernel / not in its container.
+  // Not a registered kernel (CUDA 13: an invalid handle; CUDA 12:
+  // cudaErrorInvalidDeviceFunction) / not in its container.
   EXPECT_EQ(launch(&neverRegistered, 1, 1, 0, nullptr),
-            cudaErrorInvalidDeviceFunction);
+            cudaErrorInvalidResourceHandle);
   EXPECT_EQ(launch(&notInContainer, 1, 1, 0, nullptr),
             cudaErrorInvalidDeviceFunction);
   // Invalid stream handle.
@@ -527,7 +531,7 @@ TEST(Launch, MalformedContainerAndFailedTranslation) {
   EXPECT_NE(Err.find("unsupported construct"), std::string::npos) << Err;
   EXPECT_EQ(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
   // Other kernels still run.
-  EXPECT_EQ(launch(&trapper, 0, 1, 0, nullptr), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch(&trapper, 0, 1, 0, nullptr), cudaErrorInvalidValue);
   cudaGetLastError();
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
@@ -841,7 +845,7 @@ TEST(FuncAttributes, AttributesAndOccupancy) {
   ASSERT_EQ(cudaFuncGetAttributes(&A, &bounded), cudaSuccess);
   EXPECT_EQ(A.maxThreadsPerBlock, 64);
   EXPECT_EQ(cudaFuncGetAttributes(&A, &neverRegistered),
-            cudaErrorInvalidDeviceFunction);
+            cudaErrorInvalidResourceHandle); // CUDA 13
   cudaGetLastError();
   // Opt in to more dynamic shared memory.
   EXPECT_EQ(launch(&dynShared, 1, 32, 64 * 1024, nullptr, nullptr),
@@ -898,15 +902,17 @@ TEST(StickyErrors, DeviceAssert) {
       << Err;
   EXPECT_NE(Err.find("Assertion `blockIdx.x != 1` failed."), std::string::npos)
       << Err;
-  // Sticky: every later call fails the same way.
+  // Sticky: every later call that touches the device fails the same way;
+  // cudaGetLastError clears the last error like any other (CUDA 13).
   EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   int *E;
   EXPECT_EQ(cudaMalloc((void **)&E, 4), cudaErrorAssert);
   EXPECT_EQ(launch(&vecAdd, 1, 1, 0, nullptr, D, D, D, 0), cudaErrorAssert);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorAssert);
-  // Reset clears it.
+  // Reset clears it (the thread's last error stays set, as in CUDA 13).
   EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorAssert);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(cudaMalloc((void **)&E, 4), cudaSuccess);
   EXPECT_EQ(cudaFree(E), cudaSuccess);
@@ -930,6 +936,26 @@ TEST(StickyErrors, TrapIsLaunchFailure) {
   int V = 0;
   cudaMemcpy(&V, D, 4, cudaMemcpyDeviceToHost);
   EXPECT_EQ(V, 1);
+  cudaFree(D);
+}
+
+TEST(StickyErrors, HardwareFaultsEndTheLaunch) {
+  // A store through NULL is cudaErrorIllegalAddress, an arithmetic trap and
+  // an undefined instruction cudaErrorLaunchFailure; the process lives and
+  // the error is sticky until the reset (Backends/CPU/FaultGuard.h).
+  const cudaError_t Want[] = {cudaErrorIllegalAddress, cudaErrorLaunchFailure,
+                              cudaErrorLaunchFailure};
+  for (int How = 0; How < 3; ++How) {
+    ASSERT_EQ(launch(&faulter, 4, 1, 0, nullptr, How), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), Want[How]) << "fault " << How;
+    int *D;
+    EXPECT_EQ(cudaMalloc((void **)&D, 4), Want[How]);
+    EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  }
+  int *D;
+  ASSERT_EQ(cudaMalloc((void **)&D, 4), cudaSuccess);
+  ASSERT_EQ(launch(&asserter, 1, 1, 0, nullptr, D), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaFree(D);
 }
 

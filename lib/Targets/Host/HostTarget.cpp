@@ -38,6 +38,7 @@
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/TargetDiagnostics.h"
+#include "hetgpu/Targets/TotalDivision.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -111,6 +112,8 @@ bool usesExecutor(const Module &M) {
 }
 
 Error lowerForHost(Module &M, const DataLayout &DL) {
+  // No SIGFPE: x / 0 has the GPU's value (hetgpu/Targets/TotalDivision.h).
+  makeDivisionTotal(M);
   {
     TimeTraceScope Scope("simt-to-mimd");
     if (Error E = lowerSIMTToMIMD(M))

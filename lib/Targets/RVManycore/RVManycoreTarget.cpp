@@ -20,6 +20,7 @@
 #include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/OptimizeModule.h"
 #include "hetgpu/Targets/TargetDiagnostics.h"
+#include "hetgpu/Targets/TotalDivision.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
 #include "llvm/IR/Module.h"
@@ -62,6 +63,9 @@ public:
     RVManycoreLowerOptions LO;
     LO.Arch = Opts.Arch.empty() ? defaultArch() : Opts.Arch;
     LO.Instrument = Opts.Instrument;
+    // RISC-V division does not trap, but its signed x / 0 and LLVM's
+    // undefined behaviour differ from the GPU (TotalDivision.h).
+    makeDivisionTotal(M);
     Error E = lowerModuleToRVManycore(M, LO);
     return joinErrors(std::move(E), Diags.takeError("lowering"));
   }

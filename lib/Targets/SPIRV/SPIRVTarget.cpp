@@ -29,6 +29,7 @@
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Targets/ObjectEmission.h"
 #include "hetgpu/Targets/TargetDiagnostics.h"
+#include "hetgpu/Targets/TotalDivision.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
@@ -166,6 +167,9 @@ public:
       return V.takeError();
     // Opts.Instrument: the translator already ran hetgpu-instrument-state on
     // the hetIR; the result is plain hetIR, lowered like any other module.
+    // CPU OpenCL drivers run x86 division, which traps: the GPU's values
+    // instead (hetgpu/Targets/TotalDivision.h).
+    makeDivisionTotal(M);
     return lowerModuleToSPIRV(M, loweringOptions(Opts));
   }
 

@@ -116,6 +116,28 @@ cudaError_t arrayRegion(cudaArray_const_t A, size_t WOff, size_t HOff,
   return cudaSuccess;
 }
 
+/// Checks the linear side \p P of a copy to (\p IsDst false) or from an
+/// array: the whole region, freed memory refused (MemCheck.cpp).
+cudaError_t checkLinear(const void *P, size_t Pitch, size_t Width,
+                        size_t Height, cudaMemcpyKind Kind, bool IsDst) {
+  size_t Bytes;
+  if (!regionBytes(Pitch, Width, Height, Bytes))
+    return cudaErrorInvalidValue;
+  // The array side is device memory: the kind (or, for cudaMemcpyDefault,
+  // the table) says which side the linear one is.
+  CopyKind K;
+  if (cudaError_t E = copyKind(P, P, Kind, K))
+    return E;
+  bool OnDevice = IsDst ? (K == CopyKind::HostToDevice ||
+                           K == CopyKind::DeviceToDevice)
+                        : (K == CopyKind::DeviceToHost ||
+                           K == CopyKind::DeviceToDevice);
+  CheckedRange C;
+  return checkRange(P, Bytes, OnDevice ? MemSide::Device : MemSide::Host,
+                    IsDst ? "cudaMemcpy2DFromArray" : "cudaMemcpy2DToArray",
+                    C);
+}
+
 cudaError_t copy2D(void *Dst, size_t DPitch, const void *Src, size_t SPitch,
                    size_t Width, size_t Height, cudaMemcpyKind Kind,
                    cudaStream_t S, bool Async) {
@@ -131,8 +153,12 @@ cudaError_t toArray(cudaArray_t Dst, size_t WOff, size_t HOff, const void *Src,
   char *At;
   if (cudaError_t E = arrayRegion(Dst, WOff, HOff, Width, Height, I, At))
     return E;
+  // CUDA 13: a pitch below the width is an invalid value here (not
+  // cudaErrorInvalidPitchValue as for cudaMemcpy2D).
   if (!Src || Width > SPitch)
-    return Src ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = checkLinear(Src, SPitch, Width, Height, Kind, false))
+    return E;
   return copy2D(At, I.Pitch, Src, SPitch, Width, Height, Kind, S, Async);
 }
 
@@ -144,7 +170,9 @@ cudaError_t fromArray(void *Dst, size_t DPitch, cudaArray_const_t Src,
   if (cudaError_t E = arrayRegion(Src, WOff, HOff, Width, Height, I, At))
     return E;
   if (!Dst || Width > DPitch)
-    return Dst ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue;
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = checkLinear(Dst, DPitch, Width, Height, Kind, true))
+    return E;
   return copy2D(Dst, DPitch, At, I.Pitch, Width, Height, Kind, S, Async);
 }
 
@@ -200,6 +228,24 @@ cudaError_t memcpy3D(const cudaMemcpy3DParms *P, cudaStream_t S, bool Async) {
     return cudaSuccess;
   if (Width > Src.Pitch || Width > Dst.Pitch)
     return cudaErrorInvalidPitchValue;
+  // The whole region of each linear side first (MemCheck.cpp), so that a
+  // refused copy copies nothing; array sides are checked by side3D.
+  CopyKind K;
+  if (cudaError_t E = copyKind(Dst.At, Src.At, P->kind, K))
+    return E;
+  auto Bytes = [&](const Side &X, size_t &Out) {
+    size_t Slice;
+    return regionBytes(X.Pitch, Width, P->extent.height, Slice) &&
+           regionBytes(X.Pitch * X.Rows, Slice, P->extent.depth, Out);
+  };
+  size_t SB = 0, DB = 0;
+  if (!Bytes(Src, SB) || !Bytes(Dst, DB))
+    return cudaErrorInvalidValue;
+  CheckedCopy C;
+  if (cudaError_t E = checkCopy(Dst.At, P->dstArray ? 0 : DB, Src.At,
+                                P->srcArray ? 0 : SB, K, "cudaMemcpy3D",
+                                /*FreedIsNoop=*/false, C))
+    return E;
   for (size_t Z = 0; Z < P->extent.depth; ++Z)
     if (cudaError_t E = copy2D(Dst.At + Z * Dst.Rows * Dst.Pitch, Dst.Pitch,
                                Src.At + Z * Src.Rows * Src.Pitch, Src.Pitch,
@@ -259,7 +305,7 @@ HETGPU_API cudaError_t cudaFreeArray(cudaArray_t A) {
     if (It == arrays().end()) {
       log(LogLevel::Info, "cudaFreeArray: not a live CUDA array (freed "
                           "twice or never allocated)");
-      return ret(cudaErrorInvalidResourceHandle);
+      return ret(cudaErrorInvalidValue); // as documented (CUDA 13 crashes)
     }
     Rec = It->second;
     arrays().erase(It);

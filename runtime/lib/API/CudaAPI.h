@@ -16,6 +16,8 @@
 ///   Memory.cpp           allocation: device, pitched, host, managed,
 ///                        registered memory, pointer attributes, advice
 ///   Memcpy.cpp           cudaMemcpy*, cudaMemset* (same-device copies)
+///   MemCheck.cpp         the checks of every copy and memset against the
+///                        allocation table (CUDA 13's codes)
 ///   Symbols.cpp          copies to/from `__device__` variables, addresses
 ///   Streams.cpp          streams and host functions on streams
 ///   Events.cpp           events
@@ -80,6 +82,48 @@ bool isDevicePtr(const void *P, int *Dev = nullptr);
 /// the call returns: as in CUDA, an "asynchronous" copy from or to pageable
 /// host memory returns only once the host buffer has been read or written.
 bool copyNeedsSync(const void *Dst, const void *Src, CopyKind K);
+
+/// Which side of a copy or memset a pointer is on (MemCheck.cpp).
+enum class MemSide { Host, Device };
+
+/// What one side of a memory operation touches.
+struct CheckedRange {
+  Runtime::RangeState State = Runtime::RangeState::Unknown;
+  Allocation A;                   ///< unless Unknown
+  DeviceContext *Owner = nullptr; ///< the context of allocation A (Inside)
+  /// A device side in page-locked host memory its device cannot reach: the
+  /// operation treats it as host memory.
+  bool AsHost = false;
+};
+
+/// Checks the \p N bytes at \p P that an operation named \p Who touches
+/// as side \p Side against the allocation table; cudaErrorInvalidValue,
+/// logged with the reason, where CUDA 13 refuses them.
+cudaError_t checkRange(const void *P, size_t N, MemSide Side,
+                       const char *Who, CheckedRange &Out);
+
+/// Both sides of a copy; Skip: CUDA 13 returns cudaSuccess and nothing is
+/// copied (freed device memory in a plain device-to-device copy).
+struct CheckedCopy {
+  CheckedRange Dst, Src;
+  bool Skip = false;
+};
+
+/// Checks a copy of kind \p K that writes \p DstBytes at \p Dst and reads
+/// \p SrcBytes at \p Src. \p FreedIsNoop: a device-to-device copy that
+/// touches freed memory is CUDA 13's silent success (1D copies only).
+cudaError_t checkCopy(void *Dst, size_t DstBytes, const void *Src,
+                      size_t SrcBytes, CopyKind K, const char *Who,
+                      bool FreedIsNoop, CheckedCopy &Out);
+
+/// The bytes \p Height rows of \p Width bytes, \p Pitch apart, span;
+/// false on overflow.
+bool regionBytes(size_t Pitch, size_t Width, size_t Height, size_t &Out);
+
+/// The copy kind \p Kind names for \p Dst and \p Src (cudaMemcpyDefault:
+/// by the allocation table, as unified addressing does).
+cudaError_t copyKind(const void *Dst, const void *Src, cudaMemcpyKind Kind,
+                     CopyKind &Out);
 
 /// Queues a copy on \p S with the legacy stream's ordering.
 cudaError_t enqueueCopy(StreamObj &S, void *Dst, const void *Src, size_t N,

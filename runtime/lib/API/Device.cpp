@@ -96,7 +96,8 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
     Mig->releaseDevice(*Ctx->Dev);
   R.removeDeviceAllocs(Ctx->Index);
   Status St = Ctx->Dev->reset();
-  takeLastError(true);
+  // The thread's last error survives the reset (CUDA 13 on an H200:
+  // cudaGetLastError after a reset returns the sticky error once).
   if (St) {
     // NVIDIA's driver keeps a sticky error (device assert, trap, illegal
     // address) for the rest of the process, as CUDA documents: every later
@@ -144,7 +145,8 @@ HETGPU_API cudaError_t cudaDeviceSetLimit(enum cudaLimit Limit, size_t Value) {
     Ctx->Limits[Limit] = Value;
     return cudaSuccess;
   }
-  return ret(cudaErrorUnsupportedLimit);
+  // CUDA 13: a value that names no limit is an invalid value.
+  return ret(cudaErrorInvalidValue);
 }
 
 HETGPU_API cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
@@ -154,7 +156,7 @@ HETGPU_API cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   if (static_cast<unsigned>(Limit) > cudaLimitPersistingL2CacheSize)
-    return ret(cudaErrorUnsupportedLimit);
+    return ret(cudaErrorInvalidValue);
   *Value = Ctx->Limits[Limit];
   return cudaSuccess;
 }

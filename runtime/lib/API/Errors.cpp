@@ -17,19 +17,13 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::api;
 
-HETGPU_API cudaError_t cudaGetLastError(void) {
-  DeviceContext *Ctx;
-  if (RT().current(Ctx) == cudaSuccess && Ctx->Sticky.load()) {
-    takeLastError(true);
-    return static_cast<cudaError_t>(Ctx->Sticky.load());
-  }
-  return takeLastError(true);
-}
+// The thread's last error, as CUDA 13 keeps it (measured on an H200): a
+// sticky error is recorded as the last error by the call that returns it,
+// and cudaGetLastError clears it like any other; every later call that
+// touches the device returns the sticky error again.
+HETGPU_API cudaError_t cudaGetLastError(void) { return takeLastError(true); }
 
 HETGPU_API cudaError_t cudaPeekAtLastError(void) {
-  DeviceContext *Ctx;
-  if (RT().current(Ctx) == cudaSuccess && Ctx->Sticky.load())
-    return static_cast<cudaError_t>(Ctx->Sticky.load());
   return takeLastError(false);
 }
 

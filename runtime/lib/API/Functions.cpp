@@ -28,8 +28,8 @@ HETGPU_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *Attr,
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   KernelRecord *K = RT().findKernel(Func);
-  if (!K)
-    return ret(cudaErrorInvalidDeviceFunction);
+  if (!K) // CUDA 13 (H200); CUDA 12: cudaErrorInvalidDeviceFunction
+    return ret(cudaErrorInvalidResourceHandle);
   if (!K->Bin || !K->Bin->Valid)
     return ret(cudaErrorInvalidKernelImage);
   const DeviceProperties &P = Ctx->Dev->properties();

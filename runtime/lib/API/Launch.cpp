@@ -57,19 +57,24 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
+  // CUDA 13 (measured on an H200) answers a pointer that is no registered
+  // kernel with cudaErrorInvalidResourceHandle (CUDA 12:
+  // cudaErrorInvalidDeviceFunction).
   KernelRecord *K = RT().findKernel(Func);
   if (!K)
-    return cudaErrorInvalidDeviceFunction;
+    return cudaErrorInvalidResourceHandle;
   DeviceContext &Ctx = *S->Ctx;
   const DeviceProperties &P = Ctx.Dev->properties();
-  // Launch configuration, checked as CUDA does (not sticky).
+  // Launch configuration, checked as CUDA 13 does (not sticky): every
+  // dimension out of range is cudaErrorInvalidValue there (CUDA 12 returned
+  // cudaErrorInvalidConfiguration).
   uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
   if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z ||
       Threads > P.MaxThreadsPerBlock || Block.x > P.MaxBlockDim[0] ||
       Block.y > P.MaxBlockDim[1] || Block.z > P.MaxBlockDim[2] ||
       Grid.x > P.MaxGridDim[0] || Grid.y > P.MaxGridDim[1] ||
       Grid.z > P.MaxGridDim[2])
-    return cudaErrorInvalidConfiguration;
+    return cudaErrorInvalidValue;
   if (K->Info) {
     if (K->Info->MaxThreads && Threads > K->Info->MaxThreads)
       return cudaErrorLaunchOutOfResources;

@@ -3,14 +3,17 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2D* and cudaMemset*. Copies
-/// between the device memory of two devices go to peerCopy (Peer.cpp);
-/// symbol copies are in Symbols.cpp.
+/// cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2D* and cudaMemset* (2D, 3D).
+/// Each checks what it touches first (MemCheck.cpp). Copies between the
+/// device memory of two devices go to peerCopy (Peer.cpp); copies and
+/// memsets of another device's memory run on that device (unified
+/// addressing); symbol copies are in Symbols.cpp.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
 
+#include <cstring>
 #include <vector>
 
 using namespace hetgpu;
@@ -19,54 +22,65 @@ using namespace hetgpu::rt::api;
 
 namespace {
 
-cudaError_t copyKind(const void *Dst, const void *Src, cudaMemcpyKind Kind,
-                     CopyKind &Out) {
-  switch (Kind) {
-  case cudaMemcpyHostToHost:
-    Out = CopyKind::HostToHost;
-    return cudaSuccess;
-  case cudaMemcpyHostToDevice:
-    Out = CopyKind::HostToDevice;
-    return cudaSuccess;
-  case cudaMemcpyDeviceToHost:
-    Out = CopyKind::DeviceToHost;
-    return cudaSuccess;
-  case cudaMemcpyDeviceToDevice:
-    Out = CopyKind::DeviceToDevice;
-    return cudaSuccess;
-  case cudaMemcpyDefault: {
-    bool D = isDevicePtr(Dst), S = isDevicePtr(Src);
-    Out = D ? (S ? CopyKind::DeviceToDevice : CopyKind::HostToDevice)
-            : (S ? CopyKind::DeviceToHost : CopyKind::HostToHost);
-    return cudaSuccess;
-  }
-  }
-  return cudaErrorInvalidMemcpyDirection;
-}
-
 /// The contexts of \p Dst and \p Src when both are device memory of two
 /// contexts on different physical devices (a copy between devices).
-bool crossDevice(const void *Dst, const void *Src, DeviceContext *&DC,
+bool crossDevice(const CheckedCopy &C, DeviceContext *&DC,
                  DeviceContext *&SC) {
-  Allocation AD, AS;
-  if (!RT().findAlloc(Dst, AD) || !RT().findAlloc(Src, AS) ||
-      AD.Kind != AllocKind::Device || AS.Kind != AllocKind::Device ||
-      AD.Device == AS.Device)
+  if (C.Dst.State != Runtime::RangeState::Inside ||
+      C.Src.State != Runtime::RangeState::Inside ||
+      C.Dst.A.Kind != AllocKind::Device || C.Src.A.Kind != AllocKind::Device ||
+      C.Dst.A.Device == C.Src.A.Device)
     return false;
-  DC = RT().context(AD.Device);
-  SC = RT().context(AS.Device);
+  DC = C.Dst.Owner;
+  SC = C.Src.Owner;
   return DC && SC && DC->Dev != SC->Dev;
 }
 
+/// The context of device memory \p R when it is on another physical device
+/// than \p S's (unified addressing: the operation runs on the memory's
+/// device), else null.
+DeviceContext *foreignOwner(const CheckedRange &R, const StreamObj &S) {
+  if (R.State != Runtime::RangeState::Inside ||
+      (R.A.Kind != AllocKind::Device && R.A.Kind != AllocKind::Managed) ||
+      !R.Owner || R.Owner->Dev == S.Ctx->Dev)
+    return nullptr;
+  return R.Owner;
+}
+
+/// Runs \p Op on the legacy stream of \p Owner, after the work queued on
+/// \p S, and waits for it.
+template <typename Fn>
+cudaError_t onOwner(StreamObj &S, DeviceContext *Owner, Fn Op) {
+  if (cudaError_t E = syncStream(S))
+    return E;
+  Runtime &R = RT();
+  int Saved = R.currentIndex();
+  R.setCurrentIndex(Owner->Index);
+  cudaError_t E = Op();
+  R.setCurrentIndex(Saved);
+  return E;
+}
+
 cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
-                       bool Sync) {
+                       bool Sync, const char *Who = "cudaMemset") {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
   if (N == 0)
     return cudaSuccess;
-  if (!Dst)
-    return cudaErrorInvalidValue;
+  CheckedRange C;
+  if (cudaError_t E = checkRange(Dst, N, MemSide::Device, Who, C))
+    return E;
+  if (C.AsHost) { // page-locked memory the device cannot reach
+    if (cudaError_t E = syncStream(*S))
+      return E;
+    std::memset(Dst, Value, N);
+    return cudaSuccess;
+  }
+  if (DeviceContext *Owner = foreignOwner(C, *S))
+    return onOwner(*S, Owner, [&] {
+      return memsetImpl(Dst, Value, N, nullptr, true, Who);
+    });
   {
     std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
     RT().orderLegacy(*S);
@@ -76,23 +90,65 @@ cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
   return Sync ? syncStream(*S) : cudaSuccess;
 }
 
+cudaError_t memset2D(void *Dst, size_t Pitch, int Value, size_t Width,
+                     size_t Height, size_t Depth, size_t SlicePitch,
+                     cudaStream_t Stream, bool Sync, const char *Who) {
+  StreamObj *S;
+  if (cudaError_t E = resolve(Stream, S))
+    return E;
+  if (Width > Pitch)
+    return cudaErrorInvalidValue; // CUDA 13: not cudaErrorInvalidPitchValue
+  if (!Width || !Height || !Depth)
+    return cudaSuccess;
+  size_t Slice, Bytes;
+  if (!regionBytes(Pitch, Width, Height, Slice) ||
+      !regionBytes(SlicePitch, Slice, Depth, Bytes))
+    return cudaErrorInvalidValue;
+  CheckedRange C;
+  if (cudaError_t E = checkRange(Dst, Bytes, MemSide::Device, Who, C))
+    return E;
+  for (size_t Z = 0; Z < Depth; ++Z)
+    for (size_t Row = 0; Row < Height; ++Row)
+      if (cudaError_t E = memsetImpl(static_cast<char *>(Dst) +
+                                         Z * SlicePitch + Row * Pitch,
+                                     Value, Width, Stream, false, Who))
+        return E;
+  return Sync ? syncStream(*S) : cudaSuccess;
+}
+
 cudaError_t memcpy2D(void *Dst, size_t DPitch, const void *Src,
                      size_t SPitch, size_t Width, size_t Height,
                      cudaMemcpyKind Kind, cudaStream_t Stream,
                      bool Sync) {
+  StreamObj *S;
+  if (cudaError_t E = resolve(Stream, S))
+    return E;
+  CopyKind K;
+  if (cudaError_t E = copyKind(Dst, Src, Kind, K))
+    return E;
   if (Width > DPitch || Width > SPitch)
     return cudaErrorInvalidPitchValue;
+  if (!Width || !Height)
+    return cudaSuccess;
+  size_t DB, SB;
+  if (!regionBytes(DPitch, Width, Height, DB) ||
+      !regionBytes(SPitch, Width, Height, SB))
+    return cudaErrorInvalidValue;
+  // Freed memory in a device-to-device copy: CUDA 13's silent success, as
+  // for 1D copies (array copies check their linear side first and refuse
+  // it, as CUDA 13 does).
+  CheckedCopy C;
+  if (cudaError_t E = checkCopy(Dst, DB, Src, SB, K, "cudaMemcpy2D",
+                                /*FreedIsNoop=*/true, C))
+    return E;
+  if (C.Skip)
+    return cudaSuccess;
   for (size_t Row = 0; Row < Height; ++Row)
     if (cudaError_t E = memcpyImpl(static_cast<char *>(Dst) + Row * DPitch,
                                    static_cast<const char *>(Src) + Row * SPitch,
                                    Width, Kind, Stream, false))
       return E;
-  if (!Sync)
-    return cudaSuccess;
-  StreamObj *S;
-  if (cudaError_t E = resolve(Stream, S))
-    return E;
-  return syncStream(*S);
+  return Sync ? syncStream(*S) : cudaSuccess;
 }
 
 } // namespace
@@ -108,13 +164,36 @@ cudaError_t api::memcpyImpl(void *Dst, const void *Src, size_t N,
     return E;
   if (N == 0)
     return cudaSuccess;
-  if (!Dst || !Src)
-    return cudaErrorInvalidValue;
+  CheckedCopy C;
+  if (cudaError_t E = checkCopy(Dst, N, Src, N, K, "cudaMemcpy",
+                                /*FreedIsNoop=*/true, C))
+    return E;
+  if (C.Skip)
+    return cudaSuccess;
+  if (C.Dst.AsHost || C.Src.AsHost) {
+    // Page-locked memory the device cannot reach is host memory here.
+    bool DstDev = !C.Dst.AsHost && (K == CopyKind::HostToDevice ||
+                                    K == CopyKind::DeviceToDevice);
+    bool SrcDev = !C.Src.AsHost && (K == CopyKind::DeviceToHost ||
+                                    K == CopyKind::DeviceToDevice);
+    K = DstDev ? (SrcDev ? CopyKind::DeviceToDevice : CopyKind::HostToDevice)
+               : (SrcDev ? CopyKind::DeviceToHost : CopyKind::HostToHost);
+  }
   // Device memory of two devices (unified addressing: cudaMemcpyDefault or
   // DeviceToDevice): a peer copy, as CUDA does.
   DeviceContext *DC, *SC;
-  if (K == CopyKind::DeviceToDevice && crossDevice(Dst, Src, DC, SC))
+  if (K == CopyKind::DeviceToDevice && crossDevice(C, DC, SC))
     return peerCopy(DC, Dst, SC, Src, N, S, Sync);
+  // Host memory and the memory of another device: a copy on that device.
+  DeviceContext *Owner = nullptr;
+  if (K == CopyKind::HostToDevice)
+    Owner = foreignOwner(C.Dst, *S);
+  else if (K == CopyKind::DeviceToHost)
+    Owner = foreignOwner(C.Src, *S);
+  if (Owner)
+    return onOwner(*S, Owner, [&] {
+      return memcpyImpl(Dst, Src, N, Kind, nullptr, true);
+    });
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, N, K))
     return E;
   return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;
@@ -157,14 +236,36 @@ HETGPU_API cudaError_t cudaMemsetAsync(void *Dst, int Value, size_t N,
 
 HETGPU_API cudaError_t cudaMemset2D(void *Dst, size_t Pitch, int Value,
                                     size_t Width, size_t Height) {
-  if (Width > Pitch)
-    return ret(cudaErrorInvalidPitchValue);
-  for (size_t Row = 0; Row < Height; ++Row)
-    if (cudaError_t E = memsetImpl(static_cast<char *>(Dst) + Row * Pitch,
-                                   Value, Width, nullptr, false))
-      return ret(E);
-  StreamObj *S;
-  if (cudaError_t E = resolve(nullptr, S))
-    return ret(E);
-  return ret(syncStream(*S));
+  return ret(memset2D(Dst, Pitch, Value, Width, Height, 1, 0, nullptr, true,
+                      "cudaMemset2D"));
+}
+
+HETGPU_API cudaError_t cudaMemset2DAsync(void *Dst, size_t Pitch, int Value,
+                                         size_t Width, size_t Height,
+                                         cudaStream_t S) {
+  return ret(memset2D(Dst, Pitch, Value, Width, Height, 1, 0, S, false,
+                      "cudaMemset2DAsync"));
+}
+
+namespace {
+cudaError_t memset3D(cudaPitchedPtr P, int Value, cudaExtent E,
+                     cudaStream_t S, bool Sync) {
+  size_t Rows = P.ysize ? P.ysize : E.height;
+  size_t SlicePitch;
+  if (__builtin_mul_overflow(P.pitch, Rows, &SlicePitch))
+    return cudaErrorInvalidValue;
+  return memset2D(P.ptr, P.pitch, Value, E.width, E.height, E.depth,
+                  SlicePitch, S, Sync,
+                  Sync ? "cudaMemset3D" : "cudaMemset3DAsync");
+}
+} // namespace
+
+HETGPU_API cudaError_t cudaMemset3D(cudaPitchedPtr P, int Value,
+                                    cudaExtent E) {
+  return ret(memset3D(P, Value, E, nullptr, true));
+}
+
+HETGPU_API cudaError_t cudaMemset3DAsync(cudaPitchedPtr P, int Value,
+                                         cudaExtent E, cudaStream_t S) {
+  return ret(memset3D(P, Value, E, S, false));
 }

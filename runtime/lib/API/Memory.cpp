@@ -69,7 +69,7 @@ HETGPU_API cudaError_t cudaFree(void *Ptr) {
   if (cudaError_t E = mapStatus(*Ctx, Ctx->Dev->synchronize()))
     return ret(E);
   R.removeAlloc(Ptr, AllocKind::Device, A);
-  return ret(toCudaError(Ctx->Dev->release(Ptr).Code));
+  return ret(toCudaError(R.releaseDevice(A, Ctx->Dev).Code));
 }
 
 HETGPU_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
@@ -124,7 +124,7 @@ HETGPU_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   if (Size == 0)
-    return ret(cudaErrorInvalidValue);
+    return cudaSuccess; // CUDA 13: success and a null pointer
   void *P = nullptr;
   Status S = Ctx->Dev->allocateManaged(Size, P);
   if (S.Code == ErrorCode::NotSupported && Ctx->Dev->properties().Integrated)
@@ -185,12 +185,17 @@ HETGPU_API cudaError_t cudaHostUnregister(void *Ptr) {
 }
 
 HETGPU_API cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
-  if (!Free || !Total)
-    return ret(cudaErrorInvalidValue);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
-  return ret(toCudaError(Ctx->Dev->memoryInfo(*Free, *Total).Code));
+  // CUDA 13 accepts null outputs (and fills the others).
+  size_t F = 0, T = 0;
+  cudaError_t E = toCudaError(Ctx->Dev->memoryInfo(F, T).Code);
+  if (Free)
+    *Free = F;
+  if (Total)
+    *Total = T;
+  return ret(E);
 }
 
 HETGPU_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *At,

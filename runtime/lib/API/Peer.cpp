@@ -82,8 +82,10 @@ HETGPU_API cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned int Flags) 
   if (Flags)
     return ret(cudaErrorInvalidValue);
   DeviceContext *P = RT().context(Peer);
-  if (!P || P == Ctx)
+  if (!P || Peer >= RT().deviceCount())
     return ret(cudaErrorInvalidDevice);
+  if (P == Ctx) // CUDA 13: a device is no peer of itself
+    return ret(cudaErrorPeerAccessUnsupported);
   bool Shared = sharesMemory(Ctx, P);
   if (!Shared && !peerCapable(Ctx, P))
     return ret(cudaErrorPeerAccessUnsupported);
@@ -135,8 +137,15 @@ cudaError_t api::peerCopy(DeviceContext *D, void *Dst, DeviceContext *S,
   Runtime &R = RT();
   if (N == 0)
     return cudaSuccess;
-  if (!Dst || !Src)
-    return cudaErrorInvalidValue;
+  // Device memory on both sides, inside its allocation (MemCheck.cpp);
+  // freed memory: CUDA 13's silent success.
+  CheckedCopy C;
+  if (cudaError_t E = checkCopy(Dst, N, Src, N,
+                                CopyKind::DeviceToDevice, "cudaMemcpyPeer",
+                                /*FreedIsNoop=*/true, C))
+    return E;
+  if (C.Skip)
+    return cudaSuccess;
   if (int St = S->Sticky.load())
     return static_cast<cudaError_t>(St);
   if (int St = D->Sticky.load())

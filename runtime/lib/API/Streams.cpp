@@ -94,8 +94,12 @@ HETGPU_API cudaError_t cudaStreamWaitEvent(cudaStream_t Stream,
   if (cudaError_t E = resolve(Stream, S))
     return ret(E);
   auto *Ev = reinterpret_cast<EventObj *>(Event);
-  if (!Ev || !RT().isLiveEvent(Ev) || (Flags & ~1u))
-    return ret(Ev ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+  // A null or dead event is an invalid handle (CUDA 13 returns 400 for
+  // null; a dangling handle crashes it); bad flags are an invalid value.
+  if (!Ev || !RT().isLiveEvent(Ev))
+    return ret(cudaErrorInvalidResourceHandle);
+  if (Flags & ~1u)
+    return ret(cudaErrorInvalidValue);
   if (!Ev->Recorded)
     return cudaSuccess; // nothing to wait for
   std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);

@@ -55,8 +55,20 @@ cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
   }
   if (Count == 0)
     return cudaSuccess;
-  if (!Dst || !Src)
-    return cudaErrorInvalidValue;
+  // The variable's side is checked above; the other side against the
+  // allocation table (MemCheck.cpp).
+  const void *Other = ToSymbol ? Src : Dst;
+  MemSide Side = K == CopyKind::DeviceToDevice ? MemSide::Device
+                                               : MemSide::Host;
+  CheckedRange C;
+  const char *Who = ToSymbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
+  if (cudaError_t E = checkRange(Other, Count, Side, Who, C)) {
+    // CUDA 13 copies nothing and returns success for freed device memory
+    // in a device-to-device copy.
+    if (C.State == Runtime::RangeState::Freed && Side == MemSide::Device)
+      return cudaSuccess;
+    return E;
+  }
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, Count, K))
     return E;
   return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;

@@ -74,6 +74,14 @@ cudaError_t hetgpu::rt::toCudaError(ErrorCode C) {
     return cudaErrorNotSupported;
   case ErrorCode::DriverFailure:
     return cudaErrorUnknown;
+  case ErrorCode::IllegalAddress:
+    return cudaErrorIllegalAddress;
+  case ErrorCode::InvalidAddressSpace:
+    return cudaErrorInvalidAddressSpace;
+  case ErrorCode::IllegalInstruction:
+    return cudaErrorIllegalInstruction;
+  case ErrorCode::MisalignedAddress:
+    return cudaErrorMisalignedAddress;
   }
   return cudaErrorUnknown;
 }

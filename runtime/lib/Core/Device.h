@@ -45,6 +45,10 @@ enum class ErrorCode {
   InvalidSymbol,        ///< cudaErrorInvalidSymbol
   NotSupported,         ///< cudaErrorNotSupported
   DriverFailure,        ///< cudaErrorUnknown (vendor driver error)
+  IllegalAddress,       ///< cudaErrorIllegalAddress (a kernel's wild access)
+  InvalidAddressSpace,  ///< cudaErrorInvalidAddressSpace (GPU drivers)
+  IllegalInstruction,   ///< cudaErrorIllegalInstruction (GPU drivers)
+  MisalignedAddress,    ///< cudaErrorMisalignedAddress (GPU drivers)
 };
 
 /// An error value: a code and a message naming the operation and the reason.

@@ -505,6 +505,7 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
   }
   if (!Size)
     Size = V->Size;
+  addSymbolRange(Addr, Size, Ctx.Index);
   return cudaSuccess;
 }
 
@@ -514,6 +515,7 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
 
 void Runtime::addAlloc(const Allocation &A) {
   std::lock_guard<std::mutex> Lock(AllocM);
+  forgetFreedOverlapping(A.Base, A.Size);
   Allocs[A.Base] = A;
 }
 
@@ -559,6 +561,7 @@ void Runtime::removeDeviceAllocs(int Device) {
       }
     }
   }
+  flushQuarantine(Device);
   DeviceContext *Ctx = context(Device);
   for (const Allocation &A : Gone) {
     void *P = reinterpret_cast<void *>(A.Base);

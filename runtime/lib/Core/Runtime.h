@@ -20,6 +20,7 @@
 #include "driver_types.h"
 
 #include <atomic>
+#include <deque>
 #include <list>
 #include <map>
 #include <memory>
@@ -208,8 +209,45 @@ public:
   bool removeAlloc(const void *Base, AllocKind Kind, Allocation &Out);
   void removeDeviceAllocs(int Device);
 
+  /// What the bytes [P, P + N) are in the allocation table
+  /// (Core/AllocTable.cpp): the one lookup every copy, memset, symbol,
+  /// array and peer copy is checked with.
+  enum class RangeState {
+    Unknown, ///< in no allocation: pageable host memory or a bogus pointer
+    Inside,  ///< inside one allocation (Out)
+    PastEnd, ///< starts in allocation Out and runs past its end
+    Freed,   ///< in device memory freed by cudaFree (Out: what it was)
+  };
+  RangeState lookupRange(const void *P, size_t N, Allocation &Out);
+  /// Records the `__device__`/`__constant__` variable at \p Addr of
+  /// context \p Device (getSymbol), device memory for lookupRange that
+  /// cudaFree refuses.
+  void addSymbolRange(void *Addr, size_t Size, int Device);
+  /// Releases device allocation \p A of \p Dev, freed by cudaFree. On
+  /// devices whose memory is host heap memory (integrated) small blocks
+  /// wait in a bounded quarantine first, so that a stale pointer is known
+  /// as freed and the heap never hands that memory to the host program
+  /// while the runtime still calls it freed device memory.
+  Status releaseDevice(const Allocation &A, std::shared_ptr<Device> Dev);
+  /// Releases the quarantined blocks of context \p Device (reset).
+  void flushQuarantine(int Device);
+
 private:
   Runtime() = default;
+  struct FreedBlock {
+    Allocation A;
+    std::shared_ptr<Device> Dev; ///< releases it (null: already released)
+  };
+  /// Freed device ranges by base (AllocM): quarantined blocks and, on
+  /// devices with memory of their own, the most recent frees.
+  std::map<uintptr_t, FreedBlock> Freed;
+  std::deque<uintptr_t> QuarantineOrder; ///< quarantined bases, oldest first
+  std::deque<uintptr_t> RecentOrder;     ///< the other freed bases
+  /// Variables of loaded modules by address (AllocM).
+  std::map<uintptr_t, Allocation> SymbolRanges;
+  size_t QuarantineBytes = 0;
+  void forgetFreedOverlapping(uintptr_t Base, size_t Size);
+
   cudaError_t loadModule(DeviceContext &Ctx, BinaryRecord &B, int ModuleIndex,
                          LoadedModule *&Out);
   /// The kernel group of \p K, translated (or prefetched) and loaded as a

@@ -99,6 +99,22 @@ EXPORT void __hetgpu_block_trapper(void **args, hetgpu_block_ctx *ctx) {
   ctx->services->trap(ctx->services->rt);
 }
 
+/* faulter(int how): a hardware fault in block 1 (native code, so the
+   division traps): 0 a store through NULL, 1 an integer division by zero
+   (SIGFPE), 2 an undefined instruction (SIGILL). */
+EXPORT void __hetgpu_block_faulter(void **args, hetgpu_block_ctx *ctx) {
+  int how = *(int *)args[0];
+  if (ctx->block_idx[0] != 1)
+    return;
+  volatile int zero = 0, *volatile null = 0;
+  if (how == 0)
+    *null = 1;
+  else if (how == 1)
+    counter = 7 / zero;
+  else
+    __builtin_trap();
+}
+
 /* addToCounter(int v): atomicAdd(&counter, v) in every thread */
 EXPORT void __hetgpu_block_addToCounter(void **args, hetgpu_block_ctx *ctx) {
   int v = *(int *)args[0];

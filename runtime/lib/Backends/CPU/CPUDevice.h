@@ -15,6 +15,7 @@
 #ifndef HETGPU_RUNTIME_BACKENDS_CPU_CPUDEVICE_H
 #define HETGPU_RUNTIME_BACKENDS_CPU_CPUDEVICE_H
 
+#include "Backends/CPU/FaultGuard.h"
 #include "Backends/CPU/ThreadPool.h"
 #include "Core/ArgPack.h"
 #include "Core/Device.h"
@@ -67,6 +68,7 @@ struct Worker {
   char *Shared = nullptr;
   size_t SharedSize = 0;
   jmp_buf Jmp;
+  FaultInfo Fault; ///< what left the block, when a fault did (FaultGuard.h)
   hetgpu_host_services Services;
   hetgpu_block_ctx Ctx;
   LaunchState *Launch = nullptr;

@@ -7,17 +7,19 @@
 /// pool, each worker with its own shared memory and hetgpu_block_ctx.
 /// Device-side printf, assert, trap, malloc and clocks are the services of
 /// include/hetgpu/ABI/BlockABI.h given to the translated code; assert and
-/// trap leave the block by longjmp.
+/// trap leave the block by longjmp, and so do faults (FaultGuard.h).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Backends/CPU/CPUDevice.h"
 
 #include <atomic>
+#include <csignal>
 #include <functional>
 #include <pthread.h>
 #include <sched.h>
 #include <vector>
+#include "Core/Log.h"
 #include "Core/Printf.h"
 
 #include <algorithm>
@@ -83,13 +85,37 @@ uint64_t serviceGlobalTimer(void *) {
           .count());
 }
 
-/// Runs one block; returns false when a service left it by longjmp.
-/// Kept small and separate so nothing lives across setjmp.
+/// Ends launch \p W runs with the sticky error of the fault that left its
+/// block: cudaErrorIllegalAddress for wild accesses and stack overflows (as
+/// an H200 reports them), cudaErrorLaunchFailure for traps.
+void failOnFault(Worker &W) {
+  const uint32_t *B = W.Ctx.block_idx;
+  bool Address = W.Fault.Signal == SIGSEGV || W.Fault.Signal == SIGBUS;
+  std::string Msg = "kernel " + *W.Launch->KernelName + ", block [" +
+                    std::to_string(B[0]) + "," + std::to_string(B[1]) + "," +
+                    std::to_string(B[2]) + "]: " + W.Fault.describe();
+  // The first fault of a launch is reported (the others skip their blocks).
+  if (!W.Launch->Failed.load())
+    log(LogLevel::Error, Msg);
+  W.Launch->fail(Address ? ErrorCode::IllegalAddress
+                         : ErrorCode::LaunchFailure,
+                 std::move(Msg));
+}
+
+/// Runs one block; returns false when a service or a fault left it by
+/// longjmp. Kept small and separate so nothing lives across setjmp.
 __attribute__((noinline)) bool runBlock(Worker &W, hetgpu_block_fn Fn,
                                         void **Args) {
-  if (setjmp(W.Jmp) != 0)
+  prepareFaultThread();
+  if (int Why = setjmp(W.Jmp)) {
+    leaveFaultScope();
+    if (Why == FaultJump)
+      failOnFault(W);
     return false;
+  }
+  enterFaultScope(&W.Jmp, &W.Fault);
   Fn(Args, &W.Ctx);
+  leaveFaultScope();
   return true;
 }
 } // namespace
@@ -114,7 +140,7 @@ bool runBlocksAtOnce(uint64_t N, size_t StackBytes,
   std::vector<pthread_t> Threads;
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, StackBytes);
+  setWorkerStack(Attr, StackBytes);
   bool Ok = true;
   for (uint64_t B = 1; B < N && Ok; ++B) {
     Args[B] = {&Sh, B};

@@ -23,7 +23,7 @@ CPUQueue::CPUQueue(CPUDevice &Dev) : Dev(Dev) {
   // pool's workers.
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, workerStackBytes());
+  setWorkerStack(Attr, workerStackBytes());
   int RC = pthread_create(
       &Thread, &Attr,
       [](void *Self) -> void * {
@@ -68,7 +68,8 @@ void CPUQueue::loop() {
       if (S) {
         if (Error.isOk())
           Error = S;
-        if (S.Code == ErrorCode::LaunchFailure || S.Code == ErrorCode::Assert) {
+        if (S.Code == ErrorCode::LaunchFailure || S.Code == ErrorCode::Assert ||
+            S.Code == ErrorCode::IllegalAddress) {
           Poisoned = true;
           Dev.setFault(S);
         }

@@ -27,6 +27,8 @@ ThreadPool::ThreadPool(unsigned Workers, size_t StackBytes) {
     pthread_attr_t Attr;
     pthread_attr_init(&Attr);
     pthread_attr_setstacksize(&Attr, StackBytes);
+    // Guard region: a block's stack overflow faults there (FaultGuard.h).
+    pthread_attr_setguardsize(&Attr, size_t(64) << 10);
     pthread_t T;
     auto *A = new StartArg{this, I};
     if (pthread_create(&T, &Attr, &ThreadPool::threadMain, A) != 0) {

@@ -42,11 +42,16 @@ ErrorCode mapResult(CUresult R) {
     return ErrorCode::LaunchOutOfResources;
   case CUDA_ERROR_ASSERT:
     return ErrorCode::Assert;
+  // The kernel faults keep their CUDA codes (all sticky).
   case CUDA_ERROR_ILLEGAL_ADDRESS:
-  case CUDA_ERROR_LAUNCH_TIMEOUT:
-  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return ErrorCode::IllegalAddress;
   case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    return ErrorCode::InvalidAddressSpace;
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    return ErrorCode::IllegalInstruction;
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return ErrorCode::MisalignedAddress;
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
   case CUDA_ERROR_INVALID_PC:
   case CUDA_ERROR_LAUNCH_FAILED:
     return ErrorCode::LaunchFailure;

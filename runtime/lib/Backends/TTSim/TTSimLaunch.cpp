@@ -16,6 +16,7 @@
 #include "hetgpu/ABI/RVManycorePrintf.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <sys/wait.h>
@@ -104,6 +105,12 @@ Status launchStatus(const rvmc_launch &Desc, const std::vector<int> &Statuses,
   for (size_t C = 0; C < Statuses.size(); ++C) {
     int St = Statuses[C];
     std::string What;
+    // A core killed by a memory fault (qemu ends itself with the guest's
+    // signal) is CUDA's illegal address, as on a GPU.
+    ErrorCode Code = ErrorCode::LaunchFailure;
+    if (St != -1 && WIFSIGNALED(St) &&
+        (WTERMSIG(St) == SIGSEGV || WTERMSIG(St) == SIGBUS))
+      Code = ErrorCode::IllegalAddress;
     if (St == -1)
       What = "could not be waited for";
     else if (WIFSIGNALED(St))
@@ -124,7 +131,7 @@ Status launchStatus(const rvmc_launch &Desc, const std::vector<int> &Statuses,
       Msg += ": " + Log.substr(0, Log.find('\n', 0) == std::string::npos
                                       ? Log.size()
                                       : Log.find('\n', 0));
-    return Status(ErrorCode::LaunchFailure, Msg);
+    return Status(Code, Msg);
   }
   return Status::ok();
 }

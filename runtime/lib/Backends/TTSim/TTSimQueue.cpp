@@ -92,7 +92,8 @@ Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
     if (Status F = D.fault())
       return F; // a faulted device runs nothing until reset
     Status S = D.runLaunch(TK, Copy, Bytes);
-    if (S.Code == ErrorCode::Assert || S.Code == ErrorCode::LaunchFailure)
+    if (S.Code == ErrorCode::Assert || S.Code == ErrorCode::LaunchFailure ||
+        S.Code == ErrorCode::IllegalAddress)
       D.setFault(S);
     return S;
   });
