@@ -36,6 +36,8 @@ Expected<container::ModuleInfo> buildModuleInfo(const Module &M) {
   if (!Infos)
     return Infos.takeError();
   container::ModuleInfo MI;
+  if (isRelocatable(M))
+    MI.Kind = container::ModuleKind::RelocatableHetIR;
   MI.IRVersionMajor = IRVersionMajor;
   MI.IRVersionMinor = IRVersionMinor;
   for (auto &[F, K] : *Infos)

@@ -19,6 +19,9 @@
 ///    the module gets hetIR's triple, data layout and version.
 ///
 /// A module that already is hetIR is left alone (the pass is idempotent).
+/// `hetgpu-raise<relocatable>` (hetgpu-cc -dc) keeps device functions with
+/// external linkage, since other objects may call them, and marks the module
+/// `!hetgpu.relocatable` (docs/SeparateCompilation.md).
 /// USAGE: hetgpu-opt -passes=hetgpu-raise in.ll -S
 ///
 //===----------------------------------------------------------------------===//
@@ -62,6 +65,8 @@ bool isAlreadyHetIR(const Module &M) {
   return M.getTargetTriple().str() == HetIRTriple.str() &&
          M.getNamedMetadata(VersionMD);
 }
+
+} // namespace
 
 /// Calls to functions that (transitively) contain a safe point are inlined.
 bool inlineSafePointCallees(Module &M) {
@@ -127,6 +132,8 @@ bool inlineSafePointCallees(Module &M) {
                            "' is too deep or recursive to inline");
   return false;
 }
+
+namespace {
 
 /// `extern __shared__` arrays: every use becomes __hetgpu_dynamic_shared().
 void rewriteDynamicShared(Module &M) {
@@ -244,7 +251,9 @@ void normalizeBuiltinDecls(Module &M) {
   }
 }
 
-uint32_t computeFeatures(const Function &K) {
+} // namespace
+
+uint32_t computeKernelFeatures(const Function &K) {
   SetVector<const Function *> Reach;
   Reach.insert(&K);
   uint32_t Feats = 0;
@@ -292,6 +301,8 @@ uint32_t computeFeatures(const Function &K) {
   return Feats;
 }
 
+namespace {
+
 container::KernelInfo describeKernel(Function &F) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   container::KernelInfo K;
@@ -313,7 +324,7 @@ container::KernelInfo describeKernel(Function &F) {
     K.Params.push_back(P);
   }
   K.StaticShared = computeSharedLayout(F).Size;
-  K.Features = computeFeatures(F);
+  K.Features = computeKernelFeatures(F);
   auto IntAttr = [&](StringRef Name) -> uint32_t {
     Attribute A = F.getFnAttribute(Name);
     unsigned V = 0;
@@ -350,13 +361,15 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
       Kernels.push_back(&F);
 
   // Without relocatable device code every device function is private to the
-  // module: internalize them so inlined barrier helpers disappear.
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getCallingConv() != CallingConv::PTX_Kernel &&
-        !F.hasLocalLinkage()) {
-      F.setLinkage(GlobalValue::InternalLinkage);
-      F.setComdat(nullptr);
-    }
+  // module: internalize them so inlined barrier helpers disappear. With it,
+  // other objects may call them; the device link internalizes them.
+  if (!Relocatable)
+    for (Function &F : M)
+      if (!F.isDeclaration() && F.getCallingConv() != CallingConv::PTX_Kernel &&
+          !F.hasLocalLinkage()) {
+        F.setLinkage(GlobalValue::InternalLinkage);
+        F.setComdat(nullptr);
+      }
   inlineSafePointCallees(M);
   for (Function &F : make_early_inc_range(M))
     if (!F.isDeclaration() && F.hasLocalLinkage() && F.use_empty())
@@ -404,9 +417,14 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
   M.setTargetTriple(Triple(HetIRTriple));
   M.setDataLayout(HetIRDataLayout);
   setIRVersion(M);
+  setRelocatable(M, Relocatable);
   for (unsigned I = 0; I < Kernels.size(); ++I) {
     Kernels[I]->addFnAttr(KernelAttr);
-    Kernels[I]->setLinkage(GlobalValue::ExternalLinkage);
+    // A template kernel instantiated in several relocatable components
+    // stays one-definition (merged by the device link).
+    bool ODR = Kernels[I]->hasLinkOnceLinkage() || Kernels[I]->hasWeakLinkage();
+    Kernels[I]->setLinkage(Relocatable && ODR ? GlobalValue::WeakODRLinkage
+                                              : GlobalValue::ExternalLinkage);
     Kernels[I]->setVisibility(GlobalValue::DefaultVisibility);
     writeKernelMetadata(*Kernels[I], Infos[I]);
     ++NumKernels;
