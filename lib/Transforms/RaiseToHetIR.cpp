@@ -337,6 +337,26 @@ container::KernelInfo describeKernel(Function &F) {
   return K;
 }
 
+/// With -fgpu-rdc, clang renames a static `__device__` variable that host
+/// code uses to `<name>__static__<cuid hash>` (so the host can register it
+/// by a unique name), but uses emitted before the host use was seen keep
+/// referring to `<name>`, as an external declaration. Resolve those to the
+/// renamed definition.
+void resolveExternalizedStatics(Module &M) {
+  for (GlobalVariable &G : make_early_inc_range(M.globals())) {
+    size_t Pos = G.getName().find("__static__");
+    if (G.isDeclaration() || Pos == StringRef::npos)
+      continue;
+    GlobalVariable *Decl = M.getNamedGlobal(G.getName().take_front(Pos));
+    if (!Decl || !Decl->isDeclaration() ||
+        Decl->getValueType() != G.getValueType() ||
+        Decl->getAddressSpace() != G.getAddressSpace())
+      continue;
+    Decl->replaceAllUsesWith(&G);
+    Decl->eraseFromParent();
+  }
+}
+
 void stripTargetAttributes(Function &F) {
   AttributeMask Drop;
   for (StringRef A : {"target-cpu", "target-features", "tune-cpu",
@@ -370,6 +390,8 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
         F.setLinkage(GlobalValue::InternalLinkage);
         F.setComdat(nullptr);
       }
+  if (Relocatable)
+    resolveExternalizedStatics(M);
   inlineSafePointCallees(M);
   for (Function &F : make_early_inc_range(M))
     if (!F.isDeclaration() && F.hasLocalLinkage() && F.use_empty())
