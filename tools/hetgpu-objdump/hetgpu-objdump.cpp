@@ -64,7 +64,9 @@ int main(int argc, char **argv) {
         OS << M.IR;
         return 0;
       }
-      outs() << "module " << ModIdx++ << ": hetIR " << M.IRVersionMajor << "."
+      bool Reloc = M.Kind == container::ModuleKind::RelocatableHetIR;
+      outs() << "module " << ModIdx++ << ": "
+             << (Reloc ? "relocatable hetIR " : "hetIR ") << M.IRVersionMajor << "."
              << M.IRVersionMinor << ", " << M.IR.size() << " bytes of bitcode, hash "
              << format_hex(M.IRHash, 18) << "\n";
       for (const container::GlobalInfo &G : M.Globals)
