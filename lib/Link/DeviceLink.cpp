@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Link/DeviceLink.h"
+#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Transforms/FinalizeLink.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 
@@ -238,6 +240,57 @@ Error checkSymbols(ArrayRef<std::unique_ptr<Module>> Mods,
   return Err;
 }
 
+/// The facts every component states (hetgpu/IR/Contracts.h) agree: one
+/// export per fact, and every requirement and import met by it.
+Error checkContracts(ArrayRef<std::unique_ptr<Module>> Mods,
+                     ArrayRef<Component> Components) {
+  struct Source {
+    int64_t Value;
+    size_t Comp;
+  };
+  std::map<std::string, Source> Exports;
+  Error Err = Error::success();
+  std::vector<std::vector<Fact>> Facts;
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    Facts.push_back(readFacts(*Mods[I]));
+    for (const Fact &F : Facts.back()) {
+      if (F.K != Fact::Export)
+        continue;
+      auto [It, New] = Exports.try_emplace(F.Name, Source{F.Value, I});
+      if (!New)
+        Err = joinErrors(
+            std::move(Err),
+            makeError("contract: fact '" + F.Name + "' is exported by '" +
+                      Components[It->second.Comp].Origin + "' (" +
+                      Twine(It->second.Value) + ") and by '" +
+                      Components[I].Origin + "' (" + Twine(F.Value) + ")"));
+    }
+  }
+  for (size_t I = 0; I < Mods.size(); ++I)
+    for (const Fact &F : Facts[I]) {
+      if (F.K == Fact::Export)
+        continue;
+      auto It = Exports.find(F.Name);
+      const char *Verb = F.K == Fact::Require ? "requires" : "imports";
+      if (It == Exports.end())
+        Err = joinErrors(std::move(Err),
+                         makeError("contract: '" + Components[I].Origin +
+                                   "' " + Verb + " fact '" + F.Name +
+                                   "', which no component exports"));
+      else if (F.K == Fact::Require && It->second.Value != F.Value)
+        Err = joinErrors(
+            std::move(Err),
+            makeError("contract: fact '" + F.Name + "' is " +
+                      Twine(It->second.Value) + " in '" +
+                      Components[It->second.Comp].Origin +
+                      "' (exported), but '" + Components[I].Origin +
+                      "' was compiled for " + Twine(F.Value) +
+                      " (rebuild it with the same value, or import the "
+                      "fact where it need not be a compile-time constant)"));
+    }
+  return Err;
+}
+
 Error collected(std::vector<std::string> &Errors, const Twine &What) {
   if (Errors.empty())
     return Error::success();
@@ -268,7 +321,7 @@ Error finalize(Module &M, std::vector<std::string> &Errors) {
 } // namespace
 
 Expected<container::Container>
-linkComponents(ArrayRef<Component> Components) {
+linkComponents(ArrayRef<Component> Components, const LinkOptions &Opts) {
   if (Components.empty())
     return makeError("device link: no relocatable device code to link");
   LLVMContext Ctx;
@@ -285,6 +338,9 @@ linkComponents(ArrayRef<Component> Components) {
       return makeError(C.Origin + ": device code is not relocatable hetIR");
     Mods.push_back(std::move(*M));
   }
+  if (Opts.CheckContracts)
+    if (Error E = checkContracts(Mods, Components))
+      return std::move(E);
   if (Error E = checkSymbols(Mods, Components))
     return std::move(E);
   auto Dest = std::make_unique<Module>("hetgpu-device-link", Ctx);

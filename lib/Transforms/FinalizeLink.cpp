@@ -9,13 +9,15 @@
 /// runs what the whole-TU device pipeline runs after raising, now that the
 /// program is complete: internalize, inline safe-point callees, describe the
 /// kernels again (shared memory and features depend on callees of other
-/// components), insert loop safe points, lay out the state.
+/// components), fold the facts components import (<hetgpu/contract.h>),
+/// insert loop safe points, lay out the state.
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-finalize-link linked.ll -S
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/FinalizeLink.h"
+#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
@@ -27,6 +29,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -34,6 +37,7 @@ using namespace llvm;
 
 STATISTIC(NumInternalized, "Device functions internalized after the link");
 STATISTIC(NumErased, "Unused device functions erased after the link");
+STATISTIC(NumFactsFolded, "Loads of imported facts replaced by their value");
 
 namespace hetgpu {
 namespace {
@@ -112,6 +116,18 @@ void internalizeDeviceFunctions(Module &M) {
     M.getComdatSymbolTable().erase(Name);
 }
 
+/// clang's `-fgpu-rdc` keeps device symbols that host code uses alive until
+/// the device link through `__clang_gpu_used_external`; the link is done.
+void dropUsedExternalList(Module &M) {
+  GlobalVariable *G = M.getNamedGlobal("__clang_gpu_used_external");
+  if (!G)
+    return;
+  removeFromUsedLists(M, [&](Constant *C) { return C == G; });
+  G->removeDeadConstantUsers();
+  if (G->use_empty())
+    G->eraseFromParent();
+}
+
 /// Shared memory and feature bits of a kernel are properties of its whole
 /// call graph, which now spans components.
 void redescribeKernels(Module &M) {
@@ -136,10 +152,12 @@ PreservedAnalyses FinalizeLinkPass::run(Module &M, ModuleAnalysisManager &AM) {
   if (!unifyVersions(M))
     return PreservedAnalyses::none();
   dedupeKernelEntries(M);
+  dropUsedExternalList(M);
   internalizeDeviceFunctions(M);
   if (!inlineSafePointCallees(M))
     return PreservedAnalyses::none();
   internalizeDeviceFunctions(M); // inlined barrier helpers are unused now
+  NumFactsFolded += foldFacts(M);
   redescribeKernels(M);
   InsertLoopSafePointsPass().run(M, AM);
   StateLayoutPass().run(M, AM);

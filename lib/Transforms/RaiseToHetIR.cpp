@@ -15,6 +15,7 @@
 ///  * `extern __shared__` arrays become `__hetgpu_dynamic_shared()`;
 ///  * `vprintf` becomes `__hetgpu_printf`, `malloc`/`free` the heap builtins;
 ///  * transcendental LLVM intrinsics become `__hetgpu_math_*` calls;
+///  * the facts of <hetgpu/contract.h> become `!hetgpu.contract`;
 ///  * target attributes, NVVM module flags and annotations are dropped and
 ///    the module gets hetIR's triple, data layout and version.
 ///
@@ -29,6 +30,7 @@
 #include "hetgpu/Transforms/RaiseToHetIR.h"
 #include "hetgpu/Transforms/LowerInlinePTX.h"
 #include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
 
@@ -38,6 +40,7 @@
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -374,6 +377,9 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
     return PreservedAnalyses::all();
   // Inline PTX first: it may contain barriers, which decide what is inlined.
   LowerInlinePTXPass().run(M, AM);
+  for (const std::string &P : recordFacts(M))
+    M.getContext().diagnose(
+        DiagnosticInfoGeneric("hetgpu contract: " + P, DS_Error));
 
   SmallVector<Function *, 8> Kernels;
   for (Function &F : M)

@@ -87,6 +87,7 @@ struct Options {
   bool Shared = false;
   bool Relocatable = false; ///< -dc, -rdc=true: relocatable hetIR
   bool DeviceLinkOnly = false; ///< -dlink: write the device link object
+  bool LinkContracts = true;   ///< off: --no-device-link-contracts
   std::string Output;
   std::string OptLevel = "-O3";
   std::string Std = "-std=c++17";
@@ -236,6 +237,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.Relocatable = O.CompileOnly = true;
     } else if (A == "-dlink" || A == "--device-link") {
       O.DeviceLinkOnly = true;
+    } else if (A == "--no-device-link-contracts") {
+      O.LinkContracts = false;
     } else if (A.starts_with("-rdc") ||
                A.starts_with("--relocatable-device-code")) {
       StringRef Flag = A.starts_with("-rdc") ? "-rdc" : "--relocatable-device-code";
@@ -569,7 +572,9 @@ private:
       return;
     std::optional<hetgpu::container::Container> Linked;
     if (!Components.empty()) {
-      auto C = hlink::linkComponents(Components);
+      hlink::LinkOptions LO;
+      LO.CheckContracts = Opts.LinkContracts;
+      auto C = hlink::linkComponents(Components, LO);
       if (!C)
         fail(toString(C.takeError()));
       Linked = std::move(*C);

@@ -54,11 +54,21 @@ struct InputScan {
 /// \p Path to \p Out. Objects without device code add nothing.
 llvm::Error scanInput(llvm::StringRef Path, InputScan &Out);
 
+struct LinkOptions {
+  /// Check the components' contracts (hetgpu/IR/Contracts.h) before
+  /// linking; off is symbol-only linking (`--no-device-link-contracts`).
+  bool CheckContracts = true;
+};
+
 /// Links \p Components into one hetIR module and describes it. Duplicate
 /// strong definitions and undefined device symbols are errors naming the
-/// symbol and the components.
+/// symbol and the components; so are broken contracts (a fact required with
+/// another value than the one exported, exported twice, or required or
+/// imported and exported by no component), naming the fact and both
+/// components.
 llvm::Expected<container::Container>
-linkComponents(llvm::ArrayRef<Component> Components);
+linkComponents(llvm::ArrayRef<Component> Components,
+               const LinkOptions &Opts = LinkOptions());
 
 /// Bitcode of the host-side link object for \p Linked (none: an empty
 /// object), defining `__cudaRegisterLinkedBinary<id>` for every id of

@@ -22,7 +22,9 @@ namespace hetgpu {
 /// internalizes every device function that is not a kernel (the program is
 /// now whole), inlines barrier-containing callees across components,
 /// recomputes each kernel's static shared size and feature bits over its
-/// whole call graph, inserts loop safe points, lays out the state and drops
+/// whole call graph, folds exported facts into the loads of their importers
+/// (hetgpu/IR/Contracts.h), inserts loop safe points, lays out the state and
+/// drops
 /// the mark. A module without the mark is left alone, so the pass is
 /// idempotent.
 class FinalizeLinkPass : public RequiredPass<FinalizeLinkPass> {
