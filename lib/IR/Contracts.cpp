@@ -154,9 +154,8 @@ unsigned foldFacts(Module &M) {
       if (auto *L = dyn_cast<LoadInst>(U)) {
         if (L->getType() == C->getType() && !L->isVolatile())
           Loads.push_back(L);
-      } else if (isa<ConstantExpr>(U) &&
-                 cast<ConstantExpr>(U)->getOpcode() ==
-                     Instruction::AddrSpaceCast) {
+      } else if (isa<ConstantExpr>(U) && cast<ConstantExpr>(U)->getOpcode() ==
+                                             Instruction::AddrSpaceCast) {
         Work.append(U->user_begin(), U->user_end());
       } else if (auto *AC = dyn_cast<AddrSpaceCastInst>(U)) {
         Work.append(AC->user_begin(), AC->user_end());

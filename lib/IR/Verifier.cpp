@@ -219,11 +219,12 @@ private:
     // Relocatable hetIR (-dc) may call what another component defines; the
     // device link reports what stays undefined.
     if (Callee->isDeclaration() && !Relocatable)
-      problem(&F, "call of undefined function '" + N +
-                      "' (device code can only call device functions "
-                      "defined in the same translation unit and builtins; "
-                      "compile with -dc / -rdc=true to link device code "
-                      "across files)",
+      problem(&F,
+              "call of undefined function '" + N +
+                  "' (device code can only call device functions "
+                  "defined in the same translation unit and builtins; "
+                  "compile with -dc / -rdc=true to link device code "
+                  "across files)",
               &CB);
   }
 

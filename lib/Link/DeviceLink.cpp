@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Link/DeviceLink.h"
-#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/ContainerBuilder.h"
+#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Transforms/FinalizeLink.h"
 
@@ -274,8 +274,8 @@ Error checkContracts(ArrayRef<std::unique_ptr<Module>> Mods,
       const char *Verb = F.K == Fact::Require ? "requires" : "imports";
       if (It == Exports.end())
         Err = joinErrors(std::move(Err),
-                         makeError("contract: '" + Components[I].Origin +
-                                   "' " + Verb + " fact '" + F.Name +
+                         makeError("contract: '" + Components[I].Origin + "' " +
+                                   Verb + " fact '" + F.Name +
                                    "', which no component exports"));
       else if (F.K == Fact::Require && It->second.Value != F.Value)
         Err = joinErrors(
@@ -320,8 +320,8 @@ Error finalize(Module &M, std::vector<std::string> &Errors) {
 
 } // namespace
 
-Expected<container::Container>
-linkComponents(ArrayRef<Component> Components, const LinkOptions &Opts) {
+Expected<container::Container> linkComponents(ArrayRef<Component> Components,
+                                              const LinkOptions &Opts) {
   if (Components.empty())
     return makeError("device link: no relocatable device code to link");
   LLVMContext Ctx;
@@ -329,11 +329,10 @@ linkComponents(ArrayRef<Component> Components, const LinkOptions &Opts) {
   Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(&Errors));
   std::vector<std::unique_ptr<Module>> Mods;
   for (const Component &C : Components) {
-    auto M = parseBitcodeFile(
-        MemoryBufferRef(C.Module.IR, C.Origin), Ctx);
+    auto M = parseBitcodeFile(MemoryBufferRef(C.Module.IR, C.Origin), Ctx);
     if (!M)
-      return makeError(C.Origin + ": relocatable hetIR: " +
-                       toString(M.takeError()));
+      return makeError(C.Origin +
+                       ": relocatable hetIR: " + toString(M.takeError()));
     if (!isRelocatable(**M))
       return makeError(C.Origin + ": device code is not relocatable hetIR");
     Mods.push_back(std::move(*M));
@@ -349,8 +348,8 @@ linkComponents(ArrayRef<Component> Components, const LinkOptions &Opts) {
   Linker L(*Dest);
   for (size_t I = 0; I < Mods.size(); ++I)
     if (L.linkInModule(std::move(Mods[I])) || !Errors.empty())
-      return collected(Errors, "device link of '" + Components[I].Origin +
-                                   "' failed:");
+      return collected(Errors,
+                       "device link of '" + Components[I].Origin + "' failed:");
   if (Error E = finalize(*Dest, Errors))
     return std::move(E);
   auto MI = buildModuleInfo(*Dest);

@@ -60,15 +60,15 @@ Function *buildHandleGetter(Module &M, const container::Container &Linked) {
       "hetgpu.linked.wrapper");
   Wrapper->setSection(".nvFatBinSegment");
   Wrapper->setAlignment(Align(8));
-  auto *Handle = new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage,
-                                    ConstantPointerNull::get(Ptr),
-                                    "hetgpu.linked.handle");
+  auto *Handle =
+      new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage,
+                         ConstantPointerNull::get(Ptr), "hetgpu.linked.handle");
   FunctionCallee Register = M.getOrInsertFunction(
       "__cudaRegisterFatBinary", FunctionType::get(Ptr, {Ptr}, false));
 
-  Function *Get = Function::Create(FunctionType::get(Ptr, false),
-                                   GlobalValue::InternalLinkage,
-                                   "hetgpu.linked.get", M);
+  Function *Get =
+      Function::Create(FunctionType::get(Ptr, false),
+                       GlobalValue::InternalLinkage, "hetgpu.linked.get", M);
   BasicBlock *Entry = BasicBlock::Create(C, "entry", Get);
   BasicBlock *Reg = BasicBlock::Create(C, "register", Get);
   BasicBlock *Done = BasicBlock::Create(C, "done", Get);

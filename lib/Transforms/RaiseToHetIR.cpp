@@ -28,17 +28,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/RaiseToHetIR.h"
-#include "hetgpu/Transforms/LowerInlinePTX.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Transforms/LowerInlinePTX.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/AttributeMask.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"

@@ -41,9 +41,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <optional>
@@ -85,7 +85,7 @@ struct Options {
   bool DeviceDebug = false;
   bool PreprocessOnly = false;
   bool Shared = false;
-  bool Relocatable = false; ///< -dc, -rdc=true: relocatable hetIR
+  bool Relocatable = false;    ///< -dc, -rdc=true: relocatable hetIR
   bool DeviceLinkOnly = false; ///< -dlink: write the device link object
   bool LinkContracts = true;   ///< off: --no-device-link-contracts
   std::string Output;
@@ -121,6 +121,38 @@ void splitCommas(StringRef V, std::vector<std::string> &Out, StringRef Prefix = 
   V.split(Parts, ',', -1, false);
   for (StringRef P : Parts)
     Out.push_back((Prefix + P).str());
+}
+
+/// The flags of separate compilation (docs/SeparateCompilation.md): -dc,
+/// --device-c, -rdc=B, --relocatable-device-code=B (also with the value as
+/// the next argument), -dlink, --device-link, --no-device-link-contracts.
+/// False when \p A is none of them.
+bool parseSeparateCompilation(StringRef A, int &I, int Argc, char **Argv,
+                              Options &O) {
+  if (A == "-dc" || A == "--device-c") {
+    O.Relocatable = O.CompileOnly = true;
+  } else if (A == "-dlink" || A == "--device-link") {
+    O.DeviceLinkOnly = true;
+  } else if (A == "--no-device-link-contracts") {
+    O.LinkContracts = false;
+  } else if (A.starts_with("-rdc") ||
+             A.starts_with("--relocatable-device-code")) {
+    StringRef Flag =
+        A.starts_with("-rdc") ? "-rdc" : "--relocatable-device-code";
+    StringRef V = A.drop_front(Flag.size());
+    if (V.empty()) {
+      if (I + 1 >= Argc)
+        fail("option '" + Flag + "' needs a value");
+      V = Argv[++I];
+    }
+    V.consume_front("=");
+    if (V != "true" && V != "false")
+      fail("'" + Flag + "' takes true or false, not '" + V + "'");
+    O.Relocatable = V == "true";
+  } else {
+    return false;
+  }
+  return true;
 }
 
 Options parseArgs(int Argc, char **Argv) {
@@ -233,29 +265,18 @@ Options parseArgs(int Argc, char **Argv) {
                       (A.starts_with("-gencode") && A.size() > 8);
       if (!Attached && I + 1 < Argc)
         ++I;
-    } else if (A == "-dc" || A == "--device-c") {
-      O.Relocatable = O.CompileOnly = true;
-    } else if (A == "-dlink" || A == "--device-link") {
-      O.DeviceLinkOnly = true;
-    } else if (A == "--no-device-link-contracts") {
-      O.LinkContracts = false;
-    } else if (A.starts_with("-rdc") ||
-               A.starts_with("--relocatable-device-code")) {
-      StringRef Flag = A.starts_with("-rdc") ? "-rdc" : "--relocatable-device-code";
-      std::string V = Value(I, A, Flag);
-      if (V != "true" && V != "false")
-        fail("'" + Flag + "' takes true or false, not '" + V + "'");
-      O.Relocatable = V == "true";
+    } else if (parseSeparateCompilation(A, I, Argc, Argv, O)) {
     } else if (A == "-shared" || A == "--shared") {
       O.Shared = true;
     } else if (A == "--use_fast_math" || A == "-use_fast_math" ||
                A.starts_with("-ftz") || A.starts_with("-prec-") ||
                A.starts_with("-fmad") || A.starts_with("--ftz") ||
                A.starts_with("--prec-") || A.starts_with("--fmad") ||
-               A == "--expt-relaxed-constexpr" || A == "--expt-extended-lambda" ||
-               A == "--extended-lambda" || A == "-extended-lambda" ||
-               A == "-expt-relaxed-constexpr" || A == "-expt-extended-lambda" ||
-               A == "-m64" || A == "--restrict" || A == "-restrict" ||
+               A == "--expt-relaxed-constexpr" ||
+               A == "--expt-extended-lambda" || A == "--extended-lambda" ||
+               A == "-extended-lambda" || A == "-expt-relaxed-constexpr" ||
+               A == "-expt-extended-lambda" || A == "-m64" ||
+               A == "--restrict" || A == "-restrict" ||
                A.starts_with("-Wno-deprecated-gpu-targets") ||
                A == "-Wno-deprecated-declarations" || A == "--resource-usage" ||
                A == "-res-usage" || A.starts_with("--diag-suppress") ||
@@ -585,7 +606,7 @@ private:
     if (EC)
       fail("cannot write '" + BC + "': " + EC.message());
     OS << hlink::buildLinkObject(Linked ? &*Linked : nullptr, Ids,
-                                sys::getDefaultTargetTriple());
+                                 sys::getDefaultTargetTriple());
     OS.close();
     exec({Clang, "-c", "-fPIC", "-Wno-override-module", BC, "-o", Obj},
          "compiling the device link object");
@@ -616,14 +637,16 @@ private:
         Covered.insert(Id);
       for (const hlink::Component &C : Scan.Components)
         if (!Covered.count(C.ModuleId))
-          fail("'" + C.Origin + "' has relocatable device code that the "
-               "device link object '" + Scan.LinkedIds.front().second +
+          fail("'" + C.Origin +
+               "' has relocatable device code that the "
+               "device link object '" +
+               Scan.LinkedIds.front().second +
                "' does not include (run hetgpu-cc -dlink over every -dc "
                "object, or leave the device link to hetgpu-cc)");
       return "";
     }
-    std::string Obj = intermediate(Opts.Output.empty() ? "a.out" : Opts.Output,
-                                   "_dlink.o");
+    std::string Obj =
+        intermediate(Opts.Output.empty() ? "a.out" : Opts.Output, "_dlink.o");
     writeLinkObject(Scan.Components, Obj);
     return Obj;
   }

@@ -1,4 +1,4 @@
-//===- Contracts.h - Named facts components share at the device link -*- C++ -*-===//
+//===- Contracts.h - Named facts of device-link components -----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -31,7 +31,8 @@ inline constexpr llvm::StringLiteral ContractMD = "hetgpu.contract";
 /// `HETGPU_EXPORT_FACT(N, V)` defines `__hetgpu_fact_N`; an import declares it.
 inline constexpr llvm::StringLiteral FactPrefix = "__hetgpu_fact_";
 /// `HETGPU_REQUIRE_FACT(N, V)` defines a static `__hetgpu_require_fact_N`.
-inline constexpr llvm::StringLiteral RequireFactPrefix = "__hetgpu_require_fact_";
+inline constexpr llvm::StringLiteral RequireFactPrefix =
+    "__hetgpu_require_fact_";
 
 struct Fact {
   enum Kind { Export, Require, Import };

@@ -1,4 +1,4 @@
-//===- FinalizeLink.h - Finish relocatable hetIR after the device link -*- C++ -*-===//
+//===- FinalizeLink.h - Finish hetIR after the device link -----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
