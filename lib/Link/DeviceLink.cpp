@@ -5,12 +5,15 @@
 /// \file
 /// Finding relocatable components in objects and archives, checking their
 /// device symbols (one strong definition each, nothing undefined) and
-/// linking them with llvm::Linker, then hetgpu-finalize-link and the hetIR
-/// verifier on the result (docs/SeparateCompilation.md).
+/// linking them with llvm::Linker, checking their contracts (named facts;
+/// each kernel's static shared memory over components), then
+/// hetgpu-finalize-link and the hetIR verifier on the result
+/// (docs/SeparateCompilation.md).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Link/DeviceLink.h"
+#include "hetgpu/ABI/Profile.h"
 #include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
@@ -291,6 +294,53 @@ Error checkContracts(ArrayRef<std::unique_ptr<Module>> Mods,
   return Err;
 }
 
+constexpr StringLiteral OriginMD = "hetgpu.origin";
+
+/// Tags every `__shared__` variable of component \p I with its index, so the
+/// joint layout can say which component a kernel's bytes come from.
+void tagSharedOrigins(Module &M, size_t I) {
+  LLVMContext &C = M.getContext();
+  for (GlobalVariable &G : M.globals())
+    if (G.getAddressSpace() == AS_Shared && !G.isDeclaration())
+      G.setMetadata(OriginMD,
+                    MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
+                                       Type::getInt64Ty(C), I))));
+}
+
+/// The static shared memory of each kernel, laid out over its call graph
+/// across components, fits the portable limit; the error names the kernel
+/// and how many bytes each component adds. Removes the origin tags.
+Error checkJointSharedMemory(Module &M, ArrayRef<Component> Components,
+                             bool Check) {
+  Error Err = Error::success();
+  for (Function *K : Check ? getKernels(M) : std::vector<Function *>()) {
+    SharedLayout L = computeSharedLayout(*K);
+    if (L.Size <= abi::StaticSharedLimit)
+      continue;
+    std::map<size_t, uint64_t> Bytes;
+    const DataLayout &DL = M.getDataLayout();
+    for (auto &[G, Off] : L.Vars)
+      if (MDNode *O = G->getMetadata(OriginMD))
+        Bytes[mdconst::extract<ConstantInt>(O->getOperand(0))
+                  ->getZExtValue()] += DL.getTypeAllocSize(G->getValueType());
+    std::string Parts;
+    for (auto &[I, B] : Bytes)
+      Parts += (Parts.empty() ? "" : ", ") + std::to_string(B) + " from '" +
+               Components[I].Origin + "'";
+    Err = joinErrors(
+        std::move(Err),
+        makeError("contract: kernel " + describeSymbol(K->getName()) +
+                  " needs " + Twine(L.Size) +
+                  " bytes of static shared memory over its call graph (" +
+                  Parts + "), more than the " +
+                  Twine(abi::StaticSharedLimit) + " a block has on every "
+                  "device"));
+  }
+  for (GlobalVariable &G : M.globals())
+    G.setMetadata(OriginMD, nullptr);
+  return Err;
+}
+
 Error collected(std::vector<std::string> &Errors, const Twine &What) {
   if (Errors.empty())
     return Error::success();
@@ -335,6 +385,7 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
                        ": relocatable hetIR: " + toString(M.takeError()));
     if (!isRelocatable(**M))
       return makeError(C.Origin + ": device code is not relocatable hetIR");
+    tagSharedOrigins(**M, Mods.size());
     Mods.push_back(std::move(*M));
   }
   if (Opts.CheckContracts)
@@ -350,6 +401,8 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
     if (L.linkInModule(std::move(Mods[I])) || !Errors.empty())
       return collected(Errors,
                        "device link of '" + Components[I].Origin + "' failed:");
+  if (Error E = checkJointSharedMemory(*Dest, Components, Opts.CheckContracts))
+    return std::move(E);
   if (Error E = finalize(*Dest, Errors))
     return std::move(E);
   auto MI = buildModuleInfo(*Dest);
