@@ -5,17 +5,15 @@
 /// \file
 /// Finding relocatable components in objects and archives, checking their
 /// device symbols (one strong definition each, nothing undefined) and
-/// linking them with llvm::Linker, checking their contracts (named facts;
-/// each kernel's static shared memory over components), then
-/// hetgpu-finalize-link and the hetIR verifier on the result
-/// (docs/SeparateCompilation.md).
+/// linking them with llvm::Linker, checking their contracts
+/// (LinkContracts.cpp), then hetgpu-finalize-link and the hetIR verifier on
+/// the result (docs/SeparateCompilation.md).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Link/DeviceLink.h"
-#include "hetgpu/ABI/Profile.h"
+#include "LinkContracts.h"
 #include "hetgpu/IR/ContainerBuilder.h"
-#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Transforms/FinalizeLink.h"
 
@@ -34,7 +32,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
-#include <map>
 
 using namespace llvm;
 
@@ -185,11 +182,15 @@ struct CollectDiagnostics : DiagnosticHandler {
   }
 };
 
+} // namespace
+
 std::string describeSymbol(StringRef Name) {
   std::string D = demangle(Name.str());
   return D == Name ? ("'" + Name + "'").str()
                    : ("'" + D + "' ('" + Name + "')").str();
 }
+
+namespace {
 
 bool isStrongDefinition(const GlobalValue &GV) {
   return !GV.isDeclaration() && GV.hasExternalLinkage();
@@ -243,104 +244,6 @@ Error checkSymbols(ArrayRef<std::unique_ptr<Module>> Mods,
   return Err;
 }
 
-/// The facts every component states (hetgpu/IR/Contracts.h) agree: one
-/// export per fact, and every requirement and import met by it.
-Error checkContracts(ArrayRef<std::unique_ptr<Module>> Mods,
-                     ArrayRef<Component> Components) {
-  struct Source {
-    int64_t Value;
-    size_t Comp;
-  };
-  std::map<std::string, Source> Exports;
-  Error Err = Error::success();
-  std::vector<std::vector<Fact>> Facts;
-  for (size_t I = 0; I < Mods.size(); ++I) {
-    Facts.push_back(readFacts(*Mods[I]));
-    for (const Fact &F : Facts.back()) {
-      if (F.K != Fact::Export)
-        continue;
-      auto [It, New] = Exports.try_emplace(F.Name, Source{F.Value, I});
-      if (!New)
-        Err = joinErrors(
-            std::move(Err),
-            makeError("contract: fact '" + F.Name + "' is exported by '" +
-                      Components[It->second.Comp].Origin + "' (" +
-                      Twine(It->second.Value) + ") and by '" +
-                      Components[I].Origin + "' (" + Twine(F.Value) + ")"));
-    }
-  }
-  for (size_t I = 0; I < Mods.size(); ++I)
-    for (const Fact &F : Facts[I]) {
-      if (F.K == Fact::Export)
-        continue;
-      auto It = Exports.find(F.Name);
-      const char *Verb = F.K == Fact::Require ? "requires" : "imports";
-      if (It == Exports.end())
-        Err = joinErrors(std::move(Err),
-                         makeError("contract: '" + Components[I].Origin + "' " +
-                                   Verb + " fact '" + F.Name +
-                                   "', which no component exports"));
-      else if (F.K == Fact::Require && It->second.Value != F.Value)
-        Err = joinErrors(
-            std::move(Err),
-            makeError("contract: fact '" + F.Name + "' is " +
-                      Twine(It->second.Value) + " in '" +
-                      Components[It->second.Comp].Origin +
-                      "' (exported), but '" + Components[I].Origin +
-                      "' was compiled for " + Twine(F.Value) +
-                      " (rebuild it with the same value, or import the "
-                      "fact where it need not be a compile-time constant)"));
-    }
-  return Err;
-}
-
-constexpr StringLiteral OriginMD = "hetgpu.origin";
-
-/// Tags every `__shared__` variable of component \p I with its index, so the
-/// joint layout can say which component a kernel's bytes come from.
-void tagSharedOrigins(Module &M, size_t I) {
-  LLVMContext &C = M.getContext();
-  for (GlobalVariable &G : M.globals())
-    if (G.getAddressSpace() == AS_Shared && !G.isDeclaration())
-      G.setMetadata(OriginMD,
-                    MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
-                                       Type::getInt64Ty(C), I))));
-}
-
-/// The static shared memory of each kernel, laid out over its call graph
-/// across components, fits the portable limit; the error names the kernel
-/// and how many bytes each component adds. Removes the origin tags.
-Error checkJointSharedMemory(Module &M, ArrayRef<Component> Components,
-                             bool Check) {
-  Error Err = Error::success();
-  for (Function *K : Check ? getKernels(M) : std::vector<Function *>()) {
-    SharedLayout L = computeSharedLayout(*K);
-    if (L.Size <= abi::StaticSharedLimit)
-      continue;
-    std::map<size_t, uint64_t> Bytes;
-    const DataLayout &DL = M.getDataLayout();
-    for (auto &[G, Off] : L.Vars)
-      if (MDNode *O = G->getMetadata(OriginMD))
-        Bytes[mdconst::extract<ConstantInt>(O->getOperand(0))
-                  ->getZExtValue()] += DL.getTypeAllocSize(G->getValueType());
-    std::string Parts;
-    for (auto &[I, B] : Bytes)
-      Parts += (Parts.empty() ? "" : ", ") + std::to_string(B) + " from '" +
-               Components[I].Origin + "'";
-    Err = joinErrors(
-        std::move(Err),
-        makeError("contract: kernel " + describeSymbol(K->getName()) +
-                  " needs " + Twine(L.Size) +
-                  " bytes of static shared memory over its call graph (" +
-                  Parts + "), more than the " +
-                  Twine(abi::StaticSharedLimit) + " a block has on every "
-                  "device"));
-  }
-  for (GlobalVariable &G : M.globals())
-    G.setMetadata(OriginMD, nullptr);
-  return Err;
-}
-
 Error collected(std::vector<std::string> &Errors, const Twine &What) {
   if (Errors.empty())
     return Error::success();
@@ -385,11 +288,11 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
                        ": relocatable hetIR: " + toString(M.takeError()));
     if (!isRelocatable(**M))
       return makeError(C.Origin + ": device code is not relocatable hetIR");
-    tagSharedOrigins(**M, Mods.size());
+    tagOrigins(**M, Mods.size());
     Mods.push_back(std::move(*M));
   }
   if (Opts.CheckContracts)
-    if (Error E = checkContracts(Mods, Components))
+    if (Error E = checkFacts(Mods, Components))
       return std::move(E);
   if (Error E = checkSymbols(Mods, Components))
     return std::move(E);
@@ -401,8 +304,13 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
     if (L.linkInModule(std::move(Mods[I])) || !Errors.empty())
       return collected(Errors,
                        "device link of '" + Components[I].Origin + "' failed:");
-  if (Error E = checkJointSharedMemory(*Dest, Components, Opts.CheckContracts))
-    return std::move(E);
+  if (Opts.CheckContracts) {
+    if (Error E = checkJointSharedMemory(*Dest, Components))
+      return std::move(E);
+    if (Error E = checkUniformBarriers(*Dest, Components))
+      return std::move(E);
+  }
+  clearOrigins(*Dest);
   if (Error E = finalize(*Dest, Errors))
     return std::move(E);
   auto MI = buildModuleInfo(*Dest);
