@@ -126,7 +126,6 @@ Error checkFacts(ArrayRef<std::unique_ptr<Module>> Mods,
   return Err;
 }
 
-
 Error checkJointSharedMemory(Module &M, ArrayRef<Component> Components) {
   Error Err = Error::success();
   for (Function *K : getKernels(M)) {
@@ -147,13 +146,12 @@ Error checkJointSharedMemory(Module &M, ArrayRef<Component> Components) {
         makeError("contract: kernel " + describeSymbol(K->getName()) +
                   " needs " + Twine(L.Size) +
                   " bytes of static shared memory over its call graph (" +
-                  Parts + "), more than the " +
-                  Twine(abi::StaticSharedLimit) + " a block has on every "
+                  Parts + "), more than the " + Twine(abi::StaticSharedLimit) +
+                  " a block has on every "
                   "device"));
   }
   return Err;
 }
-
 
 namespace {
 
@@ -172,8 +170,7 @@ SmallPtrSet<const Function *, 16> barrierFunctions(const Module &M) {
       if (!Set.count(&F))
         for (const Instruction &I : instructions(F))
           if (auto *CB = dyn_cast<CallBase>(&I))
-            if (CB->getCalledFunction() &&
-                Set.count(CB->getCalledFunction())) {
+            if (CB->getCalledFunction() && Set.count(CB->getCalledFunction())) {
               Set.insert(&F);
               Changed = true;
               break;
@@ -213,9 +210,9 @@ SetVector<const BasicBlock *> controlledBlocks(const BasicBlock *X,
   const BasicBlock *Join =
       N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
   SetVector<const BasicBlock *> Region;
-  if (!Join || (isa<ReturnInst>(Join->getTerminator()) &&
-                &*Join->getFirstNonPHIOrDbgOrLifetime() ==
-                    Join->getTerminator()))
+  if (!Join ||
+      (isa<ReturnInst>(Join->getTerminator()) &&
+       &*Join->getFirstNonPHIOrDbgOrLifetime() == Join->getTerminator()))
     return Region;
   SmallVector<const BasicBlock *, 8> Work(successors(X));
   while (!Work.empty()) {
