@@ -147,8 +147,7 @@ Error checkJointSharedMemory(Module &M, ArrayRef<Component> Components) {
                   " needs " + Twine(L.Size) +
                   " bytes of static shared memory over its call graph (" +
                   Parts + "), more than the " + Twine(abi::StaticSharedLimit) +
-                  " a block has on every "
-                  "device"));
+                  " a block has on every device"));
   }
   return Err;
 }
