@@ -301,9 +301,12 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
   Dest->setDataLayout(Mods.front()->getDataLayout());
   Linker L(*Dest);
   for (size_t I = 0; I < Mods.size(); ++I)
-    if (L.linkInModule(std::move(Mods[I])) || !Errors.empty())
+    if (L.linkInModule(std::move(Mods[I])) || !Errors.empty()) {
+      if (Errors.empty())
+        Errors.push_back("llvm::Linker reported no reason");
       return collected(Errors,
                        "device link of '" + Components[I].Origin + "' failed:");
+    }
   if (Opts.CheckContracts) {
     if (Error E = checkJointSharedMemory(*Dest, Components))
       return std::move(E);
