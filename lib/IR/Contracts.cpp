@@ -88,7 +88,8 @@ std::vector<std::string> recordFacts(Module &M) {
   SmallPtrSet<Constant *, 4> Erase;
   for (GlobalVariable *G : Requires)
     Erase.insert(G);
-  removeFromUsedLists(M, [&](Constant *C) { return Erase.count(C); });
+  if (!Erase.empty())
+    removeFromUsedLists(M, [&](Constant *C) { return Erase.count(C); });
   for (GlobalVariable *G : Requires) {
     G->removeDeadConstantUsers();
     if (G->use_empty())
