@@ -33,7 +33,7 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%clangxx", config.clangxx))
 
 llvm_config.use_default_substitutions()
-tools = ["opt", "llvm-as", "llvm-dis", "llc", "llvm-readobj", "llvm-objdump", "not", "FileCheck", "count", "split-file"]
+tools = ["opt", "llvm-as", "llvm-dis", "llvm-link", "llc", "llvm-readobj", "llvm-objdump", "not", "FileCheck", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
 
 for t in config.hetgpu_targets.split(";"):

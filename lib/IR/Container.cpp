@@ -362,8 +362,11 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
   for (uint32_t MI = 0; MI < NumModules && !P.failed(); ++MI) {
     ModuleInfo M;
     uint32_t Kind = P.get<uint32_t>("module kind");
-    if (!P.failed() && Kind != static_cast<uint32_t>(ModuleKind::HetIRBitcode))
+    if (!P.failed() &&
+        Kind != static_cast<uint32_t>(ModuleKind::HetIRBitcode) &&
+        Kind != static_cast<uint32_t>(ModuleKind::RelocatableHetIR))
       P.fail("module kind", "unknown module kind " + std::to_string(Kind));
+    M.Kind = static_cast<ModuleKind>(Kind);
     M.IRVersionMajor = P.get<uint32_t>("module IR version");
     M.IRVersionMinor = P.get<uint32_t>("module IR version");
     uint32_t NK = P.count("kernel count", 40);

@@ -36,6 +36,8 @@ Expected<container::ModuleInfo> buildModuleInfo(const Module &M) {
   if (!Infos)
     return Infos.takeError();
   container::ModuleInfo MI;
+  if (isRelocatable(M))
+    MI.Kind = container::ModuleKind::RelocatableHetIR;
   MI.IRVersionMajor = IRVersionMajor;
   MI.IRVersionMinor = IRVersionMinor;
   for (auto &[F, K] : *Infos)
@@ -117,15 +119,23 @@ Expected<std::vector<container::Container>> loadContainers(StringRef Bytes,
     auto Obj = object::ObjectFile::createObjectFile(MemoryBufferRef(Bytes, Name));
     if (!Obj)
       return Obj.takeError();
-    for (const object::SectionRef &S : (*Obj)->sections()) {
-      Expected<StringRef> SN = S.getName();
-      if (!SN || *SN != ".nv_fatbin")
-        continue;
-      Expected<StringRef> Contents = S.getContents();
-      if (!Contents)
-        return Contents.takeError();
-      return scanSection(*Contents, Name);
-    }
+    // `.nv_fatbin` holds what the runtime registers; a -dc object has only
+    // `__nv_relfatbin` (its relocatable hetIR), which a linked program
+    // also keeps but never registers.
+    for (StringRef Wanted : {".nv_fatbin", "__nv_relfatbin"})
+      for (const object::SectionRef &S : (*Obj)->sections()) {
+        Expected<StringRef> SN = S.getName();
+        if (!SN) {
+          consumeError(SN.takeError());
+          continue;
+        }
+        if (*SN != Wanted)
+          continue;
+        Expected<StringRef> Contents = S.getContents();
+        if (!Contents)
+          return Contents.takeError();
+        return scanSection(*Contents, Name);
+      }
     return createStringError(inconvertibleErrorCode(),
                              Name + ": no .nv_fatbin section (no device code "
                                     "compiled by hetgpu-cc)");

@@ -106,6 +106,17 @@ Expected<std::pair<unsigned, unsigned>> getIRVersion(const Module &M) {
   return std::make_pair(unsigned(*Ma), unsigned(*Mi));
 }
 
+bool isRelocatable(const Module &M) {
+  return M.getNamedMetadata(RelocatableMD) != nullptr;
+}
+
+void setRelocatable(Module &M, bool Relocatable) {
+  if (Relocatable)
+    M.getOrInsertNamedMetadata(RelocatableMD);
+  else if (NamedMDNode *N = M.getNamedMetadata(RelocatableMD))
+    M.eraseNamedMetadata(N);
+}
+
 bool isKernel(const Function &F) { return F.hasFnAttribute(KernelAttr); }
 
 std::vector<Function *> getKernels(const Module &M) {

@@ -136,7 +136,8 @@ bool isPortableIntrinsic(Intrinsic::ID ID) {
 
 class HetIRChecker {
 public:
-  explicit HetIRChecker(const Module &M) : M(M) {}
+  explicit HetIRChecker(const Module &M)
+      : M(M), Relocatable(isRelocatable(M)) {}
 
   void problem(const Function *F, const Twine &Msg, const Instruction *I = nullptr) {
     std::string S = F ? ("in function '" + F->getName() + "': " + Msg).str()
@@ -159,6 +160,7 @@ public:
 
 private:
   const Module &M;
+  bool Relocatable;
 
   void checkModule() {
     if (M.getTargetTriple().str() != HetIRTriple.str())
@@ -214,10 +216,15 @@ private:
         problem(&F, "builtin '" + N + "' is declared with the wrong type", &CB);
       return;
     }
-    if (Callee->isDeclaration())
-      problem(&F, "call of undefined function '" + N +
-                      "' (device code can only call device functions "
-                      "defined in the same translation unit and builtins)",
+    // Relocatable hetIR (-dc) may call what another component defines; the
+    // device link reports what stays undefined.
+    if (Callee->isDeclaration() && !Relocatable)
+      problem(&F,
+              "call of undefined function '" + N +
+                  "' (device code can only call device functions "
+                  "defined in the same translation unit and builtins; "
+                  "compile with -dc / -rdc=true to link device code "
+                  "across files)",
               &CB);
   }
 

@@ -12,6 +12,7 @@
 #include "hetgpu/Transforms/PassHeaders.def"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -19,13 +20,27 @@ using namespace llvm;
 namespace hetgpu {
 namespace {
 
+/// `hetgpu-cc -dc` passes `-mllvm -hetgpu-relocatable` to the device
+/// compile.
+cl::opt<bool> ClRelocatable(
+    "hetgpu-relocatable", cl::Hidden, cl::init(false),
+    cl::desc("hetgpu-device-pipeline: produce relocatable hetIR (-dc); loop "
+             "safe points and the state layout are left to the device link"));
+
 /// raise -> loop safe points -> state layout -> verify, on CUDA device
 /// modules only (a host module seen through -fpass-plugin is left alone).
+/// Relocatable: raise -> verify; hetgpu-finalize-link does the rest after
+/// the device link, when every callee is known.
 class DevicePipelinePass : public RequiredPass<DevicePipelinePass> {
 public:
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     if (!M.getTargetTriple().isNVPTX())
       return PreservedAnalyses::all();
+    if (ClRelocatable) {
+      RaiseToHetIRPass(/*Relocatable=*/true).run(M, AM);
+      VerifyHetIRPass().run(M, AM);
+      return PreservedAnalyses::none();
+    }
     RaiseToHetIRPass().run(M, AM);
     InsertLoopSafePointsPass().run(M, AM);
     StateLayoutPass().run(M, AM);

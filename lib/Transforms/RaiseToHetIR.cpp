@@ -15,26 +15,32 @@
 ///  * `extern __shared__` arrays become `__hetgpu_dynamic_shared()`;
 ///  * `vprintf` becomes `__hetgpu_printf`, `malloc`/`free` the heap builtins;
 ///  * transcendental LLVM intrinsics become `__hetgpu_math_*` calls;
+///  * the facts of <hetgpu/contract.h> become `!hetgpu.contract`;
 ///  * target attributes, NVVM module flags and annotations are dropped and
 ///    the module gets hetIR's triple, data layout and version.
 ///
 /// A module that already is hetIR is left alone (the pass is idempotent).
+/// `hetgpu-raise<relocatable>` (hetgpu-cc -dc) keeps device functions with
+/// external linkage, since other objects may call them, and marks the module
+/// `!hetgpu.relocatable` (docs/SeparateCompilation.md).
 /// USAGE: hetgpu-opt -passes=hetgpu-raise in.ll -S
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/RaiseToHetIR.h"
-#include "hetgpu/Transforms/LowerInlinePTX.h"
 #include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Transforms/LowerInlinePTX.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/AttributeMask.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -62,6 +68,8 @@ bool isAlreadyHetIR(const Module &M) {
   return M.getTargetTriple().str() == HetIRTriple.str() &&
          M.getNamedMetadata(VersionMD);
 }
+
+} // namespace
 
 /// Calls to functions that (transitively) contain a safe point are inlined.
 bool inlineSafePointCallees(Module &M) {
@@ -127,6 +135,8 @@ bool inlineSafePointCallees(Module &M) {
                            "' is too deep or recursive to inline");
   return false;
 }
+
+namespace {
 
 /// `extern __shared__` arrays: every use becomes __hetgpu_dynamic_shared().
 void rewriteDynamicShared(Module &M) {
@@ -244,7 +254,9 @@ void normalizeBuiltinDecls(Module &M) {
   }
 }
 
-uint32_t computeFeatures(const Function &K) {
+} // namespace
+
+uint32_t computeKernelFeatures(const Function &K) {
   SetVector<const Function *> Reach;
   Reach.insert(&K);
   uint32_t Feats = 0;
@@ -292,6 +304,8 @@ uint32_t computeFeatures(const Function &K) {
   return Feats;
 }
 
+namespace {
+
 container::KernelInfo describeKernel(Function &F) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   container::KernelInfo K;
@@ -313,7 +327,7 @@ container::KernelInfo describeKernel(Function &F) {
     K.Params.push_back(P);
   }
   K.StaticShared = computeSharedLayout(F).Size;
-  K.Features = computeFeatures(F);
+  K.Features = computeKernelFeatures(F);
   auto IntAttr = [&](StringRef Name) -> uint32_t {
     Attribute A = F.getFnAttribute(Name);
     unsigned V = 0;
@@ -324,6 +338,26 @@ container::KernelInfo describeKernel(Function &F) {
   K.MaxThreads = IntAttr("nvvm.maxntid");
   K.MinBlocks = IntAttr("nvvm.minctasm");
   return K;
+}
+
+/// With -fgpu-rdc, clang renames a static `__device__` variable that host
+/// code uses to `<name>__static__<cuid hash>` (so the host can register it
+/// by a unique name), but uses emitted before the host use was seen keep
+/// referring to `<name>`, as an external declaration. Resolve those to the
+/// renamed definition.
+void resolveExternalizedStatics(Module &M) {
+  for (GlobalVariable &G : make_early_inc_range(M.globals())) {
+    size_t Pos = G.getName().find("__static__");
+    if (G.isDeclaration() || Pos == StringRef::npos)
+      continue;
+    GlobalVariable *Decl = M.getNamedGlobal(G.getName().take_front(Pos));
+    if (!Decl || !Decl->isDeclaration() ||
+        Decl->getValueType() != G.getValueType() ||
+        Decl->getAddressSpace() != G.getAddressSpace())
+      continue;
+    Decl->replaceAllUsesWith(&G);
+    Decl->eraseFromParent();
+  }
 }
 
 void stripTargetAttributes(Function &F) {
@@ -343,6 +377,9 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
     return PreservedAnalyses::all();
   // Inline PTX first: it may contain barriers, which decide what is inlined.
   LowerInlinePTXPass().run(M, AM);
+  for (const std::string &P : recordFacts(M))
+    M.getContext().diagnose(
+        DiagnosticInfoGeneric("hetgpu contract: " + P, DS_Error));
 
   SmallVector<Function *, 8> Kernels;
   for (Function &F : M)
@@ -350,13 +387,17 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
       Kernels.push_back(&F);
 
   // Without relocatable device code every device function is private to the
-  // module: internalize them so inlined barrier helpers disappear.
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getCallingConv() != CallingConv::PTX_Kernel &&
-        !F.hasLocalLinkage()) {
-      F.setLinkage(GlobalValue::InternalLinkage);
-      F.setComdat(nullptr);
-    }
+  // module: internalize them so inlined barrier helpers disappear. With it,
+  // other objects may call them; the device link internalizes them.
+  if (!Relocatable)
+    for (Function &F : M)
+      if (!F.isDeclaration() && F.getCallingConv() != CallingConv::PTX_Kernel &&
+          !F.hasLocalLinkage()) {
+        F.setLinkage(GlobalValue::InternalLinkage);
+        F.setComdat(nullptr);
+      }
+  if (Relocatable)
+    resolveExternalizedStatics(M);
   inlineSafePointCallees(M);
   for (Function &F : make_early_inc_range(M))
     if (!F.isDeclaration() && F.hasLocalLinkage() && F.use_empty())
@@ -404,9 +445,14 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
   M.setTargetTriple(Triple(HetIRTriple));
   M.setDataLayout(HetIRDataLayout);
   setIRVersion(M);
+  setRelocatable(M, Relocatable);
   for (unsigned I = 0; I < Kernels.size(); ++I) {
     Kernels[I]->addFnAttr(KernelAttr);
-    Kernels[I]->setLinkage(GlobalValue::ExternalLinkage);
+    // A template kernel instantiated in several relocatable components
+    // stays one-definition (merged by the device link).
+    bool ODR = Kernels[I]->hasLinkOnceLinkage() || Kernels[I]->hasWeakLinkage();
+    Kernels[I]->setLinkage(Relocatable && ODR ? GlobalValue::WeakODRLinkage
+                                              : GlobalValue::ExternalLinkage);
     Kernels[I]->setVisibility(GlobalValue::DefaultVisibility);
     writeKernelMetadata(*Kernels[I], Infos[I]);
     ++NumKernels;

@@ -18,13 +18,16 @@
 ///
 /// Flags follow nvcc: -c -o -O<n> -I -D -U -std= -g -G -x cu -l -L -arch
 /// -gencode -code (accepted, ignored: the binary is portable), -keep /
-/// --save-temps, -v, -Xcompiler, -Xlinker, -rdc (not supported, reported).
+/// --save-temps, -v, -Xcompiler, -Xlinker, and separate compilation:
+/// -dc / -rdc=true write relocatable hetIR; linking such objects (or
+/// -dlink alone) performs the device link (docs/SeparateCompilation.md).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/ABI/Profile.h"
 #include "hetgpu/IR/Container.h"
 #include "hetgpu/IR/ContainerBuilder.h"
+#include "hetgpu/Link/DeviceLink.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -39,11 +42,17 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Host.h"
 
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 using namespace llvm;
+namespace hlink = hetgpu::link;
 
 #ifndef HETGPU_CLANGXX
 #define HETGPU_CLANGXX "clang++"
@@ -76,6 +85,9 @@ struct Options {
   bool DeviceDebug = false;
   bool PreprocessOnly = false;
   bool Shared = false;
+  bool Relocatable = false;    ///< -dc, -rdc=true: relocatable hetIR
+  bool DeviceLinkOnly = false; ///< -dlink: write the device link object
+  bool LinkContracts = true;   ///< off: --no-device-link-contracts
   std::string Output;
   std::string OptLevel = "-O3";
   std::string Std = "-std=c++17";
@@ -109,6 +121,38 @@ void splitCommas(StringRef V, std::vector<std::string> &Out, StringRef Prefix = 
   V.split(Parts, ',', -1, false);
   for (StringRef P : Parts)
     Out.push_back((Prefix + P).str());
+}
+
+/// The flags of separate compilation (docs/SeparateCompilation.md): -dc,
+/// --device-c, -rdc=B, --relocatable-device-code=B (also with the value as
+/// the next argument), -dlink, --device-link, --no-device-link-contracts.
+/// False when \p A is none of them.
+bool parseSeparateCompilation(StringRef A, int &I, int Argc, char **Argv,
+                              Options &O) {
+  if (A == "-dc" || A == "--device-c") {
+    O.Relocatable = O.CompileOnly = true;
+  } else if (A == "-dlink" || A == "--device-link") {
+    O.DeviceLinkOnly = true;
+  } else if (A == "--no-device-link-contracts") {
+    O.LinkContracts = false;
+  } else if (A.starts_with("-rdc") ||
+             A.starts_with("--relocatable-device-code")) {
+    StringRef Flag =
+        A.starts_with("-rdc") ? "-rdc" : "--relocatable-device-code";
+    StringRef V = A.drop_front(Flag.size());
+    if (V.empty()) {
+      if (I + 1 >= Argc)
+        fail("option '" + Flag + "' needs a value");
+      V = Argv[++I];
+    }
+    V.consume_front("=");
+    if (V != "true" && V != "false")
+      fail("'" + Flag + "' takes true or false, not '" + V + "'");
+    O.Relocatable = V == "true";
+  } else {
+    return false;
+  }
+  return true;
 }
 
 Options parseArgs(int Argc, char **Argv) {
@@ -221,22 +265,18 @@ Options parseArgs(int Argc, char **Argv) {
                       (A.starts_with("-gencode") && A.size() > 8);
       if (!Attached && I + 1 < Argc)
         ++I;
-    } else if (A.starts_with("-rdc") || A.starts_with("--relocatable-device-code") ||
-               A == "-dc" || A == "--device-c") {
-      StringRef V = A.contains('=') ? A.split('=').second : "true";
-      if (A == "-dc" || A == "--device-c" || V == "true")
-        fail("relocatable device code (-rdc=true / -dc) is not supported yet: "
-             "each .cu file's device code must be self-contained");
+    } else if (parseSeparateCompilation(A, I, Argc, Argv, O)) {
     } else if (A == "-shared" || A == "--shared") {
       O.Shared = true;
     } else if (A == "--use_fast_math" || A == "-use_fast_math" ||
                A.starts_with("-ftz") || A.starts_with("-prec-") ||
                A.starts_with("-fmad") || A.starts_with("--ftz") ||
                A.starts_with("--prec-") || A.starts_with("--fmad") ||
-               A == "--expt-relaxed-constexpr" || A == "--expt-extended-lambda" ||
-               A == "--extended-lambda" || A == "-extended-lambda" ||
-               A == "-expt-relaxed-constexpr" || A == "-expt-extended-lambda" ||
-               A == "-m64" || A == "--restrict" || A == "-restrict" ||
+               A == "--expt-relaxed-constexpr" ||
+               A == "--expt-extended-lambda" || A == "--extended-lambda" ||
+               A == "-extended-lambda" || A == "-expt-relaxed-constexpr" ||
+               A == "-expt-extended-lambda" || A == "-m64" ||
+               A == "--restrict" || A == "-restrict" ||
                A.starts_with("-Wno-deprecated-gpu-targets") ||
                A == "-Wno-deprecated-declarations" || A == "--resource-usage" ||
                A == "-res-usage" || A.starts_with("--diag-suppress") ||
@@ -258,6 +298,8 @@ Options parseArgs(int Argc, char **Argv) {
     fail("no input files");
   if (O.CompileOnly && O.Output.size() && O.Inputs.size() > 1)
     fail("-o with -c needs exactly one input file");
+  if (O.DeviceLinkOnly && O.CompileOnly)
+    fail("-dlink cannot be combined with -c / -dc");
   return O;
 }
 
@@ -291,6 +333,9 @@ public:
         Objects.push_back(In.Path);
         continue;
       }
+      if (Opts.DeviceLinkOnly)
+        fail("-dlink takes objects and archives, not '" + In.Path +
+             "' (compile it with -dc first)");
       std::string Obj = objectPathFor(In.Path);
       if (In.Kind == Lang::CUDA)
         compileCUDA(In.Path, Obj);
@@ -302,6 +347,10 @@ public:
     }
     if (Opts.CompileOnly || Opts.PreprocessOnly)
       return 0;
+    if (Opts.DeviceLinkOnly) {
+      deviceLinkOnly(Objects);
+      return 0;
+    }
     link(Objects);
     return 0;
   }
@@ -401,6 +450,10 @@ private:
       exec(Dev, "preprocessing '" + Src + "'");
       return;
     }
+    std::vector<std::string> Rdc = relocatableFlags(Src);
+    Dev.insert(Dev.end(), Rdc.begin(), Rdc.end());
+    if (Opts.Relocatable)
+      Dev.insert(Dev.end(), {"-mllvm", "-hetgpu-relocatable"});
     Dev.insert(Dev.end(), {"-emit-llvm", "-c", Src, "-o", DevBC});
     exec(Dev, "device compilation of '" + Src + "'");
 
@@ -420,10 +473,24 @@ private:
                              "-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin,
                              Opts.OptLevel, "-fPIC"});
     addCommon(Host);
+    Host.insert(Host.end(), Rdc.begin(), Rdc.end());
     for (const std::string &F : Opts.HostFlags)
       Host.push_back(F);
     Host.insert(Host.end(), {"-c", Src, "-o", Obj});
     exec(Host, "host compilation of '" + Src + "'");
+  }
+
+  /// clang's relocatable mode for both sides of one .cu file: the host side
+  /// puts the container in `__nv_relfatbin` and calls
+  /// `__cudaRegisterLinkedBinary<id>`; one -cuid gives static device
+  /// variables the same externalized name on both sides.
+  std::vector<std::string> relocatableFlags(const std::string &Src) {
+    if (!Opts.Relocatable)
+      return {};
+    SmallString<256> Abs(Src);
+    sys::fs::make_absolute(Abs);
+    std::string Cuid = utohexstr(xxh3_64bits(Abs.str()), /*LowerCase=*/true);
+    return {"-fgpu-rdc", "--no-offload-new-driver", "-cuid=" + Cuid};
   }
 
   void writeContainer(const std::string &BC, const std::string &Out,
@@ -471,13 +538,129 @@ private:
     exec(Host, "compilation of '" + Src + "'");
   }
 
+  /// The archives `-l<name>` names, searched in the -L folders as the host
+  /// linker does (a shared library found first hides the archive).
+  std::vector<std::string> archivesOf(const std::vector<std::string> &Flags) {
+    std::vector<std::string> Dirs, Out;
+    for (const std::string &F : Flags)
+      if (StringRef(F).starts_with("-L"))
+        Dirs.push_back(F.substr(2));
+    for (const std::string &F : Flags) {
+      if (!StringRef(F).starts_with("-l"))
+        continue;
+      for (const std::string &D : Dirs) {
+        std::string Base = D + "/lib" + F.substr(2);
+        if (sys::fs::exists(Base + ".so"))
+          break;
+        if (sys::fs::exists(Base + ".a")) {
+          Out.push_back(Base + ".a");
+          break;
+        }
+      }
+    }
+    return Out;
+  }
+
+  hlink::InputScan scanInputs(const std::vector<std::string> &Inputs) {
+    hlink::InputScan Scan;
+    for (const std::string &In : Inputs)
+      if (Error E = hlink::scanInput(In, Scan))
+        fail(toString(std::move(E)));
+    return Scan;
+  }
+
+  /// Device-links \p Components into the object \p Obj (no container when
+  /// there are none: an object that defines nothing).
+  void writeLinkObject(const std::vector<hlink::Component> &Components,
+                       const std::string &Obj) {
+    std::set<std::string> Ids;
+    std::map<std::string, std::string> Owner;
+    for (const hlink::Component &C : Components) {
+      auto [It, New] = Owner.try_emplace(C.ModuleId, C.Origin);
+      if (!New && It->second != C.Origin)
+        fail("device link: '" + It->second + "' and '" + C.Origin +
+             "' have the same module id " + C.ModuleId +
+             " (one source file compiled twice with -dc?)");
+      Ids.insert(C.ModuleId);
+    }
+    if (Opts.Verbose) {
+      errs() << "#$ (hetgpu-cc) device link";
+      for (const hlink::Component &C : Components)
+        errs() << " " << C.Origin;
+      errs() << " -> " << Obj << "\n";
+    }
+    if (Opts.DryRun)
+      return;
+    std::optional<hetgpu::container::Container> Linked;
+    if (!Components.empty()) {
+      hlink::LinkOptions LO;
+      LO.CheckContracts = Opts.LinkContracts;
+      auto C = hlink::linkComponents(Components, LO);
+      if (!C)
+        fail(toString(C.takeError()));
+      Linked = std::move(*C);
+    }
+    std::string BC = intermediate(Obj, ".dlink.bc");
+    std::error_code EC;
+    raw_fd_ostream OS(BC, EC, sys::fs::OF_None);
+    if (EC)
+      fail("cannot write '" + BC + "': " + EC.message());
+    OS << hlink::buildLinkObject(Linked ? &*Linked : nullptr, Ids,
+                                 sys::getDefaultTargetTriple());
+    OS.close();
+    exec({Clang, "-c", "-fPIC", "-Wno-override-module", BC, "-o", Obj},
+         "compiling the device link object");
+  }
+
+  /// -dlink: every relocatable component of the inputs, linked.
+  void deviceLinkOnly(const std::vector<std::string> &Objects) {
+    std::vector<std::string> Inputs = Objects;
+    for (const std::string &A : archivesOf(Opts.LinkFlags))
+      Inputs.push_back(A);
+    hlink::InputScan Scan = scanInputs(Inputs);
+    writeLinkObject(Scan.Components,
+                    Opts.Output.empty() ? "a_dlink.o" : Opts.Output);
+  }
+
+  /// The device link a host link needs: none when no input has relocatable
+  /// device code or a -dlink object among the inputs already covers it.
+  std::string deviceLinkFor(const std::vector<std::string> &Objects) {
+    std::vector<std::string> Inputs = Objects;
+    for (const std::string &A : archivesOf(Opts.LinkFlags))
+      Inputs.push_back(A);
+    hlink::InputScan Scan = scanInputs(Inputs);
+    if (Scan.Components.empty())
+      return "";
+    if (!Scan.LinkedIds.empty()) {
+      std::set<std::string> Covered;
+      for (auto &[Id, Origin] : Scan.LinkedIds)
+        Covered.insert(Id);
+      for (const hlink::Component &C : Scan.Components)
+        if (!Covered.count(C.ModuleId))
+          fail("'" + C.Origin +
+               "' has relocatable device code that the "
+               "device link object '" +
+               Scan.LinkedIds.front().second +
+               "' does not include (run hetgpu-cc -dlink over every -dc "
+               "object, or leave the device link to hetgpu-cc)");
+      return "";
+    }
+    std::string Obj =
+        intermediate(Opts.Output.empty() ? "a.out" : Opts.Output, "_dlink.o");
+    writeLinkObject(Scan.Components, Obj);
+    return Obj;
+  }
+
   void link(const std::vector<std::string> &Objects) {
     std::string Out = Opts.Output.empty() ? "a.out" : Opts.Output;
+    std::string DeviceLink = deviceLinkFor(Objects);
     std::vector<std::string> L = {Clang};
     if (Opts.Shared)
       L.push_back("-shared");
     for (const std::string &O : Objects)
       L.push_back(O);
+    if (!DeviceLink.empty())
+      L.push_back(DeviceLink);
     L.insert(L.end(), {"-o", Out, "-L" + LibDir, "-Wl,-rpath," + LibDir});
     for (const std::string &F : Opts.LinkFlags)
       L.push_back(F);

@@ -64,9 +64,11 @@ int main(int argc, char **argv) {
         OS << M.IR;
         return 0;
       }
-      outs() << "module " << ModIdx++ << ": hetIR " << M.IRVersionMajor << "."
-             << M.IRVersionMinor << ", " << M.IR.size() << " bytes of bitcode, hash "
-             << format_hex(M.IRHash, 18) << "\n";
+      bool Reloc = M.Kind == container::ModuleKind::RelocatableHetIR;
+      outs() << "module " << ModIdx++ << ": "
+             << (Reloc ? "relocatable hetIR " : "hetIR ") << M.IRVersionMajor
+             << "." << M.IRVersionMinor << ", " << M.IR.size()
+             << " bytes of bitcode, hash " << format_hex(M.IRHash, 18) << "\n";
       for (const container::GlobalInfo &G : M.Globals)
         outs() << "global " << G.Name << ": " << G.Size << " bytes, "
                << (G.AddrSpace == 4 ? "constant" : "device") << "\n";

@@ -23,6 +23,10 @@ namespace abi {
 
 constexpr int ProfileComputeMajor = 8;
 constexpr int ProfileComputeMinor = 0;
+/// Bytes of static `__shared__` memory one kernel may use on every device
+/// (CUDA's limit; dynamic shared memory may go beyond it by opt-in). The
+/// device link checks each kernel's joint layout against it.
+constexpr unsigned long long StaticSharedLimit = 48 * 1024;
 /// `cudaFuncAttributes::ptxVersion` / `binaryVersion` of every kernel.
 constexpr int ProfilePTXVersion = ProfileComputeMajor * 10 + ProfileComputeMinor;
 

@@ -103,7 +103,13 @@ struct GlobalInfo {
   uint32_t Flags = 0;     ///< reserved
 };
 
-enum class ModuleKind : uint32_t { HetIRBitcode = 1 };
+enum class ModuleKind : uint32_t {
+  HetIRBitcode = 1,
+  /// Relocatable hetIR of one `hetgpu-cc -dc` object: it may reference
+  /// device symbols of other objects and has no state layout yet. Only the
+  /// device link reads it; the runtime refuses to load it.
+  RelocatableHetIR = 2,
+};
 
 struct ModuleInfo {
   ModuleKind Kind = ModuleKind::HetIRBitcode;

@@ -31,7 +31,9 @@ llvm::Expected<container::ModuleInfo> buildModuleInfo(const llvm::Module &M);
 
 /// Every container found in \p Bytes, which may be a container, hetIR
 /// bitcode or LLVM assembly (wrapped into a one-module container), or an ELF
-/// file with a `.nv_fatbin` section. \p Name is used in error messages.
+/// file with a `.nv_fatbin` section (or, for a `-dc` object, a
+/// `__nv_relfatbin` section of relocatable hetIR). \p Name is used in error
+/// messages.
 llvm::Expected<std::vector<container::Container>>
 loadContainers(llvm::StringRef Bytes, llvm::StringRef Name);
 

@@ -42,6 +42,10 @@ inline constexpr llvm::StringLiteral StateMD = "hetgpu.state";
 inline constexpr llvm::StringLiteral VersionMD = "hetgpu.ir.version";
 inline constexpr llvm::StringLiteral SafePointMD = "hetgpu.safepoint";
 inline constexpr llvm::StringLiteral LiveBundle = "hetgpu.live";
+/// Present (empty) on relocatable hetIR (`hetgpu-cc -dc`): the module may
+/// call and use device symbols other components define, and its state
+/// layout is decided at device link (docs/SeparateCompilation.md).
+inline constexpr llvm::StringLiteral RelocatableMD = "hetgpu.relocatable";
 
 /// hetIR address spaces (docs/hetIR.md).
 enum AddrSpace : unsigned {
@@ -55,6 +59,11 @@ enum AddrSpace : unsigned {
 void setIRVersion(llvm::Module &M);
 /// (major, minor) of the module, or an error when absent or malformed.
 llvm::Expected<std::pair<unsigned, unsigned>> getIRVersion(const llvm::Module &M);
+
+/// Whether \p M is relocatable hetIR (`!hetgpu.relocatable`).
+bool isRelocatable(const llvm::Module &M);
+/// Marks \p M relocatable, or removes the mark (after the device link).
+void setRelocatable(llvm::Module &M, bool Relocatable);
 
 bool isKernel(const llvm::Function &F);
 /// Kernels listed in `!hetgpu.kernels`, in metadata order.

@@ -49,6 +49,15 @@ BinaryRecord *asBinary(void **Handle) {
   return B;
 }
 
+/// Relocatable hetIR reaches the runtime only through the device link
+/// (docs/SeparateCompilation.md); a container that still holds it is refused.
+bool hasRelocatableModule(const container::Container &C) {
+  for (const container::ModuleInfo &M : C.Modules)
+    if (M.Kind == container::ModuleKind::RelocatableHetIR)
+      return true;
+  return false;
+}
+
 /// Finds the module of \p B holding kernel/global \p Name.
 int findModule(const BinaryRecord &B, const std::string &Name, bool Kernel) {
   for (size_t I = 0; I < B.C.Modules.size(); ++I) {
@@ -84,10 +93,14 @@ HETGPU_API void **__cudaRegisterFatBinary(void *FatCubin) {
                    "was this object compiled with hetgpu-cc?)";
     } else {
       std::string Err;
-      if (container::read(W->Data, Size, Rec->C, Err))
-        Rec->Valid = true;
-      else
+      if (!container::read(W->Data, Size, Rec->C, Err))
         Rec->Error = Err;
+      else if (hasRelocatableModule(Rec->C))
+        Rec->Error = "the container holds relocatable hetIR (compiled with "
+                     "-dc / -rdc=true) that was never device-linked; link "
+                     "the objects with hetgpu-cc or run hetgpu-cc -dlink";
+      else
+        Rec->Valid = true;
     }
   }
   if (!Rec->Valid)
