@@ -16,6 +16,7 @@
 #include "Core/Runtime.h"
 #include "Core/Translator.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -158,7 +159,7 @@ void hetgpu::rt::prefetchBinary(BinaryRecord &B) {
 unsigned hetgpu::rt::kernelGroupSize(const container::ModuleInfo &MI) {
   static const unsigned Size = [] {
     const char *E = std::getenv("HETGPU_KERNEL_GROUP");
-    return E && *E ? unsigned(std::strtoul(E, nullptr, 10)) : 16u;
+    return E && *E ? unsigned(std::strtoul(E, nullptr, 10)) : 8u;
   }();
   if (!Size || MI.Kernels.size() <= Size || !MI.Globals.empty() ||
       activeMigrationService())
@@ -212,4 +213,33 @@ bool hetgpu::rt::takePrefetched(const BinaryRecord &B, int ModuleIndex,
   }
   P.Entries.erase(It);
   return Match;
+}
+
+Prefetched hetgpu::rt::takeOrPromotePrefetched(const BinaryRecord &B,
+                                               int ModuleIndex, int Group,
+                                               const Device &Dev,
+                                               unsigned Flags,
+                                               std::vector<char> &Binary,
+                                               Status &Result) {
+  Prefetcher &P = prefetcher();
+  {
+    std::lock_guard<std::mutex> L(P.M);
+    if (!P.Started || P.Stopping)
+      return Prefetched::None;
+    JobKey K{&B, ModuleIndex, Group};
+    auto It = P.Entries.find(K);
+    if (It == P.Entries.end())
+      return Prefetched::None;
+    if (It->second.State == Entry::Queued) {
+      auto Q = std::find(P.Queue.begin(), P.Queue.end(), K);
+      if (Q != P.Queue.end()) {
+        P.Queue.erase(Q);
+        P.Queue.push_front(K);
+      }
+      return Prefetched::Queued;
+    }
+  }
+  return takePrefetched(B, ModuleIndex, Group, Dev, Flags, Binary, Result)
+             ? Prefetched::Taken
+             : Prefetched::None;
 }

@@ -7,10 +7,12 @@
 ///
 /// - Kernel groups. A module of several kernels and no device variables
 ///   (nothing two translations would each have a copy of) is translated in
-///   groups of HETGPU_KERNEL_GROUP kernels (16 by default; 0 = whole modules
+///   groups of HETGPU_KERNEL_GROUP kernels (8 by default; 0 = whole modules
 ///   only), in the order of its kernel table, each group its own translation
-///   and its own backend module: a first launch waits for the group of its
-///   kernel, not for a 128-kernel module. Not while live migration is on
+///   and its own backend module. A launch whose kernel's group is not
+///   translated yet translates that kernel alone (and the prefetch moves the
+///   group to the front of its queue): a first launch waits for one kernel,
+///   not for a 128-kernel module. Not while live migration is on
 ///   (instrumented translations are whole modules).
 /// - Prefetch. Once the runtime has found its devices, one runtime thread
 ///   translates every module (or group) of the registered containers for
@@ -65,6 +67,20 @@ void prefetchBinary(BinaryRecord &B);
 bool takePrefetched(const BinaryRecord &B, int ModuleIndex, int Group,
                     const Device &Dev, unsigned Flags,
                     std::vector<char> &Binary, Status &Result);
+
+enum class Prefetched {
+  Taken,  ///< the binary (or the failure) was moved out
+  Queued, ///< the group waits in the queue, now at its front
+  None,   ///< no prefetch of it
+};
+
+/// As takePrefetched() for a kernel group, except that a group still queued
+/// stays queued and moves to the front of the queue (the launching thread
+/// then translates its one kernel meanwhile).
+Prefetched takeOrPromotePrefetched(const BinaryRecord &B, int ModuleIndex,
+                                   int Group, const Device &Dev,
+                                   unsigned Flags, std::vector<char> &Binary,
+                                   Status &Result);
 
 } // namespace rt
 } // namespace hetgpu

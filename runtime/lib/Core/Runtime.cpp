@@ -439,11 +439,22 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
   }
   if (LM.M || LM.Error)
     return false;
+  // The kernel's group if the prefetch made it (or is making it); the
+  // kernel alone while its group waits in the prefetch queue; else the group.
   std::vector<std::string> Names = kernelGroup(MI, Group);
   std::vector<char> Binary;
   Status S;
-  if (!takePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0, Binary, S))
+  switch (takeOrPromotePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0,
+                                  Binary, S)) {
+  case Prefetched::Taken:
+    break;
+  case Prefetched::Queued:
+    Names = {K.Name};
+    [[fallthrough]];
+  case Prefetched::None:
     S = getTranslation(MI, *Ctx.Dev, 0, Binary, Names);
+    break;
+  }
   container::ModuleInfo &PI = LM.PartInfos.emplace_back();
   PI.Kind = MI.Kind;
   PI.IRVersionMajor = MI.IRVersionMajor;
