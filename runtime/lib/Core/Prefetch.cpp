@@ -194,25 +194,30 @@ bool hetgpu::rt::takePrefetched(const BinaryRecord &B, int ModuleIndex,
                                 std::vector<char> &Binary, Status &Result) {
   Prefetcher &P = prefetcher();
   std::unique_lock<std::mutex> L(P.M);
-  if (!P.Started)
+  // Another device's translations are of no use to this caller.
+  if (!P.Started || P.Dev != &Dev)
     return false;
-  auto It = P.Entries.find({&B, ModuleIndex, Group});
+  JobKey K{&B, ModuleIndex, Group};
+  auto It = P.Entries.find(K);
   if (It == P.Entries.end())
     return false;
-  Entry &E = It->second;
-  if (E.State == Entry::Queued) {
+  if (It->second.State == Entry::Queued) {
     // Not started: the caller translates now; the worker skips it.
     P.Entries.erase(It);
     return false;
   }
-  P.CV.wait(L, [&] { return E.State == Entry::Done; });
-  bool Match = P.Dev == &Dev && E.Flags == Flags;
-  if (Match) {
-    Binary = std::move(E.Binary);
-    Result = E.Result;
-  }
+  // Several threads may wait for one entry; the first takes it (erases it),
+  // so look it up again after every wake-up.
+  P.CV.wait(L, [&] {
+    It = P.Entries.find(K);
+    return It == P.Entries.end() || It->second.State == Entry::Done;
+  });
+  if (It == P.Entries.end() || It->second.Flags != Flags)
+    return false;
+  Binary = std::move(It->second.Binary);
+  Result = It->second.Result;
   P.Entries.erase(It);
-  return Match;
+  return true;
 }
 
 Prefetched hetgpu::rt::takeOrPromotePrefetched(const BinaryRecord &B,
