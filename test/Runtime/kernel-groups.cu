@@ -10,7 +10,7 @@
 // RUN: rm -rf %t.c2 && env HETGPU_DEVICE=cpu HETGPU_CACHE_DIR=%t.c2 HETGPU_KERNEL_GROUP=0 \
 // RUN:   HETGPU_PREFETCH=0 HETGPU_LOG=info %t 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: rm -rf %t.c3 && env HETGPU_DEVICE=cpu HETGPU_CACHE_DIR=%t.c3 HETGPU_KERNEL_GROUP=4 \
-// RUN:   HETGPU_LOG=info %t 2>&1 | FileCheck %s --check-prefix=PREFETCH
+// RUN:   HETGPU_PREFETCH=1 HETGPU_LOG=info %t 2>&1 | FileCheck %s --check-prefix=PREFETCH
 // The kernel table lists add<9> first: the groups are 9-6, 5-2, 1-0.
 // CHECK: translated kernels of module {{[0-9a-f]+}} (2 of 10 kernels: void add<1>(int*), void add<0>(int*))
 // CHECK: translated kernels of module {{[0-9a-f]+}} (4 of 10 kernels: void add<5>(int*),

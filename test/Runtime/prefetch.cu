@@ -1,14 +1,15 @@
 // Translations start when the runtime has found its devices, before the
 // first launch (Core/Prefetch.h): the program initialises the runtime, then
 // waits, launching nothing, until the JIT cache holds a translation of its
-// module; the launch then uses that translation. With HETGPU_PREFETCH=0
-// nothing is translated before the launch.
+// module; the launch then uses that translation. HETGPU_PREFETCH=1 turns
+// it on (off by default, docs/Runtime.md); without it nothing is translated
+// before the launch.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: rm -rf %t.cache && env HETGPU_DEVICE=cpu HETGPU_CACHE_DIR=%t.cache \
-// RUN:   HETGPU_LOG=debug %t %t.cache 20 2>&1 | FileCheck %s
+// RUN:   HETGPU_PREFETCH=1 HETGPU_LOG=debug %t %t.cache 20 2>&1 | FileCheck %s
 // RUN: rm -rf %t.cache && env HETGPU_DEVICE=cpu HETGPU_CACHE_DIR=%t.cache \
-// RUN:   HETGPU_PREFETCH=0 HETGPU_LOG=debug %t %t.cache 1 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN:   HETGPU_LOG=debug %t %t.cache 1 2>&1 | FileCheck %s --check-prefix=OFF
 // CHECK: prefetching translations for
 // CHECK: cached before the first launch: yes
 // CHECK: taking the prefetched translation of module 0

@@ -52,15 +52,15 @@ void reparseOptionsAfterLinks(int Argc, const char *const *Argv) {
 
 Expected<std::string> findLLD(StringRef Target, StringRef Purpose) {
   if (const char *Env = std::getenv("HETGPU_LLD"); Env && *Env) {
+#ifdef HETGPU_IN_PROCESS_LLD
+    if (StringRef(Env) == "in-process")
+      return std::string(InProcessLinker);
+#endif
     if (sys::fs::can_execute(Env))
       return std::string(Env);
     return targetError(Target,
                        Twine("HETGPU_LLD='") + Env + "' is not an executable");
   }
-#ifdef HETGPU_IN_PROCESS_LLD
-  if (InProcessUsable)
-    return std::string(InProcessLinker);
-#endif
   std::string Major = std::to_string(LLVM_VERSION_MAJOR);
   SmallVector<std::string, 4> Known;
 #ifdef HETGPU_BUILD_LLD
@@ -78,6 +78,14 @@ Expected<std::string> findLLD(StringRef Target, StringRef Purpose) {
         std::string("ld.lld")})
     if (ErrorOr<std::string> Found = sys::findProgramByName(Name))
       return *Found;
+  // No executable: lld linked into this library. Only then: links in
+  // process corrupted the heap of a runtime that translated on its prefetch
+  // thread while the program ran (issue 21, not understood yet), and
+  // HETGPU_PREFETCH=0 avoids that.
+#ifdef HETGPU_IN_PROCESS_LLD
+  if (InProcessUsable)
+    return std::string(InProcessLinker);
+#endif
   return targetError(Target, "ld.lld not found (set HETGPU_LLD, or install "
                              "lld-" +
                                  Major + ")" +

@@ -120,9 +120,12 @@ Prefetcher &prefetcher() {
   return *P;
 }
 
+/// Off unless HETGPU_PREFETCH=1: with the prefetch on, Thrust programs on
+/// the CPU device crashed now and then (heap corruption, 1 run in 3 of
+/// test/Libraries/thrust-algorithms.cu; not understood yet, issue 21).
 bool prefetchEnabled() {
   const char *E = std::getenv("HETGPU_PREFETCH");
-  return !E || std::strcmp(E, "0") != 0;
+  return E && std::strcmp(E, "1") == 0;
 }
 
 } // namespace

@@ -21,7 +21,8 @@
 ///   copying. A launch takes the finished translation, or waits for the one
 ///   in progress; one still queued is translated by the launching thread at
 ///   once. Containers registered later (shared libraries opened by the
-///   program) are queued when they register. HETGPU_PREFETCH=0 turns it off.
+///   program) are queued when they register. Off unless HETGPU_PREFETCH=1
+///   (a heap corruption seen with it on is not understood yet).
 ///
 /// At exit the worker is stopped before the backends' libraries go away;
 /// the translator library refuses translations once its own static

@@ -1,10 +1,10 @@
-; The host target links its shared object with lld in the translator's own
-; process (liblld-22-dev; no ld.lld executable at run time): the link phase
-; of the translation's time trace names the in-process linker, also when no
-; ld.lld is on PATH, and the result runs. HETGPU_LLD still selects an
-; executable.
+; The host target can link its shared object with lld in the translator's
+; own process (liblld-22-dev): what it does when no ld.lld executable is
+; found, and with HETGPU_LLD=in-process. The link phase of the translation's
+; time trace names the in-process linker and the result runs. HETGPU_LLD
+; still selects an executable.
 ; REQUIRES: in-process-lld
-; RUN: env PATH=/nonexistent %hetgpu_obj_root/bin/hetgpu-translate --target=host %s -o %t.so --time-trace=%t.json
+; RUN: env HETGPU_LLD=in-process PATH=/nonexistent %hetgpu_obj_root/bin/hetgpu-translate --target=host %s -o %t.so --time-trace=%t.json
 ; RUN: FileCheck --check-prefix=TRACE %s < %t.json
 ; RUN: hetgpu-host-run --block=64 %t.so add buf:f32:64:iota f32=2 | FileCheck --check-prefix=OUT %s
 ; RUN: env HETGPU_LLD=%S/Inputs/failing-lld.sh not hetgpu-translate --target=host %s -o %t.bad.so 2>&1 \
