@@ -99,11 +99,16 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
   // The thread's last error survives the reset (CUDA 13 on an H200:
   // cudaGetLastError after a reset returns the sticky error once).
   if (St) {
+    cudaError_t E = toCudaError(St.Code);
+    if (!isStickyError(E)) {
+      Ctx->Sticky = E;
+      return ret(E);
+    }
     // NVIDIA's driver keeps a sticky error (device assert, trap, illegal
-    // address) for the rest of the process, as CUDA documents: every later
-    // call returns it.
-    Ctx->Sticky = toCudaError(St.Code);
-    return ret(toCudaError(St.Code));
+    // address) past the reset. CUDA 13 on an H200: cudaDeviceReset returns
+    // success, and every later call that touches the device returns
+    // cudaErrorDevicesUnavailable (bad-api-table.cu, *-reset-*).
+    Ctx->Sticky = cudaErrorDevicesUnavailable;
   }
   return cudaSuccess;
 }
