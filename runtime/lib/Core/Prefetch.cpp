@@ -121,8 +121,11 @@ Prefetcher &prefetcher() {
 }
 
 /// Off unless HETGPU_PREFETCH=1: with the prefetch on, Thrust programs on
-/// the CPU device crashed now and then (heap corruption, 1 run in 3 of
-/// test/Libraries/thrust-algorithms.cu; not understood yet, issue 21).
+/// the CPU device crashed now and then (1 run in 3-6 of
+/// test/Libraries/thrust-algorithms.cu: LLVM's heap corrupted in the middle
+/// of a translation while kernels ran on the CPU device; translations are
+/// serialised, so the suspect is a write outside its buffer by a kernel or
+/// the runtime, which serial runs hide; issue 21).
 bool prefetchEnabled() {
   const char *E = std::getenv("HETGPU_PREFETCH");
   return E && std::strcmp(E, "1") == 0;
