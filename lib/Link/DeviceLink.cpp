@@ -15,6 +15,7 @@
 #include "LinkContracts.h"
 #include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Transforms/FinalizeLink.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -255,19 +256,7 @@ Error collected(std::vector<std::string> &Errors, const Twine &What) {
 }
 
 Error finalize(Module &M, std::vector<std::string> &Errors) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  MPM.addPass(FinalizeLinkPass());
-  MPM.run(M, MAM);
+  runModulePass(M, FinalizeLinkPass());
   return collected(Errors, "device link: the linked device code is invalid:");
 }
 

@@ -10,6 +10,7 @@
 #include "hetgpu/Transforms/ExtractKernel.h"
 
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Support/RunPasses.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -17,7 +18,6 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 
@@ -108,10 +108,7 @@ Error extractKernels(Module &M, ArrayRef<StringRef> Names) {
       F.setVisibility(GlobalValue::DefaultVisibility);
     }
 
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  GlobalDCEPass().run(M, MAM);
+  runModulePass(M, GlobalDCEPass());
 
   std::string Msg;
   raw_string_ostream OS(Msg);

@@ -14,6 +14,7 @@
 #include "hetgpu/Translate/Translate.h"
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
+#include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/ExtractKernel.h"
 #include "hetgpu/Transforms/WrapSharedAddresses.h"
@@ -59,19 +60,10 @@ int failWith(hetgpu_translate_result *R, const Twine &Msg) {
 Error runNamedPipeline(Module &M, StringRef Pipeline) {
   PassBuilder PB;
   hetgpu::registerHetGPUPasses(PB);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   ModulePassManager MPM;
   if (Error E = PB.parsePassPipeline(MPM, Pipeline))
     return E;
-  MPM.run(M, MAM);
+  hetgpu::runModulePasses(M, MPM, PB);
   return Error::success();
 }
 

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backends/CPU/CPU.h"
+#include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/ABI/Migration.h"
 #include "hetgpu/IR/Metadata.h"
@@ -276,19 +277,8 @@ Error instrumentForMigration(llvm::Module &M) {
   for (auto &[F, KI] : *Infos)
     if (KI.Name == KernelName)
       Migration = KI;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  MPM.addPass(hetgpu::InstrumentStatePass(/*EarlyFlagRead=*/false));
-  MPM.run(M, MAM);
+  hetgpu::runModulePass(M,
+                        hetgpu::InstrumentStatePass(/*EarlyFlagRead=*/false));
   return Error::success();
 }
 

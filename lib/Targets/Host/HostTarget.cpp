@@ -33,6 +33,7 @@
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/PassCompat.h"
+#include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/DeviceMath.h"
 #include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/Targets/LoweringTarget.h"
@@ -41,14 +42,11 @@
 #include "hetgpu/Targets/TotalDivision.h"
 #include "hetgpu/Transforms/SIMTToMIMD.h"
 
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -244,28 +242,22 @@ public:
     // Optimise.
     {
       TimeTraceScope Scope("optimize");
-      LoopAnalysisManager LAM;
-      FunctionAnalysisManager FAM;
-      CGSCCAnalysisManager CGAM;
-      ModuleAnalysisManager MAM;
       PipelineTuningOptions PTO;
       PTO.LoopVectorization = Opts.OptLevel >= 2;
       PTO.SLPVectorization = Opts.OptLevel >= 2;
-      // Pass timings in `hetgpu-translate --time-trace`.
+      // Pass timings, only for `hetgpu-translate --time-trace`.
       PassInstrumentationCallbacks PIC;
-      StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
-      SI.registerCallbacks(PIC, &MAM);
-      PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
-      PB.registerModuleAnalyses(MAM);
-      PB.registerCGSCCAnalyses(CGAM);
-      PB.registerFunctionAnalyses(FAM);
-      PB.registerLoopAnalyses(LAM);
-      PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+      std::optional<StandardInstrumentations> SI;
+      if (timeTraceProfilerEnabled()) {
+        SI.emplace(M.getContext(), /*DebugLogging=*/false);
+        SI->registerCallbacks(PIC);
+      }
+      PassBuilder PB(&TM, PTO, std::nullopt, SI ? &PIC : nullptr);
       OptimizationLevel OL = optimizationLevel(Opts.OptLevel);
       ModulePassManager MPM = OL == OptimizationLevel::O0
                                   ? PB.buildO0DefaultPipeline(OL)
                                   : PB.buildPerModuleDefaultPipeline(OL);
-      MPM.run(M, MAM);
+      runModulePasses(M, MPM, PB);
     }
 
     // Object file (this target never gave its code generator the X86

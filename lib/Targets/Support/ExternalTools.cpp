@@ -78,10 +78,9 @@ Expected<std::string> findLLD(StringRef Target, StringRef Purpose) {
         std::string("ld.lld")})
     if (ErrorOr<std::string> Found = sys::findProgramByName(Name))
       return *Found;
-  // No executable: lld linked into this library. Only then: links in
-  // process corrupted the heap of a runtime that translated on its prefetch
-  // thread while the program ran (issue 21, not understood yet), and
-  // HETGPU_PREFETCH=0 avoids that.
+  // No executable: lld linked into this library. Only then: its driver
+  // resets every LLVM command-line option of the process on each link,
+  // which an executable leaves alone.
 #ifdef HETGPU_IN_PROCESS_LLD
   if (InProcessUsable)
     return std::string(InProcessLinker);

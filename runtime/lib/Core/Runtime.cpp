@@ -477,6 +477,7 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
     Kns.push_back(Kn);
   }
   if (S) {
+    Part.reset(); // before the ModuleInfo it was loaded with
     LM.PartInfos.pop_back();
     if (S.Code != ErrorCode::OutOfMemory)
       S.Code = ErrorCode::NoBinaryForGpu;

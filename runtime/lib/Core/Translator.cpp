@@ -132,11 +132,12 @@ static Status loadTranslator(TranslatorLib &L) {
 
 namespace {
 
-/// What getTranslation() and lookupTranslation() share: the cache key and
-/// the name of the work for log lines.
+/// The cache key of one translation, the device's binary tag in it and the
+/// name of the work for log lines.
 struct Request {
   CacheKeyInput KI;
   uint64_t Key = 0;
+  std::string BinaryTag;
   std::string What;
 };
 
@@ -154,8 +155,9 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
   KI.OptLevel = 3;
   if (Props.Arch.empty() || Props.Arch == "native")
     KI.Extra = hostCpuFingerprint();
-  if (std::string Tag = Dev.binaryCacheTag(); !Tag.empty())
-    KI.Extra += ";binary=" + Tag;
+  R.BinaryTag = Dev.binaryCacheTag();
+  if (!R.BinaryTag.empty())
+    KI.Extra += ";binary=" + R.BinaryTag;
   for (const std::string &K : Kernels)
     KI.Extra += ";kernel=" + K;
   // A rebuilt or upgraded translator may translate differently: its file's
@@ -264,7 +266,7 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
                                                    : ErrorCode::NoBinaryForGpu,
                   "finalising the translation of " + R.What + ": " +
                       S.Message);
-  if (!Dev.binaryCacheTag().empty())
+  if (!R.BinaryTag.empty())
     log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
                             " ms (" + std::to_string(Out.size()) + " bytes)");
   if (cacheEnabled()) {

@@ -18,7 +18,6 @@
 #include "Core/Log.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <dlfcn.h>
 #include <type_traits>
 
@@ -61,10 +60,6 @@ const LinkApi *loadLinkApi() {
   return Ok ? &Api : nullptr;
 }
 
-bool isPTX(const std::vector<char> &B) {
-  return !(B.size() >= 4 && std::memcmp(B.data(), "\x7f" "ELF", 4) == 0);
-}
-
 } // namespace
 
 std::string NVIDIADevice::binaryCacheTag() {
@@ -77,7 +72,7 @@ std::string NVIDIADevice::binaryCacheTag() {
 
 Status NVIDIADevice::finalizeBinary(std::vector<char> &Binary) {
   const LinkApi *L = loadLinkApi();
-  if (!L || !isPTX(Binary) || std::getenv("HETGPU_NVIDIA_PTX_ONLY"))
+  if (!L || isCubin(Binary) || std::getenv("HETGPU_NVIDIA_PTX_ONLY"))
     return Status::ok();
   ContextScope S(D, Ctx);
   char ErrorLog[8192] = {0};

@@ -192,6 +192,13 @@ private:
   uint64_t OptinShared;
 };
 
+/// True when \p Binary is an ELF image (a cubin from finalizeBinary), not
+/// PTX text.
+inline bool isCubin(const std::vector<char> &Binary) {
+  return Binary.size() >= 4 && Binary[0] == 0x7f && Binary[1] == 'E' &&
+         Binary[2] == 'L' && Binary[3] == 'F';
+}
+
 class NVIDIADevice final : public Device {
 public:
   NVIDIADevice(const Driver &D, CUdevice Dev, CUcontext Ctx, DeviceProperties P)

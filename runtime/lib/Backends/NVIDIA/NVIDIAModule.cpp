@@ -65,10 +65,7 @@ Status NVIDIADevice::loadModule(const std::vector<char> &Binary,
                                 const container::ModuleInfo &Info,
                                 std::unique_ptr<Module> &Out) {
   // A cubin from finalizeBinary(), or NUL-terminated PTX text.
-  bool Cubin = Binary.size() >= 4 &&
-               std::memcmp(Binary.data(), "\x7f"
-                                          "ELF",
-                           4) == 0;
+  bool Cubin = isCubin(Binary);
   std::string PTX(Binary.begin(), Binary.end());
   if (!Cubin && PTX.find(".target") == std::string::npos)
     return Status(ErrorCode::NoBinaryForGpu,
