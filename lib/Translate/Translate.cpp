@@ -19,6 +19,7 @@
 #include "hetgpu/Transforms/ExtractKernel.h"
 #include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
+#include "hetgpu/Transforms/InstrumentMemCheck.h"
 #include "hetgpu/Transforms/InstrumentState.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -168,6 +169,15 @@ static int translateLocked(const hetgpu_translate_request *Req,
   // target's hardware is one.
   if (!Target->wrapsSharedAddresses())
     hetgpu::wrapSharedAddresses(**M);
+  // Memcheck checks the addresses as they will be accessed (wrapped).
+  if (Req->flags & HETGPU_TRANSLATE_MEMCHECK) {
+    if (Opts.Instrument)
+      return failWith(Res, "memcheck and live-migration instrumentation "
+                           "cannot be combined in one translation");
+    hetgpu::instrumentMemCheck(**M);
+    if (verifyModule(**M, &errs()))
+      return failWith(Res, "hetgpu-instrument-memcheck produced invalid IR");
+  }
   if (Opts.Instrument) {
     if (Error E =
             runNamedPipeline(**M, Target->readsYieldFlagEarly()

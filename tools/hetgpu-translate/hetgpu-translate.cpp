@@ -33,6 +33,10 @@ static cl::opt<std::string> Arch("arch", cl::desc("Processor (sm_90, gfx942, ...
 static cl::opt<std::string> Features("features", cl::desc("Target features"));
 static cl::opt<unsigned> OptLevel("O", cl::desc("Optimisation level"), cl::init(3),
                                   cl::Prefix);
+static cl::opt<bool>
+    MemCheck("memcheck",
+             cl::desc("check every global and shared access "
+                      "(hetgpu-instrument-memcheck, as HETGPU_MEMCHECK=1)"));
 static cl::opt<bool> Instrument("instrument",
                                 cl::desc("Insert live-migration checkpoints"));
 static cl::opt<int> ModuleIndex("module", cl::desc("Translate only module N"),
@@ -98,7 +102,8 @@ static int translateAll() {
     Req.ir = Mods[I]->IR.data();
     Req.ir_size = Mods[I]->IR.size();
     Req.opt_level = OptLevel;
-    Req.flags = Instrument ? HETGPU_TRANSLATE_INSTRUMENT : 0;
+    Req.flags = (Instrument ? HETGPU_TRANSLATE_INSTRUMENT : 0) |
+                (MemCheck ? HETGPU_TRANSLATE_MEMCHECK : 0);
     std::vector<const char *> Kernels;
     for (const std::string &K : KernelNames)
       Kernels.push_back(K.c_str());

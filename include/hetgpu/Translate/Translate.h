@@ -22,13 +22,16 @@ extern "C" {
 
 /** Bumped whenever the translator's output may change for the same input:
  *  part of every JIT cache key. */
-#define HETGPU_TRANSLATOR_ABI_VERSION 2u
+#define HETGPU_TRANSLATOR_ABI_VERSION 3u
 
 enum hetgpu_translate_flags {
   /** Insert checkpoint/restore code at safe points (live migration). */
   HETGPU_TRANSLATE_INSTRUMENT = 1u << 0,
   /** Translate only the kernels named by `kernels` (ABI version 2). */
   HETGPU_TRANSLATE_SOME_KERNELS = 1u << 1,
+  /** Check every global and shared access (hetgpu-instrument-memcheck,
+   *  HETGPU_MEMCHECK; ABI version 3). */
+  HETGPU_TRANSLATE_MEMCHECK = 1u << 2,
 };
 
 typedef struct hetgpu_translate_request {

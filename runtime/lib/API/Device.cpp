@@ -13,6 +13,7 @@
 
 #include "API/CudaAPI.h"
 #include "Core/CudaErrors.h"
+#include "Core/KernelMemCheck.h"
 #include "Core/MigrationService.h"
 
 #include <cstring>
@@ -81,6 +82,7 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
     R.destroyStream(S);
   {
     std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
+    memCheckResetContext(*Ctx);
     if (Ctx->NullStream) {
       std::lock_guard<std::mutex> HL(R.HandleM);
       R.LiveStreams.erase(Ctx->NullStream.get());

@@ -16,6 +16,7 @@
 
 #include "API/CudaAPI.h"
 #include "Core/Log.h"
+#include "Core/KernelMemCheck.h"
 #include "Core/MigrationService.h"
 
 using namespace hetgpu;
@@ -124,6 +125,8 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   }
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   RT().orderLegacy(*S);
+  if (memCheckEnabled())
+    return mapStatus(Ctx, memCheckedLaunch(Ctx, *S, *Kn, *K, LP));
   return mapStatus(Ctx, S->Q->launch(*Kn, LP));
 }
 

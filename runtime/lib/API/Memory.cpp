@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "Core/KernelMemCheck.h"
 #include "Core/CudaErrors.h"
 
 #include <cstring>
@@ -31,7 +32,10 @@ HETGPU_API cudaError_t cudaMalloc(void **Ptr, size_t Size) {
   if (Size == 0)
     return cudaSuccess;
   void *P = nullptr;
-  if (Status S = Ctx->Dev->allocate(Size, P))
+  // Memcheck: a red zone after the block, so that an access just past it
+  // never lands in the next allocation.
+  size_t Pad = memCheckEnabled() && Size < SIZE_MAX - 4096 ? MemCheckRedZone : 0;
+  if (Status S = Ctx->Dev->allocate(Size + Pad, P))
     return ret(S.Code == ErrorCode::OutOfMemory ? cudaErrorMemoryAllocation
                                                 : toCudaError(S.Code));
   RT().addAlloc({reinterpret_cast<uintptr_t>(P), Size, Ctx->Index,

@@ -164,3 +164,47 @@ void Runtime::flushQuarantine(int Device) {
   for (FreedBlock &B : Gone)
     B.Dev->release(reinterpret_cast<void *>(B.A.Base));
 }
+
+void Runtime::memCheckRanges(int Device, std::vector<abi::MemCheckRange> &Out) {
+  Out.clear();
+  std::lock_guard<std::mutex> Lock(AllocM);
+  auto Add = [&Out](const Allocation &A, uint32_t State) {
+    abi::MemCheckRange R{};
+    R.Begin = A.Base;
+    R.End = A.Base + std::max<size_t>(A.Size, 1);
+    R.State = State;
+    Out.push_back(R);
+  };
+  for (const auto &[Base, A] : Allocs)
+    if (A.Device == Device || A.Kind != AllocKind::Device)
+      Add(A, abi::MRS_Live);
+  for (const auto &[Base, A] : SymbolRanges)
+    if (A.Device == Device)
+      Add(A, abi::MRS_Live);
+  for (const auto &[Base, F] : Freed)
+    if (F.A.Device == Device)
+      Add(F.A, abi::MRS_Freed);
+  // Sorted by Begin; a live range wins over a freed one it overlaps, and of
+  // two overlapping live ranges (one device's memory seen from another) the
+  // first stays.
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const abi::MemCheckRange &X, const abi::MemCheckRange &Y) {
+                     return X.Begin != Y.Begin ? X.Begin < Y.Begin
+                                               : X.State < Y.State;
+                   });
+  std::vector<abi::MemCheckRange> Kept;
+  for (const abi::MemCheckRange &R : Out) {
+    if (!Kept.empty() && R.Begin < Kept.back().End) {
+      if (R.State == abi::MRS_Live && Kept.back().State == abi::MRS_Freed) {
+        Kept.back().End = R.Begin; // the freed one ends where this begins
+        if (Kept.back().End == Kept.back().Begin)
+          Kept.pop_back();
+        if (Kept.empty() || R.Begin >= Kept.back().End)
+          Kept.push_back(R);
+      }
+      continue;
+    }
+    Kept.push_back(R);
+  }
+  Out.swap(Kept);
+}

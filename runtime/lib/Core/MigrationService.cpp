@@ -9,6 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Core/KernelMemCheck.h"
 #include "Core/MigrationService.h"
 
 #include <atomic>
@@ -27,7 +28,8 @@ void hetgpu::rt::registerMigrationService(MigrationService *S) {
 
 MigrationService *hetgpu::rt::activeMigrationService() {
   MigrationService *S = Service.load(std::memory_order_acquire);
-  return S && S->enabled() ? S : nullptr;
+  // Memcheck's translations are not instrumented for migration.
+  return S && S->enabled() && !memCheckEnabled() ? S : nullptr;
 }
 
 MigrationService *hetgpu::rt::registeredMigrationService() {

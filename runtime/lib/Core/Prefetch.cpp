@@ -12,6 +12,7 @@
 #include "Core/Prefetch.h"
 
 #include "Core/Log.h"
+#include "Core/KernelMemCheck.h"
 #include "Core/MigrationService.h"
 #include "Core/Runtime.h"
 #include "Core/Translator.h"
@@ -83,8 +84,7 @@ struct Prefetcher {
         continue;
       Entry &E = It->second;
       E.State = Entry::Running;
-      MigrationService *Mig = activeMigrationService();
-      E.Flags = Mig ? Mig->translateFlags() : 0;
+      E.Flags = moduleTranslateFlags();
       unsigned Flags = E.Flags;
       Busy = true;
       L.unlock();
@@ -168,7 +168,7 @@ unsigned hetgpu::rt::kernelGroupSize(const container::ModuleInfo &MI) {
     return E && *E ? unsigned(std::strtoul(E, nullptr, 10)) : 8u;
   }();
   if (!Size || MI.Kernels.size() <= Size || !MI.Globals.empty() ||
-      activeMigrationService())
+      activeMigrationService() || memCheckEnabled())
     return 0;
   return Size;
 }

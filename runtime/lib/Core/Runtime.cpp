@@ -11,6 +11,7 @@
 #include "Core/Runtime.h"
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
+#include "Core/KernelMemCheck.h"
 #include "Core/MigrationService.h"
 #include "Core/Prefetch.h"
 #include "Core/Translator.h"
@@ -351,7 +352,7 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   // Live migration (Core/MigrationService.h): instrumented translation,
   // hidden kernel parameters.
   MigrationService *Mig = activeMigrationService();
-  unsigned Flags = Mig ? Mig->translateFlags() : 0;
+  unsigned Flags = moduleTranslateFlags();
   Status S;
   if (takePrefetched(B, ModuleIndex, -1, *Ctx.Dev, Flags, Binary, S))
     log(LogLevel::Debug, "taking the prefetched translation of module " +
@@ -374,6 +375,13 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
                              Ctx.Dev->properties().Name + "): " + S.Message);
     return toCudaError(S.Code);
   }
+  if (memCheckEnabled())
+    if (Status MS = memCheckModuleLoaded(Ctx, MI, LM)) {
+      log(LogLevel::Error, MS.Message);
+      LM.M.reset();
+      LM.Error = MS;
+      return toCudaError(MS.Code);
+    }
   // Point the host pointers of managed variables at their device storage.
   std::lock_guard<std::mutex> RLock(RegM);
   for (auto &V : Vars) {

@@ -16,6 +16,7 @@
 #define HETGPU_RUNTIME_CORE_RUNTIME_H
 
 #include "Core/Device.h"
+#include "hetgpu/ABI/MemCheck.h"
 #include "Core/Registry.h"
 #include "driver_types.h"
 
@@ -229,6 +230,11 @@ public:
   /// as freed and the heap never hands that memory to the host program
   /// while the runtime still calls it freed device memory.
   Status releaseDevice(const Allocation &A, std::shared_ptr<Device> Dev);
+  /// The memory a kernel of context \p Device may touch, for memcheck
+  /// (Core/KernelMemCheck.h): its allocations and module variables and
+  /// every context's host and managed memory as live ranges, its freed
+  /// memory as freed ranges; sorted by Begin, not overlapping.
+  void memCheckRanges(int Device, std::vector<abi::MemCheckRange> &Out);
   /// Releases the quarantined blocks of context \p Device (reset).
   void flushQuarantine(int Device);
 
