@@ -95,9 +95,10 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
                                      struct cudaExtent extent,
                                      unsigned int numLevels,
                                      unsigned int flags HETGPU_DEFAULT_ARG(0));
-cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
-                                       cudaMipmappedArray_const_t mipmappedArray,
-                                       unsigned int level);
+cudaError_t
+cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                           cudaMipmappedArray_const_t mipmappedArray,
+                           unsigned int level);
 cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
 
 /*---- Texture objects (linear, pitch 2D, arrays, mipmapped arrays) --------*/

@@ -1,16 +1,17 @@
-//===- surface_functions.h - Surface object reads and writes -----*- C++ -*-===//
+//===- surface_functions.h - Surface object reads and writes -----*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
 /// \file
 /// surf1Dread/write, surf2Dread/write, surf3Dread/write, the 1D/2D layered
-/// and the cubemap (layered) forms on surface objects (cudaCreateSurfaceObject over a CUDA array made
-/// with cudaArraySurfaceLoadStore). As in CUDA, x is a byte offset in the row
-/// and y, z, the layer are indices. Out of range: cudaBoundaryModeTrap (the
-/// default) traps the kernel, cudaBoundaryModeClamp clamps each coordinate
-/// (x to the last whole T of the row), cudaBoundaryModeZero reads zero and
-/// drops writes. The object is a hetgpu_texture_object
-/// (hetgpu/cuda/texture_object.h) in device memory.
+/// and the cubemap (layered) forms on surface objects (cudaCreateSurfaceObject
+/// over a CUDA array made with cudaArraySurfaceLoadStore). As in CUDA, x is a
+/// byte offset in the row and y, z, the layer are indices. Out of range:
+/// cudaBoundaryModeTrap (the default) traps the kernel, cudaBoundaryModeClamp
+/// clamps each coordinate (x to the last whole T of the row),
+/// cudaBoundaryModeZero reads zero and drops writes. The object is a
+/// hetgpu_texture_object (hetgpu/cuda/texture_object.h) in device memory.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_SURFACE_FUNCTIONS_H

@@ -1,4 +1,5 @@
-//===- texture_fetch_functions.h - Texture object reads ----------*- C++ -*-===//
+//===- texture_fetch_functions.h - Texture object reads ----------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

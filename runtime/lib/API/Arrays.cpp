@@ -7,11 +7,12 @@
 /// cudaFreeArray, cudaArrayGetInfo, the 2D and (deprecated) linear copies to
 /// and from arrays, cudaMalloc3D and cudaMemcpy3D. A cubemap keeps its faces
 /// as the layers of a layered array (face f of cube c is layer 6 * c + f),
-/// so copies reach a face at z = 6 * c + f as CUDA's do. An array is device memory from cudaMalloc (so it migrates
-/// like any other allocation) in plain row-major order, element (x, y, z) at
-/// Base + z * Slice + y * Pitch + x * Element with Pitch = Width * Element,
-/// plus a host-side record; the cudaArray_t is that record. Texture objects
-/// over arrays (Textures.cpp) read the same layout on the device.
+/// so copies reach a face at z = 6 * c + f as CUDA's do. An array is device
+/// memory from cudaMalloc (so it migrates like any other allocation) in plain
+/// row-major order, element (x, y, z) at Base + z * Slice + y * Pitch + x *
+/// Element with Pitch = Width * Element, plus a host-side record; the
+/// cudaArray_t is that record. Texture objects over arrays (Textures.cpp) read
+/// the same layout on the device.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +42,7 @@ std::map<const cudaArray *, cudaArray *> &arrays() {
 /// CUDA's largest array extents (compute capability 8.x and later).
 bool extentFits(size_t W, size_t H, size_t D, bool Layered, bool Cubemap) {
   if (Cubemap) // W x W faces, 6 a cube (layered: up to 2046 / 6 cubes)
-    return W == H && W <= 32768 &&
-           (Layered ? D % 6 == 0 && D <= 2046 : D == 6);
+    return W == H && W <= 32768 && (Layered ? D % 6 == 0 && D <= 2046 : D == 6);
   if (Layered) // 1D layered: W x layers; 2D layered: W x H x layers
     return H == 0 ? W <= 32768 && D <= 2048
                   : W <= 32768 && H <= 32768 && D <= 2048;
@@ -70,8 +70,8 @@ cudaError_t api::allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
   bool Layered = Flags & cudaArrayLayered, Cubemap = Flags & cudaArrayCubemap;
   if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore |
                         cudaArrayTextureGather | cudaArrayCubemap)) {
-    log(LogLevel::Info, std::string(Who) + ": unsupported flags " +
-                            std::to_string(Flags));
+    log(LogLevel::Info,
+        std::string(Who) + ": unsupported flags " + std::to_string(Flags));
     return cudaErrorInvalidValue;
   }
   if (W == 0 || (D != 0 && H == 0 && !Layered) || (Layered && D == 0) ||

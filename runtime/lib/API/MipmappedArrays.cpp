@@ -94,10 +94,10 @@ HETGPU_API cudaError_t cudaMallocMipmappedArray(
   auto *M = new cudaMipmappedArray;
   for (unsigned I = 0; I < Levels; ++I) {
     cudaArray_t A = nullptr;
-    cudaError_t E = allocArray(
-        &A, Desc, halved(Ext.width, I), halved(Ext.height, I),
-        KeepDepth ? Ext.depth : halved(Ext.depth, I), Flags,
-        "cudaMallocMipmappedArray", M);
+    cudaError_t E =
+        allocArray(&A, Desc, halved(Ext.width, I), halved(Ext.height, I),
+                   KeepDepth ? Ext.depth : halved(Ext.depth, I), Flags,
+                   "cudaMallocMipmappedArray", M);
     if (E) {
       freeLevels(M);
       return ret(E);
@@ -112,8 +112,9 @@ HETGPU_API cudaError_t cudaMallocMipmappedArray(
   return ret(cudaSuccess);
 }
 
-HETGPU_API cudaError_t cudaGetMipmappedArrayLevel(
-    cudaArray_t *Out, cudaMipmappedArray_const_t M, unsigned Level) {
+HETGPU_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *Out,
+                                                  cudaMipmappedArray_const_t M,
+                                                  unsigned Level) {
   if (!Out)
     return ret(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> L(MipmapMutex);

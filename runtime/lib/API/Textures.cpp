@@ -103,8 +103,8 @@ cudaError_t checkSampling(const cudaChannelFormatDesc &F,
     return cudaErrorInvalidValue;
   }
   if (F.f == cudaChannelFormatKindFloat &&
-      ((F.x != 32 && F.x != 16) || (F.y && F.y != F.x) ||
-       (F.z && F.z != F.x) || (F.w && F.w != F.x))) {
+      ((F.x != 32 && F.x != 16) || (F.y && F.y != F.x) || (F.z && F.z != F.x) ||
+       (F.w && F.w != F.x))) {
     log(LogLevel::Info, "cudaCreateTextureObject: float texels have channels "
                         "of 32 bits (float) or 16 bits (half), all alike");
     return cudaErrorInvalidChannelDescriptor;

@@ -64,9 +64,9 @@ typedef struct hetgpu_texture_object {
   uint32_t cubemap;     /* faces are layers, 6 a cube */
   uint32_t levels;      /* mipmap levels; 0 or 1: none */
   uint32_t mipmap_filter; /* cudaTextureFilterMode between levels */
-  float lod_bias;       /* mipmapLevelBias */
-  float min_lod;        /* minMipmapLevelClamp */
-  float max_lod;        /* maxMipmapLevelClamp */
+  float lod_bias;         /* mipmapLevelBias */
+  float min_lod;          /* minMipmapLevelClamp */
+  float max_lod;          /* maxMipmapLevelClamp */
   hetgpu_texture_level level[HETGPU_TEXTURE_MAX_LEVELS];
 } hetgpu_texture_object;
 

@@ -244,9 +244,8 @@ __device__ inline void sampleFloat(const hetgpu_texture_object *D,
 /// The texel of level \p V of \p D at \p Dims coordinates as stored (point
 /// filtering).
 template <typename T>
-__device__ inline T sampleElement(const hetgpu_texture_object *D,
-                                  const view &V, int Dims, const float *U,
-                                  int Layer) {
+__device__ inline T sampleElement(const hetgpu_texture_object *D, const view &V,
+                                  int Dims, const float *U, int Layer) {
   using Ch = channels<T>;
   int Idx[3] = {0, 0, 0};
   bool Border = false;
@@ -368,8 +367,8 @@ template <typename T>
 __device__ inline T sample(cudaTextureObject_t Obj, int Dims, float X, float Y,
                            float Z, int Layer, float Lod = 0.0f) {
   const float U[3] = {X, Y, Z};
-  return sampleAt<T>((const hetgpu_texture_object *)Obj, Dims, U, Layer,
-                     false, Lod);
+  return sampleAt<T>((const hetgpu_texture_object *)Obj, Dims, U, Layer, false,
+                     Lod);
 }
 
 template <typename T>
@@ -534,14 +533,14 @@ __device__ inline T tex2DLod(cudaTextureObject_t Obj, float X, float Y,
 }
 __HG_TEX_PTR_FORM(tex2DLod)
 template <typename T>
-__device__ inline T tex3DLod(cudaTextureObject_t Obj, float X, float Y,
-                             float Z, float Level) {
+__device__ inline T tex3DLod(cudaTextureObject_t Obj, float X, float Y, float Z,
+                             float Level) {
   return __hg_tex::sample<T>(Obj, 3, X, Y, Z, 0, Level);
 }
 __HG_TEX_PTR_FORM(tex3DLod)
 template <typename T>
-__device__ inline T tex1DLayeredLod(cudaTextureObject_t Obj, float X,
-                                    int Layer, float Level) {
+__device__ inline T tex1DLayeredLod(cudaTextureObject_t Obj, float X, int Layer,
+                                    float Level) {
   return __hg_tex::sample<T>(Obj, 1, X, 0, 0, Layer, Level);
 }
 __HG_TEX_PTR_FORM(tex1DLayeredLod)
@@ -579,9 +578,8 @@ __device__ inline T tex1DLayeredGrad(cudaTextureObject_t Obj, float X,
 }
 __HG_TEX_PTR_FORM(tex1DLayeredGrad)
 template <typename T>
-__device__ inline T tex2DLayeredGrad(cudaTextureObject_t Obj, float X,
-                                     float Y, int Layer, float2 DX,
-                                     float2 DY) {
+__device__ inline T tex2DLayeredGrad(cudaTextureObject_t Obj, float X, float Y,
+                                     int Layer, float2 DX, float2 DY) {
   const float GX[2] = {DX.x, DX.y}, GY[2] = {DY.x, DY.y};
   return __hg_tex::sampleGrad<T>(Obj, 2, X, Y, 0, Layer, GX, GY);
 }
@@ -594,8 +592,8 @@ __device__ inline T texCubemap(cudaTextureObject_t Obj, float X, float Y,
 }
 __HG_TEX_PTR_FORM(texCubemap)
 template <typename T>
-__device__ inline T texCubemapLayered(cudaTextureObject_t Obj, float X,
-                                      float Y, float Z, int Layer) {
+__device__ inline T texCubemapLayered(cudaTextureObject_t Obj, float X, float Y,
+                                      float Z, int Layer) {
   return __hg_tex::sampleCube<T>(Obj, X, Y, Z, Layer, 0.0f);
 }
 __HG_TEX_PTR_FORM(texCubemapLayered)
