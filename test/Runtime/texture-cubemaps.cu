@@ -2,6 +2,7 @@
 // (and cudaArrayLayered | cudaArrayCubemap), copies into faces with
 // cudaMemcpy3D, texCubemap / texCubemapLayered / texCubemapLod (point and
 // linear) against a host reference of the programming guide's face table,
+// texCubemapGrad (the level from the face coordinates' derivatives),
 // surfCubemap(Layered)write/read; half-float arrays (cudaCreateChannelDescHalf2)
 // read as floats with linear filtering and tex1Dfetch of half texels; the
 // errors of bad cubemap extents and half-float formats.
@@ -14,6 +15,7 @@
 // CHECK: cubemap linear: ok
 // CHECK: cubemap layered: ok
 // CHECK: cubemap lod: ok
+// CHECK: cubemap grad: ok
 // CHECK: surface cubemap: ok
 // CHECK: half2 linear: ok
 // CHECK: half fetch: ok
@@ -25,13 +27,14 @@
 #include <cstring>
 #include <vector>
 
-enum Op { Cube, CubeLayered, CubeLod };
+enum Op { Cube, CubeLayered, CubeLod, CubeGrad };
 
 struct Query {
   int Op;
   float X, Y, Z;
   int Layer;
   float Lod;
+  float DX[3], DY[3];
 };
 
 __global__ void cubeKernel(cudaTextureObject_t T, const Query *Qs, float *Out,
@@ -44,8 +47,12 @@ __global__ void cubeKernel(cudaTextureObject_t T, const Query *Qs, float *Out,
     Out[I] = texCubemap<float>(T, Q.X, Q.Y, Q.Z);
   else if (Q.Op == CubeLayered)
     texCubemapLayered(&Out[I], T, Q.X, Q.Y, Q.Z, Q.Layer);
-  else
+  else if (Q.Op == CubeLod)
     Out[I] = texCubemapLod<float>(T, Q.X, Q.Y, Q.Z, Q.Lod);
+  else
+    Out[I] = texCubemapGrad<float>(
+        T, Q.X, Q.Y, Q.Z, make_float4(Q.DX[0], Q.DX[1], Q.DX[2], 0),
+        make_float4(Q.DY[0], Q.DY[1], Q.DY[2], 0));
 }
 
 //===-- Host reference ----------------------------------------------------===//
@@ -61,6 +68,28 @@ struct Cubes {
 static const int FaceTable[6][4] = {{2, -1, 1, -1}, {2, 1, 1, -1},
                                     {0, 1, 2, 1},   {0, 1, 2, -1},
                                     {0, 1, 1, -1},  {0, -1, 1, -1}};
+
+/// The level of detail of a texCubemapGrad: the derivatives of the face
+/// coordinates s = (sc / ma + 1) / 2 (t alike) in texels of level 0 (width
+/// \p W), the longer of the two, log2.
+static float refCubeLod(const Query &Q, int W) {
+  const double P[3] = {Q.X, Q.Y, Q.Z};
+  int Axis = 0;
+  for (int K = 1; K < 3; ++K)
+    if (std::fabs(P[K]) > std::fabs(P[Axis]))
+      Axis = K;
+  const int *T = FaceTable[2 * Axis + (P[Axis] < 0)];
+  double Ma = std::fabs(P[Axis]), Sgn = P[Axis] < 0 ? -1 : 1, Longest = 0;
+  for (const float *G : {Q.DX, Q.DY}) {
+    double DMa = Sgn * G[Axis], Len = 0;
+    for (int C = 0; C < 2; ++C) {
+      double Sc = T[2 * C + 1] * P[T[2 * C]], DSc = T[2 * C + 1] * G[T[2 * C]];
+      Len = std::hypot(Len, W * (DSc * Ma - Sc * DMa) / (2 * Ma * Ma));
+    }
+    Longest = std::max(Longest, Len);
+  }
+  return (float)std::log2(Longest);
+}
 
 static float refCube(const Cubes &C, bool Linear, const Query &Q, int Cube) {
   const float D[3] = {Q.X, Q.Y, Q.Z};
@@ -100,7 +129,9 @@ static std::vector<Query> directions(int O, int Layers = 1) {
   std::vector<Query> Q;
   int I = 0;
   for (auto &V : D)
-    Q.push_back(Query{O, V[0], V[1], V[2], I++ % Layers, 0.7f * (I % 5)});
+    Q.push_back(Query{O, V[0], V[1], V[2], I++ % Layers, 0.7f * (I % 5),
+                      {0.08f * I, -0.24f, 0.16f * (I % 3)},
+                      {0.032f, 0.4f * (I % 4), -0.08f * I}});
   return Q;
 }
 
@@ -264,6 +295,29 @@ static void cubemaps() {
       std::printf("  lod[%zu] %g: got %g, want %g\n", I, Q[I].Lod, Got[I], Want);
   }
   report("cubemap lod", Bad);
+  cudaDestroyTextureObject(T);
+  // Gradients, linear between levels.
+  cudaTextureDesc TD;
+  std::memset(&TD, 0, sizeof TD);
+  TD.filterMode = TD.mipmapFilterMode = cudaFilterModeLinear;
+  TD.normalizedCoords = 1;
+  TD.maxMipmapLevelClamp = 10;
+  cudaCreateTextureObject(&T, &R, &TD, nullptr);
+  Q = directions(CubeGrad);
+  Got = sample(T, Q);
+  Bad = 0;
+  for (size_t I = 0; I < Q.size(); ++I) {
+    float Lod = std::min(std::max(refCubeLod(Q[I], 8), 0.0f), 3.0f);
+    int Lo = (int)Lod;
+    float W = std::round((Lod - Lo) * 256) / 256;
+    float Want = refCube(Levels[Lo], true, Q[I], 0);
+    if (Lo < 3)
+      Want = (1 - W) * Want + W * refCube(Levels[Lo + 1], true, Q[I], 0);
+    if (std::fabs(Got[I] - Want) > 1e-4f * std::fabs(Want) && Bad++ < 4)
+      std::printf("  grad[%zu] lod %g: got %g, want %g\n", I, Lod, Got[I],
+                  Want);
+  }
+  report("cubemap grad", Bad);
   cudaDestroyTextureObject(T);
   cudaFreeMipmappedArray(M);
 }

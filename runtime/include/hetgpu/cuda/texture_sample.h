@@ -4,8 +4,8 @@
 ///
 /// \file
 /// tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered, tex2Dgather, the
-/// Lod/Grad forms and texCubemap(Layered)(Lod) on texture objects, computed
-/// in software from the hetgpu_texture_object descriptor
+/// Lod/Grad forms and texCubemap(Layered)(Lod/Grad) on texture objects,
+/// computed in software from the hetgpu_texture_object descriptor
 /// (hetgpu/cuda/texture_object.h), as the CUDA programming guide's "Texture
 /// Fetching" appendix describes them:
 ///
@@ -36,7 +36,8 @@
 ///  * cubemaps: the face and its coordinates as the programming guide's
 ///    cubemap table gives them (cubeFace), then 2D sampling of the face with
 ///    normalised coordinates clamped to its edges (no filtering across
-///    faces, no seamless mode).
+///    faces, no seamless mode); texCubemapGrad's gradients are those of the
+///    face coordinates (cubeGradientLod).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_CUDA_TEXTURE_SAMPLE_H
@@ -425,6 +426,44 @@ __device__ inline T sampleCube(cudaTextureObject_t Obj, float X, float Y,
   Cube = Cube < 0 ? 0 : Cube >= Cubes ? Cubes - 1 : Cube;
   return sampleAt<T>(D, 2, U, 6 * Cube + F, true, Lod);
 }
+
+/// The level of detail of a cubemap read towards \p P with derivatives
+/// \p DX, \p DY of the direction: as gradientLod, the derivatives being
+/// those of the face coordinates (s, t) (quotient rule on sc / |ma|, the
+/// face of \p P held fixed) in texels of level 0's faces.
+__device__ inline float cubeGradientLod(const hetgpu_texture_object *D,
+                                        const float *P, const float *DX,
+                                        const float *DY) {
+  // Per face: the axes of sc and tc and their signs (cubeFace's table).
+  const int Axis[6][2] = {{2, 1}, {2, 1}, {0, 2}, {0, 2}, {0, 1}, {0, 1}};
+  const float Sign[6][2] = {{-1, -1}, {1, -1}, {1, 1},
+                            {1, -1},  {1, -1}, {-1, -1}};
+  float S, T;
+  int F = cubeFace(P[0], P[1], P[2], S, T);
+  float M = P[F / 2], MA = fabsf(M), W = (float)D->width;
+  float Len[2];
+  const float *G[2] = {DX, DY};
+  for (int K = 0; K < 2; ++K) {
+    float DMA = (M >= 0.0f ? 1.0f : -1.0f) * G[K][F / 2], Sq = 0.0f;
+    for (int C = 0; C < 2; ++C) {
+      int A = Axis[F][C];
+      float D1 = 0.5f * Sign[F][C] * (G[K][A] * MA - P[A] * DMA) / (MA * MA);
+      Sq += D1 * W * D1 * W;
+    }
+    Len[K] = Sq;
+  }
+  return 0.5f * log2f(fmaxf(Len[0], Len[1])) + D->lod_bias;
+}
+
+template <typename T>
+__device__ inline T sampleCubeGrad(cudaTextureObject_t Obj, float X, float Y,
+                                   float Z, int Cube, float4 DX, float4 DY) {
+  const hetgpu_texture_object *D = (const hetgpu_texture_object *)Obj;
+  const float P[3] = {X, Y, Z}, GX[3] = {DX.x, DX.y, DX.z},
+              GY[3] = {DY.x, DY.y, DY.z};
+  float Lod = D && D->levels > 1 ? cubeGradientLod(D, P, GX, GY) : 0.0f;
+  return sampleCube<T>(Obj, X, Y, Z, Cube, Lod);
+}
 } // namespace __hg_tex
 
 template <typename T>
@@ -610,6 +649,20 @@ __device__ inline T texCubemapLayeredLod(cudaTextureObject_t Obj, float X,
   return __hg_tex::sampleCube<T>(Obj, X, Y, Z, Layer, Level);
 }
 __HG_TEX_PTR_FORM(texCubemapLayeredLod)
+
+template <typename T>
+__device__ inline T texCubemapGrad(cudaTextureObject_t Obj, float X, float Y,
+                                   float Z, float4 DX, float4 DY) {
+  return __hg_tex::sampleCubeGrad<T>(Obj, X, Y, Z, 0, DX, DY);
+}
+__HG_TEX_PTR_FORM(texCubemapGrad)
+template <typename T>
+__device__ inline T texCubemapLayeredGrad(cudaTextureObject_t Obj, float X,
+                                          float Y, float Z, int Layer,
+                                          float4 DX, float4 DY) {
+  return __hg_tex::sampleCubeGrad<T>(Obj, X, Y, Z, Layer, DX, DY);
+}
+__HG_TEX_PTR_FORM(texCubemapLayeredGrad)
 
 #undef __HG_TEX_PTR_FORM
 
