@@ -5,7 +5,8 @@
 // texCubemapGrad (the level from the face coordinates' derivatives),
 // surfCubemap(Layered)write/read; half-float arrays (cudaCreateChannelDescHalf2)
 // read as floats with linear filtering and tex1Dfetch of half texels; the
-// errors of bad cubemap extents and half-float formats.
+// errors of bad cubemap extents and half-float formats; the cubemap limits
+// the device reports (properties, attributes) are those allocation keeps.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
@@ -20,6 +21,7 @@
 // CHECK: half2 linear: ok
 // CHECK: half fetch: ok
 // CHECK: errors: 1 1 1 1 20
+// CHECK: limits: 1 1 1 0
 // CHECK: ALL PASS
 
 #include <cmath>
@@ -507,6 +509,23 @@ static void errors() {
   cudaGetLastError();
   std::printf("errors: %d %d %d %d %d\n", E0, E1, E2, E3, E4);
   Failures += !(E0 == 1 && E1 == 1 && E2 == 1 && E3 == 1 && E4 == 20);
+  // The limits the device reports are the ones cudaMalloc3DArray keeps.
+  cudaDeviceProp Prop;
+  cudaGetDeviceProperties(&Prop, 0);
+  int Width = 0, Layers = 0;
+  cudaDeviceGetAttribute(&Width, cudaDevAttrMaxTextureCubemapWidth, 0);
+  cudaDeviceGetAttribute(&Layers, cudaDevAttrMaxTextureCubemapLayeredLayers, 0);
+  bool Same = Width > 0 && Width == Prop.maxTextureCubemap &&
+              Layers == Prop.maxTextureCubemapLayered[1];
+  const unsigned LC = cudaArrayLayered | cudaArrayCubemap;
+  int L0 = cudaMalloc3DArray(&A, &F, make_cudaExtent(Width + 1, Width + 1, 6),
+                             cudaArrayCubemap);
+  int L1 = cudaMalloc3DArray(&A, &F, make_cudaExtent(1, 1, Layers + 6), LC);
+  int L2 = cudaMalloc3DArray(&A, &F, make_cudaExtent(1, 1, Layers), LC);
+  cudaFreeArray(A);
+  cudaGetLastError();
+  std::printf("limits: %d %d %d %d\n", Same, L0, L1, L2);
+  Failures += !(Same && L0 == 1 && L1 == 1 && L2 == 0);
 }
 
 int main() {

@@ -39,18 +39,19 @@ std::map<const cudaArray *, cudaArray *> &arrays() {
   return M;
 }
 
-/// CUDA's largest array extents (compute capability 8.x and later).
+/// Whether an extent fits CUDA's largest (array_limits, CudaAPI.h).
 bool extentFits(size_t W, size_t H, size_t D, bool Layered, bool Cubemap) {
-  if (Cubemap) // W x W faces, 6 a cube (layered: up to 2046 / 6 cubes)
-    return W == H && W <= 32768 && (Layered ? D % 6 == 0 && D <= 2046 : D == 6);
+  using namespace array_limits;
+  if (Cubemap) // W x W faces, 6 a cube
+    return W == H && W <= CubemapWidth &&
+           (Layered ? D % 6 == 0 && D <= CubemapLayers : D == 6);
   if (Layered) // 1D layered: W x layers; 2D layered: W x H x layers
-    return H == 0 ? W <= 32768 && D <= 2048
-                  : W <= 32768 && H <= 32768 && D <= 2048;
+    return W <= LayeredExtent && H <= LayeredExtent && D <= Layers;
   if (H == 0)
-    return D == 0 && W <= 131072;
+    return D == 0 && W <= Width1D;
   if (D == 0)
-    return W <= 131072 && H <= 65536;
-  return W <= 16384 && H <= 16384 && D <= 16384;
+    return W <= Width2D && H <= Height2D;
+  return W <= Extent3D && H <= Extent3D && D <= Extent3D;
 }
 
 } // namespace

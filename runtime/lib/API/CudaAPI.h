@@ -164,6 +164,16 @@ struct ArrayInfo {
   const void *Owner = nullptr;
 };
 
+/// The largest CUDA array extents (those of compute capability 8.x and
+/// later), which Arrays.cpp enforces and the device properties report.
+namespace array_limits {
+constexpr int Width1D = 131072;
+constexpr int Width2D = 131072, Height2D = 65536;
+constexpr int Extent3D = 16384;
+constexpr int LayeredExtent = 32768, Layers = 2048;
+constexpr int CubemapWidth = 32768, CubemapLayers = 2046;
+} // namespace array_limits
+
 /// Allocates a CUDA array with cudaMalloc3DArray's checks (\p Who names the
 /// API in messages); a level of mipmapped array \p Owner when not null,
 /// which only releaseArray frees (Arrays.cpp).
