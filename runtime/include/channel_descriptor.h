@@ -4,7 +4,8 @@
 ///
 /// \file
 /// The channel format of a texel type, as CUDA's channel_descriptor.h gives
-/// it: cudaCreateChannelDesc<float4>() is {32, 32, 32, 32, Float}.
+/// it: cudaCreateChannelDesc<float4>() is {32, 32, 32, 32, Float}; and
+/// cudaCreateChannelDescHalf/Half1/Half2/Half4 for half-float texels.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_CHANNEL_DESCRIPTOR_H
@@ -51,6 +52,20 @@ template <typename T> static inline cudaChannelFormatDesc cudaCreateChannelDesc(
   return cudaCreateChannelDesc(B, I::n > 1 ? B : 0, I::n > 2 ? B : 0,
                                I::n > 3 ? B : 0,
                                __hg_channel::kind<typename I::S>());
+}
+
+/// Half-float texels (read as floats by the texture functions).
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf1() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
 }
 #endif
 

@@ -89,7 +89,19 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
                               cudaStream_t stream HETGPU_DEFAULT_ARG(0));
 
-/*---- Texture objects (linear, pitch 2D, arrays; docs/Compatibility.md) ----*/
+/*---- Mipmapped arrays (an array per level; docs/Compatibility.md) --------*/
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent,
+                                     unsigned int numLevels,
+                                     unsigned int flags HETGPU_DEFAULT_ARG(0));
+cudaError_t
+cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                           cudaMipmappedArray_const_t mipmappedArray,
+                           unsigned int level);
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
+
+/*---- Texture objects (linear, pitch 2D, arrays, mipmapped arrays) --------*/
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,

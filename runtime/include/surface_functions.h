@@ -1,16 +1,17 @@
-//===- surface_functions.h - Surface object reads and writes -----*- C++ -*-===//
+//===- surface_functions.h - Surface object reads and writes -----*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// surf1Dread/write, surf2Dread/write, surf3Dread/write and the 1D/2D layered
-/// forms on surface objects (cudaCreateSurfaceObject over a CUDA array made
-/// with cudaArraySurfaceLoadStore). As in CUDA, x is a byte offset in the row
-/// and y, z, the layer are indices. Out of range: cudaBoundaryModeTrap (the
-/// default) traps the kernel, cudaBoundaryModeClamp clamps each coordinate
-/// (x to the last whole T of the row), cudaBoundaryModeZero reads zero and
-/// drops writes. The object is a hetgpu_texture_object
-/// (hetgpu/cuda/texture_object.h) in device memory.
+/// surf1Dread/write, surf2Dread/write, surf3Dread/write, the 1D/2D layered
+/// and the cubemap (layered) forms on surface objects (cudaCreateSurfaceObject
+/// over a CUDA array made with cudaArraySurfaceLoadStore). As in CUDA, x is a
+/// byte offset in the row and y, z, the layer are indices. Out of range:
+/// cudaBoundaryModeTrap (the default) traps the kernel, cudaBoundaryModeClamp
+/// clamps each coordinate (x to the last whole T of the row),
+/// cudaBoundaryModeZero reads zero and drops writes. The object is a
+/// hetgpu_texture_object (hetgpu/cuda/texture_object.h) in device memory.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef HETGPU_SURFACE_FUNCTIONS_H
@@ -146,6 +147,40 @@ template <typename T>
 __device__ inline void surf2DLayeredwrite(T V, cudaSurfaceObject_t S, int X,
                                           int Y, int L, __HG_SURF_MODE) {
   __hg_surf::write(V, S, 2, true, X, Y, 0, L, M);
+}
+
+// Cubemaps: face f (of cube c: layer 6 * c + f) is a 2D layer.
+template <typename T>
+__device__ inline T surfCubemapread(cudaSurfaceObject_t S, int X, int Y,
+                                    int Face, __HG_SURF_MODE) {
+  return __hg_surf::read<T>(S, 2, true, X, Y, 0, Face, M);
+}
+template <typename T>
+__device__ inline void surfCubemapread(T *R, cudaSurfaceObject_t S, int X,
+                                       int Y, int Face, __HG_SURF_MODE) {
+  *R = surfCubemapread<T>(S, X, Y, Face, M);
+}
+template <typename T>
+__device__ inline T surfCubemapLayeredread(cudaSurfaceObject_t S, int X, int Y,
+                                           int LayerFace, __HG_SURF_MODE) {
+  return __hg_surf::read<T>(S, 2, true, X, Y, 0, LayerFace, M);
+}
+template <typename T>
+__device__ inline void surfCubemapLayeredread(T *R, cudaSurfaceObject_t S,
+                                              int X, int Y, int LayerFace,
+                                              __HG_SURF_MODE) {
+  *R = surfCubemapLayeredread<T>(S, X, Y, LayerFace, M);
+}
+template <typename T>
+__device__ inline void surfCubemapwrite(T V, cudaSurfaceObject_t S, int X,
+                                        int Y, int Face, __HG_SURF_MODE) {
+  __hg_surf::write(V, S, 2, true, X, Y, 0, Face, M);
+}
+template <typename T>
+__device__ inline void surfCubemapLayeredwrite(T V, cudaSurfaceObject_t S,
+                                               int X, int Y, int LayerFace,
+                                               __HG_SURF_MODE) {
+  __hg_surf::write(V, S, 2, true, X, Y, 0, LayerFace, M);
 }
 
 #undef __HG_SURF_MODE

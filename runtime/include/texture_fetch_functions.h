@@ -1,4 +1,5 @@
-//===- texture_fetch_functions.h - Texture object reads ----------*- C++ -*-===//
+//===- texture_fetch_functions.h - Texture object reads ----------*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -7,7 +8,8 @@
 /// for texture objects over linear memory: texel x of the resource, zero for
 /// an index outside it (as CUDA returns), in the element type or, with
 /// cudaReadModeNormalizedFloat and a float result, each 8- or 16-bit integer
-/// channel scaled to [0, 1] (unsigned) or [-1, 1] (signed). The object is the
+/// channel scaled to [0, 1] (unsigned) or [-1, 1] (signed); half-float
+/// channels (cudaCreateChannelDescHalf*) read as floats. The object is the
 /// device address of a hetgpu_texture_object (hetgpu/cuda/texture_object.h).
 /// The sampled reads (tex1D, tex2D, tex3D, the layered forms: filtering,
 /// normalised coordinates, address modes) are in hetgpu/cuda/texture_sample.h.
@@ -35,7 +37,9 @@ __device__ inline T tex1Dfetch(cudaTextureObject_t Obj, int X) {
   const char *Texel = (const char *)D->base + (unsigned long long)X * D->element;
   using Ch = __hg_tex::channels<T>;
   if constexpr (__is_same(typename Ch::scalar, float)) {
-    if (D->read_mode == cudaReadModeNormalizedFloat) {
+    // Normalised reads, and half-float texels (read as floats).
+    if (D->read_mode == cudaReadModeNormalizedFloat ||
+        (D->kind == cudaChannelFormatKindFloat && D->bits[0] == 16)) {
       float *Out = (float *)&R;
       for (int C = 0; C < Ch::n; ++C)
         Out[C] = D->bits[C] ? __hg_tex::normalizedChannel(D, Texel, C) : 0.0f;

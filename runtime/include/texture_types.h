@@ -6,7 +6,8 @@
  * CUDA's texture and resource descriptor types (cudaTextureObject_t,
  * cudaResourceDesc, cudaTextureDesc, cudaChannelFormatDesc, ...), with CUDA
  * 12's field names. What hetGPU implements of them: docs/Compatibility.md
- * (texture objects over linear memory, pitched 2D memory and CUDA arrays).
+ * (texture objects over linear memory, pitched 2D memory, CUDA arrays and
+ * mipmapped arrays).
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef HETGPU_TEXTURE_TYPES_H
@@ -19,7 +20,7 @@
 
 typedef unsigned long long cudaTextureObject_t;
 
-/* Mipmapped arrays are not implemented. */
+/* Mipmapped arrays: runtime/lib/API/MipmappedArrays.cpp. */
 typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
 typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 

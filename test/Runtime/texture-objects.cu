@@ -1,8 +1,8 @@
 // Texture objects over linear memory: tex1Dfetch in the element type and as
 // normalised floats, zero outside the resource, the descriptor queries, and
-// CUDA's errors for what is refused (mipmapped arrays, a null array, bad
+// CUDA's errors for what is refused (a null array or mipmapped array, bad
 // channel formats, a bad or destroyed object). Arrays and pitch 2D: see
-// texture-arrays.cu.
+// texture-arrays.cu; mipmapped arrays: texture-mipmaps.cu.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
@@ -10,7 +10,7 @@
 // CHECK: normalized: 0 0.502 1 | 0
 // CHECK: int4: 4 5 6 7
 // CHECK: desc: linear 8 bits, normalized read
-// CHECK: array: 400 mipmap: 801
+// CHECK: array: 400 mipmap: 400
 // CHECK: channel: 20
 // CHECK: destroy twice: 0 1
 // CHECK: ALL PASS

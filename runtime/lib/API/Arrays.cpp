@@ -3,13 +3,16 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// cudaMallocArray, cudaMalloc3DArray, cudaFreeArray, cudaArrayGetInfo, the
-/// 2D and (deprecated) linear copies to and from arrays, cudaMalloc3D and
-/// cudaMemcpy3D. An array is device memory from cudaMalloc (so it migrates
-/// like any other allocation) in plain row-major order, element (x, y, z) at
-/// Base + z * Slice + y * Pitch + x * Element with Pitch = Width * Element,
-/// plus a host-side record; the cudaArray_t is that record. Texture objects
-/// over arrays (Textures.cpp) read the same layout on the device.
+/// cudaMallocArray, cudaMalloc3DArray (layered and cubemap arrays too),
+/// cudaFreeArray, cudaArrayGetInfo, the 2D and (deprecated) linear copies to
+/// and from arrays, cudaMalloc3D and cudaMemcpy3D. A cubemap keeps its faces
+/// as the layers of a layered array (face f of cube c is layer 6 * c + f),
+/// so copies reach a face at z = 6 * c + f as CUDA's do. An array is device
+/// memory from cudaMalloc (so it migrates like any other allocation) in plain
+/// row-major order, element (x, y, z) at Base + z * Slice + y * Pitch + x *
+/// Element with Pitch = Width * Element, plus a host-side record; the
+/// cudaArray_t is that record. Texture objects over arrays (Textures.cpp) read
+/// the same layout on the device.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -36,21 +39,26 @@ std::map<const cudaArray *, cudaArray *> &arrays() {
   return M;
 }
 
-/// CUDA's largest array extents (compute capability 8.x and later).
-bool extentFits(size_t W, size_t H, size_t D, bool Layered) {
+/// Whether an extent fits CUDA's largest (array_limits, CudaAPI.h).
+bool extentFits(size_t W, size_t H, size_t D, bool Layered, bool Cubemap) {
+  using namespace array_limits;
+  if (Cubemap) // W x W faces, 6 a cube
+    return W == H && W <= CubemapWidth &&
+           (Layered ? D % 6 == 0 && D <= CubemapLayers : D == 6);
   if (Layered) // 1D layered: W x layers; 2D layered: W x H x layers
-    return H == 0 ? W <= 32768 && D <= 2048
-                  : W <= 32768 && H <= 32768 && D <= 2048;
+    return W <= LayeredExtent && H <= LayeredExtent && D <= Layers;
   if (H == 0)
-    return D == 0 && W <= 131072;
+    return D == 0 && W <= Width1D;
   if (D == 0)
-    return W <= 131072 && H <= 65536;
-  return W <= 16384 && H <= 16384 && D <= 16384;
+    return W <= Width2D && H <= Height2D;
+  return W <= Extent3D && H <= Extent3D && D <= Extent3D;
 }
 
-cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
-                       size_t W, size_t H, size_t D, unsigned Flags,
-                       const char *Who) {
+} // namespace
+
+cudaError_t api::allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
+                            size_t W, size_t H, size_t D, unsigned Flags,
+                            const char *Who, const void *Owner) {
   if (!Out || !Desc)
     return cudaErrorInvalidValue;
   unsigned Bytes = formatBytes(*Desc);
@@ -60,19 +68,21 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
                             "32 bits, used channels first)");
     return cudaErrorInvalidChannelDescriptor;
   }
-  bool Layered = Flags & cudaArrayLayered;
+  bool Layered = Flags & cudaArrayLayered, Cubemap = Flags & cudaArrayCubemap;
   if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore |
-                        cudaArrayTextureGather)) {
-    log(LogLevel::Info, std::string(Who) +
-                            ": unsupported flags (cubemap arrays are not "
-                            "implemented)");
+                        cudaArrayTextureGather | cudaArrayCubemap)) {
+    log(LogLevel::Info,
+        std::string(Who) + ": unsupported flags " + std::to_string(Flags));
     return cudaErrorInvalidValue;
   }
   if (W == 0 || (D != 0 && H == 0 && !Layered) || (Layered && D == 0) ||
-      !extentFits(W, H, D, Layered)) {
-    log(LogLevel::Info, std::string(Who) + ": invalid extent " +
-                            std::to_string(W) + " x " + std::to_string(H) +
-                            " x " + std::to_string(D));
+      !extentFits(W, H, D, Layered, Cubemap)) {
+    log(LogLevel::Info,
+        std::string(Who) + ": invalid extent " + std::to_string(W) + " x " +
+            std::to_string(H) + " x " + std::to_string(D) +
+            (Cubemap ? " (a cubemap has width == height and depth 6, or a "
+                       "multiple of 6 when layered)"
+                     : ""));
     return cudaErrorInvalidValue;
   }
   ArrayInfo I;
@@ -84,6 +94,7 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
   I.Element = Bytes;
   I.Pitch = W * Bytes;
   I.Slice = I.Pitch * (H ? H : 1);
+  I.Owner = Owner;
   void *Dev = nullptr;
   if (cudaError_t E = cudaMalloc(&Dev, I.Slice * (D ? D : 1)))
     return E;
@@ -96,6 +107,23 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
   *Out = A;
   return cudaSuccess;
 }
+
+cudaError_t api::releaseArray(cudaArray_t A) {
+  cudaArray *Rec;
+  {
+    std::lock_guard<std::mutex> L(ArrayMutex);
+    auto It = arrays().find(A);
+    if (It == arrays().end())
+      return cudaErrorInvalidValue;
+    Rec = It->second;
+    arrays().erase(It);
+  }
+  cudaError_t E = cudaFree(Rec->Info.Base);
+  delete Rec;
+  return E;
+}
+
+namespace {
 
 /// Rows of the array at which a 2D copy of \p Width bytes x \p Height rows
 /// from byte \p WOff of row \p HOff lands; checks that it fits.
@@ -273,6 +301,8 @@ HETGPU_API cudaError_t cudaMallocArray(cudaArray_t *Out,
                                        unsigned Flags) {
   if (Flags & cudaArrayLayered)
     return ret(cudaErrorInvalidValue); // layered arrays: cudaMalloc3DArray
+  if (Flags & cudaArrayCubemap)
+    return ret(cudaErrorInvalidValue); // cubemaps: cudaMalloc3DArray
   return ret(allocArray(Out, Desc, Width, Height, 0, Flags, "cudaMallocArray"));
 }
 
@@ -298,21 +328,18 @@ HETGPU_API cudaError_t cudaMalloc3D(cudaPitchedPtr *Out, cudaExtent Ext) {
 HETGPU_API cudaError_t cudaFreeArray(cudaArray_t A) {
   if (!A)
     return ret(cudaSuccess);
-  cudaArray *Rec;
-  {
-    std::lock_guard<std::mutex> L(ArrayMutex);
-    auto It = arrays().find(A);
-    if (It == arrays().end()) {
-      log(LogLevel::Info, "cudaFreeArray: not a live CUDA array (freed "
-                          "twice or never allocated)");
-      return ret(cudaErrorInvalidValue); // as documented (CUDA 13 crashes)
-    }
-    Rec = It->second;
-    arrays().erase(It);
+  ArrayInfo I;
+  if (!findArray(A, I)) {
+    log(LogLevel::Info, "cudaFreeArray: not a live CUDA array (freed "
+                        "twice or never allocated)");
+    return ret(cudaErrorInvalidValue); // as documented (CUDA 13 crashes)
   }
-  cudaError_t E = cudaFree(Rec->Info.Base);
-  delete Rec;
-  return ret(E);
+  if (I.Owner) {
+    log(LogLevel::Info, "cudaFreeArray: the array is a level of a mipmapped "
+                        "array (cudaFreeMipmappedArray frees it)");
+    return ret(cudaErrorInvalidValue);
+  }
+  return ret(releaseArray(A));
 }
 
 HETGPU_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc,

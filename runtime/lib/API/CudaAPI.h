@@ -24,9 +24,11 @@
 ///   Launch.cpp           cudaLaunchKernel (the configuration checks)
 ///   Functions.cpp        cudaFuncGetAttributes, cudaFuncSet*
 ///   Occupancy.cpp        cudaOccupancy*
-///   Arrays.cpp           CUDA arrays, copies to/from them, cudaMemcpy3D
-///   Textures.cpp         texture objects over linear, pitched 2D memory
-///                        and arrays
+///   Arrays.cpp           CUDA arrays (layered, cubemap), copies to/from
+///                        them, cudaMemcpy3D
+///   MipmappedArrays.cpp  mipmapped arrays (an array per level)
+///   Textures.cpp         texture objects over linear, pitched 2D memory,
+///                        arrays and mipmapped arrays
 ///   Registration.cpp     clang's host-side __cudaRegister* and call
 ///                        configuration
 ///   HetGPUAPI.cpp        hetGPU's own introspection API (hetgpu/hetgpu.h)
@@ -50,6 +52,7 @@
 #include "cuda_runtime_api.h"
 
 #include <cstddef>
+#include <vector>
 
 /// Marks an entry point exported by libhetgpu-rt (everything else is
 /// hidden).
@@ -157,7 +160,34 @@ struct ArrayInfo {
   size_t Width = 0, Height = 0, Depth = 0; // CUDA's extent (0: absent)
   unsigned Flags = 0;
   size_t Element = 0, Pitch = 0, Slice = 0;
+  /// The mipmapped array this is a level of (null: the program's own).
+  const void *Owner = nullptr;
 };
+
+/// The largest CUDA array extents (those of compute capability 8.x and
+/// later), which Arrays.cpp enforces and the device properties report.
+namespace array_limits {
+constexpr int Width1D = 131072;
+constexpr int Width2D = 131072, Height2D = 65536;
+constexpr int Extent3D = 16384;
+constexpr int LayeredExtent = 32768, Layers = 2048;
+constexpr int CubemapWidth = 32768, CubemapLayers = 2046;
+} // namespace array_limits
+
+/// Allocates a CUDA array with cudaMalloc3DArray's checks (\p Who names the
+/// API in messages); a level of mipmapped array \p Owner when not null,
+/// which only releaseArray frees (Arrays.cpp).
+cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc,
+                       size_t W, size_t H, size_t D, unsigned Flags,
+                       const char *Who, const void *Owner = nullptr);
+
+/// Frees array \p A, a level of a mipmapped array included.
+cudaError_t releaseArray(cudaArray_t A);
+
+/// Whether \p M is a live mipmapped array; its levels' records in \p Out
+/// (MipmappedArrays.cpp).
+bool findMipmappedArray(cudaMipmappedArray_const_t M,
+                        std::vector<ArrayInfo> &Out);
 
 /// Whether \p A is a live array; its record in \p Out.
 bool findArray(cudaArray_const_t A, ArrayInfo &Out);

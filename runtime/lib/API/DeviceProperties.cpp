@@ -4,8 +4,10 @@
 ///
 /// \file
 /// cudaGetDeviceProperties (also under its pre-CUDA-12 symbol name) and
-/// cudaDeviceGetAttribute, filled from Core's DeviceProperties. Attributes
-/// of features hetGPU devices do not have (textures, clusters, ...) are 0.
+/// cudaDeviceGetAttribute, filled from Core's DeviceProperties; the texture
+/// and surface extents are the CUDA array limits Arrays.cpp enforces (the
+/// same on every device: textures are sampled in software). Attributes of
+/// features hetGPU devices do not have (clusters, ...) are 0.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,113 @@ using namespace hetgpu::rt;
 using namespace hetgpu::rt::api;
 
 namespace {
+
+/// The largest textures and surfaces, as the array limits (array_limits).
+void fillTextureLimits(cudaDeviceProp &P) {
+  using namespace array_limits;
+  P.maxTexture1D = P.maxTexture1DMipmap = P.maxSurface1D = Width1D;
+  P.maxTexture1DLinear = 1 << 27;
+  P.maxTexture2D[0] = P.maxTexture2DMipmap[0] = P.maxTexture2DGather[0] =
+      P.maxTexture2DLinear[0] = P.maxSurface2D[0] = Width2D;
+  P.maxTexture2D[1] = P.maxTexture2DMipmap[1] = P.maxTexture2DGather[1] =
+      P.maxTexture2DLinear[1] = P.maxSurface2D[1] = Height2D;
+  P.maxTexture2DLinear[2] = 1 << 21; // pitch in bytes
+  for (int I = 0; I < 3; ++I)
+    P.maxTexture3D[I] = P.maxSurface3D[I] = Extent3D;
+  P.maxTexture1DLayered[0] = P.maxSurface1DLayered[0] = LayeredExtent;
+  P.maxTexture1DLayered[1] = P.maxSurface1DLayered[1] = Layers;
+  for (int I = 0; I < 2; ++I)
+    P.maxTexture2DLayered[I] = P.maxSurface2DLayered[I] = LayeredExtent;
+  P.maxTexture2DLayered[2] = P.maxSurface2DLayered[2] = Layers;
+  P.maxTextureCubemap = P.maxSurfaceCubemap = CubemapWidth;
+  P.maxTextureCubemapLayered[0] = P.maxSurfaceCubemapLayered[0] = CubemapWidth;
+  P.maxTextureCubemapLayered[1] = P.maxSurfaceCubemapLayered[1] = CubemapLayers;
+}
+
+/// The texture and surface extent attributes (0 for the others, \p Found
+/// false).
+int textureAttribute(const cudaDeviceProp &P, cudaDeviceAttr A, bool &Found) {
+  Found = true;
+  switch (A) {
+  case cudaDevAttrMaxTexture1DWidth:
+    return P.maxTexture1D;
+  case cudaDevAttrMaxTexture2DWidth:
+    return P.maxTexture2D[0];
+  case cudaDevAttrMaxTexture2DHeight:
+    return P.maxTexture2D[1];
+  case cudaDevAttrMaxTexture3DWidth:
+    return P.maxTexture3D[0];
+  case cudaDevAttrMaxTexture3DHeight:
+    return P.maxTexture3D[1];
+  case cudaDevAttrMaxTexture3DDepth:
+    return P.maxTexture3D[2];
+  case cudaDevAttrMaxTexture2DLayeredWidth:
+    return P.maxTexture2DLayered[0];
+  case cudaDevAttrMaxTexture2DLayeredHeight:
+    return P.maxTexture2DLayered[1];
+  case cudaDevAttrMaxTexture2DLayeredLayers:
+    return P.maxTexture2DLayered[2];
+  case cudaDevAttrMaxTexture1DLayeredWidth:
+    return P.maxTexture1DLayered[0];
+  case cudaDevAttrMaxTexture1DLayeredLayers:
+    return P.maxTexture1DLayered[1];
+  case cudaDevAttrMaxTexture2DGatherWidth:
+    return P.maxTexture2DGather[0];
+  case cudaDevAttrMaxTexture2DGatherHeight:
+    return P.maxTexture2DGather[1];
+  case cudaDevAttrMaxTextureCubemapWidth:
+    return P.maxTextureCubemap;
+  case cudaDevAttrMaxTextureCubemapLayeredWidth:
+    return P.maxTextureCubemapLayered[0];
+  case cudaDevAttrMaxTextureCubemapLayeredLayers:
+    return P.maxTextureCubemapLayered[1];
+  case cudaDevAttrMaxSurface1DWidth:
+    return P.maxSurface1D;
+  case cudaDevAttrMaxSurface2DWidth:
+    return P.maxSurface2D[0];
+  case cudaDevAttrMaxSurface2DHeight:
+    return P.maxSurface2D[1];
+  case cudaDevAttrMaxSurface3DWidth:
+    return P.maxSurface3D[0];
+  case cudaDevAttrMaxSurface3DHeight:
+    return P.maxSurface3D[1];
+  case cudaDevAttrMaxSurface3DDepth:
+    return P.maxSurface3D[2];
+  case cudaDevAttrMaxSurface1DLayeredWidth:
+    return P.maxSurface1DLayered[0];
+  case cudaDevAttrMaxSurface1DLayeredLayers:
+    return P.maxSurface1DLayered[1];
+  case cudaDevAttrMaxSurface2DLayeredWidth:
+    return P.maxSurface2DLayered[0];
+  case cudaDevAttrMaxSurface2DLayeredHeight:
+    return P.maxSurface2DLayered[1];
+  case cudaDevAttrMaxSurface2DLayeredLayers:
+    return P.maxSurface2DLayered[2];
+  case cudaDevAttrMaxSurfaceCubemapWidth:
+    return P.maxSurfaceCubemap;
+  case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+    return P.maxSurfaceCubemapLayered[0];
+  case cudaDevAttrMaxSurfaceCubemapLayeredLayers:
+    return P.maxSurfaceCubemapLayered[1];
+  case cudaDevAttrMaxTexture1DLinearWidth:
+    return P.maxTexture1DLinear;
+  case cudaDevAttrMaxTexture2DLinearWidth:
+    return P.maxTexture2DLinear[0];
+  case cudaDevAttrMaxTexture2DLinearHeight:
+    return P.maxTexture2DLinear[1];
+  case cudaDevAttrMaxTexture2DLinearPitch:
+    return P.maxTexture2DLinear[2];
+  case cudaDevAttrMaxTexture2DMipmappedWidth:
+    return P.maxTexture2DMipmap[0];
+  case cudaDevAttrMaxTexture2DMipmappedHeight:
+    return P.maxTexture2DMipmap[1];
+  case cudaDevAttrMaxTexture1DMipmappedWidth:
+    return P.maxTexture1DMipmap;
+  default:
+    Found = false;
+    return 0;
+  }
+}
 
 void copyName(char *Dst, size_t N, const std::string &S) {
   size_t L = std::min(N - 1, S.size());
@@ -92,6 +201,7 @@ HETGPU_API cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *Prop,
   Prop->sharedMemPerBlockOptin = P.SharedMemPerBlockOptin;
   Prop->directManagedMemAccessFromHost = P.Integrated;
   Prop->maxBlocksPerMultiProcessor = P.MaxBlocksPerMultiProcessor;
+  fillTextureLimits(*Prop);
   return cudaSuccess;
 }
 
@@ -157,10 +267,15 @@ HETGPU_API cudaError_t cudaDeviceGetAttribute(int *Value,
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: V = static_cast<int>(P.sharedMemPerBlockOptin); break;
   case cudaDevAttrDirectManagedMemAccessFromHost: V = P.directManagedMemAccessFromHost; break;
   case cudaDevAttrMaxBlocksPerMultiprocessor: V = P.maxBlocksPerMultiProcessor; break;
-  default:
+  default: {
+    bool Texture;
+    V = textureAttribute(P, Attr, Texture);
+    if (Texture)
+      break;
     if (Attr <= 0 || Attr >= cudaDevAttrMax)
       return ret(cudaErrorInvalidValue);
-    V = 0; // a feature hetGPU devices do not have (textures, clusters, ...)
+    V = 0; // a feature hetGPU devices do not have (clusters, ...)
+  }
   }
   *Value = V;
   return cudaSuccess;

@@ -6,16 +6,19 @@
 /// cudaCreateTextureObject and its companions for the resources hetGPU
 /// implements: linear device memory (cudaResourceTypeLinear, read with
 /// tex1Dfetch), pitched 2D memory (cudaResourceTypePitch2D) and CUDA arrays
-/// (cudaResourceTypeArray, Arrays.cpp; 1D, 2D, 3D, 1D/2D layered), sampled
-/// in software by hetgpu/cuda/texture_sample.h. The object is the device
+/// (cudaResourceTypeArray, Arrays.cpp; 1D, 2D, 3D, 1D/2D layered, cubemap
+/// and layered cubemap) and mipmapped arrays (cudaResourceTypeMipmappedArray,
+/// MipmappedArrays.cpp: a level table in the descriptor), sampled in
+/// software by hetgpu/cuda/texture_sample.h. Half-float texels are read as
+/// floats. The object is the device
 /// address of a hetgpu_texture_object descriptor that the runtime allocates
 /// and writes in device memory (hetgpu/cuda/texture_object.h), so device
 /// code reads it like any other data and it migrates with device memory.
 /// Surface objects (cudaCreateSurfaceObject over arrays made with
 /// cudaArraySurfaceLoadStore) are the same descriptor, read and written by
 /// hetgpu/cuda/surface_functions.h.
-/// Mipmapped arrays and resource views are refused (cudaErrorNotSupported,
-/// cudaErrorInvalidValue) with a HETGPU_LOG=info message naming them.
+/// Resource views are refused (cudaErrorInvalidValue) with a HETGPU_LOG=info
+/// message naming them.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
 using namespace hetgpu::rt;
 using namespace hetgpu::rt::api;
@@ -98,11 +103,11 @@ cudaError_t checkSampling(const cudaChannelFormatDesc &F,
     return cudaErrorInvalidValue;
   }
   if (F.f == cudaChannelFormatKindFloat &&
-      (F.x != 32 || (F.y && F.y != 32) || (F.z && F.z != 32) ||
-       (F.w && F.w != 32))) {
-    log(LogLevel::Info, "cudaCreateTextureObject: half-float texels of "
-                        "arrays and pitch 2D memory are not implemented");
-    return cudaErrorNotSupported;
+      ((F.x != 32 && F.x != 16) || (F.y && F.y != F.x) || (F.z && F.z != F.x) ||
+       (F.w && F.w != F.x))) {
+    log(LogLevel::Info, "cudaCreateTextureObject: float texels have channels "
+                        "of 32 bits (float) or 16 bits (half), all alike");
+    return cudaErrorInvalidChannelDescriptor;
   }
   for (cudaTextureAddressMode M : T.addressMode)
     if (M < cudaAddressModeWrap || M > cudaAddressModeBorder)
@@ -163,6 +168,44 @@ cudaError_t fillPitch2D(hetgpu_texture_object &D, const cudaResourceDesc &R,
   return cudaSuccess;
 }
 
+/// Level \p A's geometry in \p G (layers of a layered or cubemap array).
+void levelGeometry(const ArrayInfo &A, hetgpu_texture_level &G) {
+  bool Layered = A.Flags & (cudaArrayLayered | cudaArrayCubemap);
+  size_t Size = A.Slice * (A.Depth ? A.Depth : 1);
+  G.base = reinterpret_cast<uint64_t>(A.Base);
+  G.width = static_cast<uint32_t>(A.Width);
+  G.height = static_cast<uint32_t>(A.Height ? A.Height : 1);
+  G.depth = Layered ? 1 : static_cast<uint32_t>(A.Depth ? A.Depth : 1);
+  G.pitch = A.Pitch;
+  G.slice_pitch = A.Slice;
+  G.layer_pitch = Layered ? A.Slice : Size;
+}
+
+/// Fills \p D from array \p A (level 0 of a mipmapped array).
+cudaError_t fillFromArray(hetgpu_texture_object &D, const ArrayInfo &A,
+                          const cudaTextureDesc &T) {
+  unsigned Bytes = 0;
+  if (cudaError_t E = checkFormat(A.Desc, T, Bytes))
+    return E;
+  if (cudaError_t E = checkSampling(A.Desc, T))
+    return E;
+  setFormat(D, A.Desc, Bytes);
+  bool Layered = A.Flags & (cudaArrayLayered | cudaArrayCubemap);
+  hetgpu_texture_level G;
+  levelGeometry(A, G);
+  D.base = G.base;
+  D.size = A.Slice * (A.Depth ? A.Depth : 1);
+  D.width = G.width;
+  D.height = G.height;
+  D.depth = G.depth;
+  D.layers = Layered ? static_cast<uint32_t>(A.Depth) : 0;
+  D.cubemap = (A.Flags & cudaArrayCubemap) ? 1 : 0;
+  D.pitch = G.pitch;
+  D.slice_pitch = G.slice_pitch;
+  D.layer_pitch = G.layer_pitch;
+  return cudaSuccess;
+}
+
 cudaError_t fillArray(hetgpu_texture_object &D, const cudaResourceDesc &R,
                       const cudaTextureDesc &T) {
   ArrayInfo A;
@@ -171,22 +214,25 @@ cudaError_t fillArray(hetgpu_texture_object &D, const cudaResourceDesc &R,
                         "live CUDA array");
     return cudaErrorInvalidResourceHandle;
   }
-  unsigned Bytes = 0;
-  if (cudaError_t E = checkFormat(A.Desc, T, Bytes))
+  return fillFromArray(D, A, T);
+}
+
+cudaError_t fillMipmap(hetgpu_texture_object &D, const cudaResourceDesc &R,
+                       const cudaTextureDesc &T) {
+  std::vector<ArrayInfo> Levels;
+  if (!findMipmappedArray(R.res.mipmap.mipmap, Levels) || Levels.empty()) {
+    log(LogLevel::Info, "cudaCreateTextureObject: res.mipmap.mipmap is not "
+                        "a live mipmapped array");
+    return cudaErrorInvalidResourceHandle;
+  }
+  if (T.mipmapFilterMode != cudaFilterModePoint &&
+      T.mipmapFilterMode != cudaFilterModeLinear)
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = fillFromArray(D, Levels[0], T))
     return E;
-  if (cudaError_t E = checkSampling(A.Desc, T))
-    return E;
-  setFormat(D, A.Desc, Bytes);
-  bool Layered = A.Flags & cudaArrayLayered;
-  D.base = reinterpret_cast<uint64_t>(A.Base);
-  D.size = A.Slice * (A.Depth ? A.Depth : 1);
-  D.width = static_cast<uint32_t>(A.Width);
-  D.height = static_cast<uint32_t>(A.Height ? A.Height : 1);
-  D.depth = Layered ? 1 : static_cast<uint32_t>(A.Depth ? A.Depth : 1);
-  D.layers = Layered ? static_cast<uint32_t>(A.Depth) : 0;
-  D.pitch = A.Pitch;
-  D.slice_pitch = A.Slice;
-  D.layer_pitch = Layered ? A.Slice : D.size;
+  D.levels = static_cast<uint32_t>(Levels.size());
+  for (size_t I = 0; I < Levels.size(); ++I)
+    levelGeometry(Levels[I], D.level[I]);
   return cudaSuccess;
 }
 
@@ -247,12 +293,14 @@ HETGPU_API cudaError_t cudaCreateTextureObject(
   case cudaResourceTypeArray:
     E = fillArray(D, *Res, *Tex);
     break;
+  case cudaResourceTypeMipmappedArray:
+    E = fillMipmap(D, *Res, *Tex);
+    break;
   default:
-    log(LogLevel::Info, std::string("cudaCreateTextureObject: ") +
-                            resourceName(Res->resType) +
-                            " textures are not implemented (hetGPU supports "
-                            "linear, pitch 2D and array resources)");
-    return ret(cudaErrorNotSupported);
+    log(LogLevel::Info, "cudaCreateTextureObject: resType " +
+                            std::to_string(static_cast<int>(Res->resType)) +
+                            " is not a cudaResourceType");
+    return ret(cudaErrorInvalidValue);
   }
   if (E)
     return ret(E);
@@ -264,6 +312,10 @@ HETGPU_API cudaError_t cudaCreateTextureObject(
   D.normalized = Tex->normalizedCoords ? 1 : 0;
   for (int I = 0; I < 4; ++I)
     D.border[I] = Tex->borderColor[I];
+  D.mipmap_filter = static_cast<uint32_t>(Tex->mipmapFilterMode);
+  D.lod_bias = Tex->mipmapLevelBias;
+  D.min_lod = Tex->minMipmapLevelClamp;
+  D.max_lod = Tex->maxMipmapLevelClamp;
   void *Dev = nullptr;
   if (cudaError_t E = publish(D, Dev))
     return ret(E);

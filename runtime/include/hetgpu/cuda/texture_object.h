@@ -15,7 +15,12 @@
  *
  * Texel (x, y, z) of layer l is at base + l * layer_pitch + z * slice_pitch
  * + y * pitch + x * element. Linear resources have width = size / element,
- * height = depth = 1.
+ * height = depth = 1. A cubemap (cubemap != 0) keeps its faces as layers,
+ * face f of cube c being layer 6 * c + f.
+ *
+ * A texture over a mipmapped array has levels > 1 and level[i] the geometry
+ * of level i (level[0] repeats base, width, ... above); the sampling state
+ * of mipmaps (filter, bias, clamps) is kept for every texture.
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef HETGPU_CUDA_TEXTURE_OBJECT_H
@@ -25,6 +30,16 @@
 
 #define HETGPU_TEXTURE_MAGIC 0x58455448u /* "HTEX" */
 #define HETGPU_SURFACE_MAGIC 0x46525548u /* "HURF": a surface object */
+
+/* The most mipmap levels: 1 + log2 of CUDA's largest 1D extent (131072). */
+#define HETGPU_TEXTURE_MAX_LEVELS 18
+
+/* Where one mipmap level is and its extent, in the terms above. */
+typedef struct hetgpu_texture_level {
+  uint64_t base;
+  uint32_t width, height, depth, reserved;
+  uint64_t pitch, slice_pitch, layer_pitch;
+} hetgpu_texture_level;
 
 typedef struct hetgpu_texture_object {
   uint32_t magic;       /* HETGPU_TEXTURE_MAGIC */
@@ -46,6 +61,13 @@ typedef struct hetgpu_texture_object {
   uint32_t normalized;  /* normalised coordinates */
   uint32_t reserved;
   float border[4];      /* border colour (cudaAddressModeBorder) */
+  uint32_t cubemap;     /* faces are layers, 6 a cube */
+  uint32_t levels;      /* mipmap levels; 0 or 1: none */
+  uint32_t mipmap_filter; /* cudaTextureFilterMode between levels */
+  float lod_bias;         /* mipmapLevelBias */
+  float min_lod;          /* minMipmapLevelClamp */
+  float max_lod;          /* maxMipmapLevelClamp */
+  hetgpu_texture_level level[HETGPU_TEXTURE_MAX_LEVELS];
 } hetgpu_texture_object;
 
 #endif /* HETGPU_CUDA_TEXTURE_OBJECT_H */
