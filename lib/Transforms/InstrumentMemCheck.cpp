@@ -17,6 +17,7 @@
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -134,6 +135,7 @@ private:
   Function *Report = nullptr, *CheckGlobal = nullptr, *CheckShared = nullptr;
   std::string Sites;
   unsigned NumSites = 0;
+  DenseMap<const Function *, unsigned> FunctionIds;
 
   void createTable();
   void createReport();
@@ -262,6 +264,9 @@ void MemCheckInstrumenter::createCheckGlobal() {
       FunctionType::get(Type::getInt1Ty(Ctx), {I64, I64, I64, I32}, false);
   CheckGlobal = Function::Create(FT, GlobalValue::InternalLinkage,
                                  "hetgpu_memcheck_global", M);
+  // One copy: inlined at thousands of accesses it made the translation of
+  // a CUB module take minutes.
+  CheckGlobal->addFnAttr(Attribute::NoInline);
   Function *F = CheckGlobal;
   Value *Addr = F->getArg(0), *Size = F->getArg(1), *Al = F->getArg(2),
         *Site = F->getArg(3);
@@ -388,6 +393,7 @@ void MemCheckInstrumenter::createCheckShared() {
       FunctionType::get(Type::getInt1Ty(Ctx), {I64, I64, I64, I64, I32}, false);
   CheckShared = Function::Create(FT, GlobalValue::InternalLinkage,
                                  "hetgpu_memcheck_shared", M);
+  CheckShared->addFnAttr(Attribute::NoInline);
   Function *F = CheckShared;
   Value *Off = F->getArg(0), *Size = F->getArg(1), *Limit = F->getArg(2),
         *Addr = F->getArg(3), *Site = F->getArg(4);
@@ -421,8 +427,13 @@ unsigned MemCheckInstrumenter::addSite(Instruction &I, MemCheckAccess Kind,
                                        uint64_t Bytes) {
   static const char *const Names[] = {"read", "write", "atomic"};
   raw_string_ostream OS(Sites);
+  // Each function's (demangled, often long) name once: `f<TAB>n<TAB>name`.
+  auto [It, New] = FunctionIds.try_emplace(I.getFunction(), FunctionIds.size());
+  if (New)
+    OS << "f\t" << It->second << '\t'
+       << demangle(I.getFunction()->getName().str()) << '\n';
   OS << NumSites << '\t' << Names[Kind] << '\t' << Bytes << '\t'
-     << demangle(I.getFunction()->getName().str()) << '\t';
+     << It->second << '\t';
   if (const DebugLoc &DL = I.getDebugLoc())
     OS << DL->getFilename() << ':' << DL.getLine() << ':' << DL.getCol();
   OS << '\n';

@@ -15,6 +15,7 @@
 /// `__hetgpu_memcheck` (u64: the device address of the table below; 0 turns
 /// every check off) and `__hetgpu_memcheck_sites` (text, one line per
 /// checked access: `id<TAB>access<TAB>bytes<TAB>function<TAB>location`,
+/// where function is the number of a line `f<TAB>number<TAB>name` before it;
 /// its size in `__hetgpu_memcheck_sites_bytes`). A
 /// refused access is not made: a load gives zero, a store or atomic writes
 /// nothing, a memcpy/memset copies nothing.

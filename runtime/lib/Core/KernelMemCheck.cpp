@@ -150,6 +150,7 @@ std::map<uint32_t, SiteInfo> readSites(DeviceContext &Ctx, Queue &Q,
     return Out;
   std::istringstream In(Text.c_str());
   std::string Line;
+  std::map<std::string, std::string> Functions;
   while (std::getline(In, Line)) {
     std::vector<std::string> F;
     size_t From = 0;
@@ -157,11 +158,15 @@ std::map<uint32_t, SiteInfo> readSites(DeviceContext &Ctx, Queue &Q,
          From = Tab + 1)
       F.push_back(Line.substr(From, Tab - From));
     F.push_back(Line.substr(From));
+    if (F.size() == 3 && F[0] == "f") {
+      Functions[F[1]] = F[2];
+      continue;
+    }
     if (F.size() < 5)
       continue;
     SiteInfo &S = Out[uint32_t(std::strtoul(F[0].c_str(), nullptr, 10))];
     S.Access = F[1];
-    S.Function = F[3];
+    S.Function = Functions.count(F[3]) ? Functions[F[3]] : "?";
     S.Location = F[4];
   }
   return Out;

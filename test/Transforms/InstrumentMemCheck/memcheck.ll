@@ -20,7 +20,7 @@ declare void @__hetgpu_free(ptr)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; CHECK: @__hetgpu_memcheck = addrspace(1) global i64 0, align 8
-; CHECK: @__hetgpu_memcheck_sites = addrspace(1) global [{{[0-9]+}} x i8] c"0\09read\094\09k\09\0A1\09write\094\09k\09\0A2\09atomic\094\09k\09\0A3\09write\098\09k\09\0A4\09read\098\09k\09\0A5\09write\094\09k\09\0A\00"
+; CHECK: @__hetgpu_memcheck_sites = addrspace(1) global [{{[0-9]+}} x i8] c"f\090\09k\0A0\09read\094\090\09\0A1\09write\094\090\09\0A2\09atomic\094\090\09\0A3\09write\098\090\09\0A4\09read\098\090\09\0A5\09write\094\090\09\0A\00"
 
 ; CHECK-LABEL: define void @k(
 define void @k(ptr %p, i64 %i) #0 {
