@@ -70,34 +70,85 @@ static int rank(const DiscoveredDevice &D) {
   return 0;
 }
 
+/// What HETGPU_DEVICE asks for: nothing (the GPUs, else the CPU), `all`
+/// (every device), one backend or a comma list of backends (their devices,
+/// in that order), or a device index (the default device among those
+/// counted without the variable). False (and the reason logged) when it
+/// names no backend.
+static bool parseDeviceSelection(const std::string &Sel,
+                                 std::vector<std::string> &Listed,
+                                 bool &IsIndex, bool &All) {
+  IsIndex =
+      !Sel.empty() && Sel.find_first_not_of("0123456789") == std::string::npos;
+  All = Sel == "all";
+  if (Sel.empty() || IsIndex || All)
+    return true;
+  const auto &Names = allBackendNames();
+  size_t Start = 0;
+  while (Start <= Sel.size()) {
+    size_t Comma = Sel.find(',', Start);
+    std::string Name = Sel.substr(
+        Start, Comma == std::string::npos ? std::string::npos : Comma - Start);
+    if (std::find(Names.begin(), Names.end(), Name) == Names.end()) {
+      std::string Valid;
+      for (const std::string &N : Names)
+        Valid += (Valid.empty() ? "" : "|") + N;
+      log(LogLevel::Error, "HETGPU_DEVICE=" + Sel + " names no backend" +
+                               (Name != Sel ? " ('" + Name + "')" : "") +
+                               " (expected " + Valid +
+                               "|all|<list>|<device index>)");
+      return false;
+    }
+    if (std::find(Listed.begin(), Listed.end(), Name) == Listed.end())
+      Listed.push_back(Name);
+    if (Comma == std::string::npos)
+      break;
+    Start = Comma + 1;
+  }
+  return true;
+}
+
+/// How many of \p Found (sorted by rank) CUDA programs see without
+/// HETGPU_DEVICE: the GPUs when there are any, else the CPU device, else
+/// every device. The others stay contexts the CUDA API does not count
+/// (migration targets, hetgpuGetDeviceInfo by name).
+static size_t defaultVisibleCount(const std::vector<DiscoveredDevice> &Found) {
+  size_t GPUs = 0, CPUs = 0;
+  for (const DiscoveredDevice &D : Found) {
+    GPUs += rank(D) == 0;
+    CPUs += rank(D) == 1;
+  }
+  if (GPUs)
+    return GPUs;
+  return CPUs ? GPUs + CPUs : Found.size();
+}
+
 cudaError_t Runtime::init() {
   std::call_once(InitOnce, [this] {
     std::string Sel;
     if (const char *E = getenv("HETGPU_DEVICE"))
       Sel = E;
-    bool IsIndex = !Sel.empty() &&
-                   Sel.find_first_not_of("0123456789") == std::string::npos;
-    std::string Only;
-    if (!Sel.empty() && !IsIndex) {
-      const auto &Names = allBackendNames();
-      if (std::find(Names.begin(), Names.end(), Sel) == Names.end()) {
-        std::string Valid;
-        for (const std::string &N : Names)
-          Valid += (Valid.empty() ? "" : "|") + N;
-        log(LogLevel::Error, "HETGPU_DEVICE=" + Sel +
-                                 " names no backend (expected " + Valid +
-                                 "|<device index>)");
-        InitError = cudaErrorNoDevice;
-        return;
-      }
-      Only = Sel;
+    std::vector<std::string> Listed;
+    bool IsIndex = false, All = false;
+    if (!parseDeviceSelection(Sel, Listed, IsIndex, All)) {
+      InitError = cudaErrorNoDevice;
+      return;
     }
+    std::string Only = Sel;
     std::vector<DiscoveredDevice> Found;
-    discoverDevices(Only, Found, Reports);
+    discoverDevices(Listed, Found, Reports);
+    auto Position = [&](const DiscoveredDevice &D) {
+      return std::find(Listed.begin(), Listed.end(), D.Backend) -
+             Listed.begin();
+    };
     std::stable_sort(Found.begin(), Found.end(),
-                     [](const DiscoveredDevice &A, const DiscoveredDevice &B) {
+                     [&](const DiscoveredDevice &A, const DiscoveredDevice &B) {
+                       if (!Listed.empty())
+                         return Position(A) < Position(B);
                        return rank(A) < rank(B);
                      });
+    size_t Visible =
+        Listed.empty() && !All ? defaultVisibleCount(Found) : Found.size();
     for (DiscoveredDevice &D : Found) {
       auto Ctx = std::make_unique<DeviceContext>();
       Ctx->Index = static_cast<int>(Contexts.size());
@@ -107,14 +158,14 @@ cudaError_t Runtime::init() {
       Ctx->HomeBackend = D.Backend;
       Contexts.push_back(std::move(Ctx));
     }
-    VisibleCount = static_cast<int>(Contexts.size());
+    VisibleCount = static_cast<int>(Visible);
     // Migration targets of backends HETGPU_DEVICE left out are discovered
     // too, as contexts the CUDA API does not count.
     MigrationService *Mig = registeredMigrationService();
-    if (Mig && !Only.empty() && !Contexts.empty())
+    if (Mig && !Listed.empty() && !Contexts.empty())
       for (const std::string &T : Mig->targetDevices()) {
         const auto &Names = allBackendNames();
-        if (T == Only ||
+        if (std::find(Listed.begin(), Listed.end(), T) != Listed.end() ||
             std::find(Names.begin(), Names.end(), T) == Names.end())
           continue;
         bool Have = false;
@@ -124,7 +175,7 @@ cudaError_t Runtime::init() {
           continue;
         std::vector<DiscoveredDevice> Extra;
         std::vector<BackendReport> ExtraReports;
-        discoverDevices(T, Extra, ExtraReports);
+        discoverDevices({T}, Extra, ExtraReports);
         for (BackendReport &R : ExtraReports)
           if (R.Probed)
             for (BackendReport &Old : Reports)
@@ -147,8 +198,8 @@ cudaError_t Runtime::init() {
           Why += "; " + R.Name + ": " +
                  (R.Discovery ? R.Discovery.Message : "no devices");
       log(LogLevel::Error,
-          (Only.empty() ? std::string("no device found")
-                        : "HETGPU_DEVICE=" + Only + ": no device found") +
+          (Listed.empty() ? std::string("no device found")
+                          : "HETGPU_DEVICE=" + Only + ": no device found") +
               Why);
       InitError = cudaErrorNoDevice;
       return;
@@ -173,13 +224,11 @@ cudaError_t Runtime::init() {
       startPrefetch(*Contexts[DefaultIndex]->Dev, Bins);
     }
     for (auto &C : Contexts)
-      log(LogLevel::Info, "device " + std::to_string(C->Index) + ": " +
-                              C->Dev->properties().Name + " (" + C->Backend +
-                              ")" +
-                              (C->Index == DefaultIndex ? " [default]" : "") +
-                              (C->Index >= VisibleCount
-                                   ? " [migration target only]"
-                                   : ""));
+      log(LogLevel::Info,
+          "device " + std::to_string(C->Index) + ": " +
+              C->Dev->properties().Name + " (" + C->Backend + ")" +
+              (C->Index == DefaultIndex ? " [default]" : "") +
+              (C->Index >= VisibleCount ? " [migration target only]" : ""));
   });
   return InitError;
 }
@@ -360,8 +409,7 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   else
     S = getTranslation(MI, *Ctx.Dev, Flags, Binary);
   if (S.isOk())
-    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI,
-                            LM.M);
+    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI, LM.M);
   if (S.isOk() && !LM.M)
     S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
   if (S) {
@@ -397,8 +445,8 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
     return cudaErrorInvalidKernelImage;
   }
   if (K.ModuleIndex < 0) {
-    log(LogLevel::Error, "cannot launch " + K.Name +
-                             ": the kernel is not in its container");
+    log(LogLevel::Error,
+        "cannot launch " + K.Name + ": the kernel is not in its container");
     return cudaErrorInvalidDeviceFunction;
   }
   cudaError_t PartError = cudaSuccess;
@@ -415,8 +463,8 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
   }
   Kernel *Kn = nullptr;
   if (Status S = LM->M->getKernel(K.Name, Kn); S || !Kn) {
-    log(LogLevel::Error, "kernel " + K.Name + " missing from its translation: " +
-                             S.Message);
+    log(LogLevel::Error,
+        "kernel " + K.Name + " missing from its translation: " + S.Message);
     return cudaErrorInvalidDeviceFunction;
   }
   LM->Kernels[K.Name] = Kn;
@@ -511,8 +559,8 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
   if (cudaError_t E = loadModule(Ctx, *V->Bin, V->ModuleIndex, LM))
     return E;
   if (Status S = LM->M->getGlobal(V->Name, Addr, Size)) {
-    log(LogLevel::Error, "variable " + V->Name +
-                             " missing from its translation: " + S.Message);
+    log(LogLevel::Error,
+        "variable " + V->Name + " missing from its translation: " + S.Message);
     return cudaErrorInvalidSymbol;
   }
   if (!Size)
@@ -550,9 +598,9 @@ bool Runtime::removeAlloc(const void *Base, AllocKind Kind, Allocation &Out) {
   auto It = Allocs.find(reinterpret_cast<uintptr_t>(Base));
   if (It == Allocs.end())
     return false;
-  bool KindOK = It->second.Kind == Kind ||
-                (Kind == AllocKind::Device &&
-                 It->second.Kind == AllocKind::Managed);
+  bool KindOK =
+      It->second.Kind == Kind ||
+      (Kind == AllocKind::Device && It->second.Kind == AllocKind::Managed);
   if (!KindOK)
     return false;
   Out = It->second;
@@ -565,7 +613,8 @@ void Runtime::removeDeviceAllocs(int Device) {
   {
     std::lock_guard<std::mutex> Lock(AllocM);
     for (auto It = Allocs.begin(); It != Allocs.end();) {
-      if (It->second.Device == Device && It->second.Kind != AllocKind::Registered) {
+      if (It->second.Device == Device &&
+          It->second.Kind != AllocKind::Registered) {
         Gone.push_back(It->second);
         It = Allocs.erase(It);
       } else {
