@@ -70,8 +70,11 @@ public:
 constexpr const char *CudaRelease = "12.8";
 
 void printVersion() {
-  outs() << "hetgpu-cc: hetGPU's CUDA compiler driver (nvcc's command line, "
-            "portable hetIR device code)\n"
+  // The first line is the text build systems (CMake's CUDA support) match
+  // to treat a compiler as nvcc-compatible; the next says whose it is.
+  outs() << "nvcc: NVIDIA (R) Cuda compiler driver\n"
+         << "hetgpu-cc: hetGPU's CUDA compiler driver (nvcc's command line, "
+            "portable hetIR device code; not NVIDIA's nvcc)\n"
          << "Cuda compilation tools, release " << CudaRelease << ", V"
          << CudaRelease << ".0\n"
          << "hetGPU " << HETGPU_VERSION << ", LLVM/Clang "

@@ -98,6 +98,8 @@ public:
   }
 
   int run() {
+    if (Opts.Verbose)
+      printToolkitLines();
     std::vector<std::string> Objects;
     for (const Input &In : Opts.Inputs) {
       if (!sys::fs::exists(In.Path))
@@ -187,6 +189,8 @@ private:
   void addCommon(std::vector<std::string> &A) {
     A.push_back(Opts.Std);
     A.push_back("-D__HETGPU__=1");
+    // As nvcc: programs and CMake's compiler identification test it.
+    A.push_back("-D__NVCC__=1");
     A.push_back("-D__CUDACC_VER_MAJOR__=12");
     A.push_back("-D__CUDACC_VER_MINOR__=8");
     A.push_back("-D__CUDACC_VER_BUILD__=0");
@@ -247,6 +251,12 @@ private:
     Dev.insert(Dev.end(), {"-emit-llvm", "-c", Src, "-o", DevBC});
     exec(Dev, "device compilation of '" + Src + "'");
 
+    if (Opts.Verbose)
+      errs() << "#$ (hetgpu-cc) device code of " << Src
+             << ": portable hetIR (nvcc's -arch compute_"
+             << hetgpu::abi::ProfileComputeMajor
+             << hetgpu::abi::ProfileComputeMinor << " profile)\n";
+
     // 2. hetIR -> container.
     std::string Fatbin = intermediate(Src, ".hetgpu");
     if (Opts.Verbose)
@@ -271,6 +281,29 @@ private:
     addDependencyFlags(Host);
     Host.insert(Host.end(), {"-c", Src, "-o", Obj});
     exec(Host, "host compilation of '" + Src + "'");
+  }
+
+  /// The first flags of the host link; `#$ LIBRARIES=` repeats them.
+  std::vector<std::string> runtimeLinkFlags() const {
+    return {"-L" + LibDir, "-Wl,-rpath," + LibDir};
+  }
+
+  /// What nvcc -v prints about its toolkit, which build systems read
+  /// (CMake's CUDA support takes the toolkit root from TOP, the include and
+  /// link folders from INCLUDES and LIBRARIES, the host link line as the
+  /// one holding LIBRARIES' text): here hetGPU's prefix.
+  void printToolkitLines() const {
+    std::string Prefix = sys::path::parent_path(BinDir).str();
+    const char *Path = getenv("PATH");
+    errs() << "#$ TOP=" << Prefix << "\n"
+           << "#$ NVVMIR_LIBRARY_DIR=" << Prefix
+           << "/share/hetgpu/nvvm/libdevice\n"
+           << "#$ PATH=" << BinDir << ":" << (Path ? Path : "") << "\n"
+           << "#$ INCLUDES=\"-I" << IncludeDir << "\"\n"
+           << "#$ LIBRARIES=";
+    for (const std::string &F : runtimeLinkFlags())
+      errs() << " " << F;
+    errs() << "\n";
   }
 
   bool dependenciesOnly() const {
@@ -613,7 +646,9 @@ private:
       L.push_back(O);
     if (!DeviceLink.empty())
       L.push_back(DeviceLink);
-    L.insert(L.end(), {"-o", Out, "-L" + LibDir, "-Wl,-rpath," + LibDir});
+    L.insert(L.end(), {"-o", Out});
+    for (const std::string &F : runtimeLinkFlags())
+      L.push_back(F);
     for (const std::string &F : Opts.LinkFlags)
       L.push_back(F);
     for (const std::string &F : Opts.HostFlags)

@@ -26,6 +26,14 @@ if(TARGET hetgpu-rt)
   install(CODE "file(CREATE_LINK libhetgpu-rt.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/libcudart.so\" SYMBOLIC)"
     COMPONENT hetgpu)
+  # CMake's CUDA support (as nvcc's default) links cudart_static and
+  # cudadevrt; hetgpu-cc and the implicit link line bring libhetgpu-rt, so
+  # these are empty archives.
+  foreach(stub cudart_static cudadevrt)
+    file(WRITE ${PROJECT_BINARY_DIR}/lib/lib${stub}.a "!<arch>\n")
+    install(FILES ${PROJECT_BINARY_DIR}/lib/lib${stub}.a DESTINATION lib
+      COMPONENT hetgpu)
+  endforeach()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
     DESTINATION ${HETGPU_INSTALL_INCLUDEDIR} COMPONENT hetgpu)
   target_include_directories(hetgpu-rt INTERFACE
