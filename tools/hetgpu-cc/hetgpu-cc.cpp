@@ -138,7 +138,7 @@ public:
 private:
   Options Opts;
   std::string BinDir, LibDir, IncludeDir, Clang;
-  std::string HostCC; ///< -ccbin's compiler (clang without it)
+  std::string HostCC;           ///< -ccbin's compiler (clang without it)
   std::string OpenMPIncludeDir; ///< found once (addOpenMPIncludes)
   std::vector<std::string> Temps;
 

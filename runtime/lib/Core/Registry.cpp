@@ -45,8 +45,7 @@ struct BuiltBackend {
 };
 
 const BuiltBackend Built[] = {
-#define HETGPU_ENABLED_BACKEND(Class)                                          \
-  {#Class, &hetgpu::rt::create##Class##Backend},
+#define HETGPU_ENABLED_BACKEND(Class) {#Class, &hetgpu::rt::create##Class##Backend},
 #include "EnabledBackends.def"
 #undef HETGPU_ENABLED_BACKEND
     {nullptr, nullptr}};

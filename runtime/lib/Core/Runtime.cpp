@@ -228,7 +228,8 @@ cudaError_t Runtime::init() {
           "device " + std::to_string(C->Index) + ": " +
               C->Dev->properties().Name + " (" + C->Backend + ")" +
               (C->Index == DefaultIndex ? " [default]" : "") +
-              (C->Index >= VisibleCount ? " [migration target only]" : ""));
+              (C->Index >= VisibleCount ? " [not counted by the CUDA API]"
+                                        : ""));
   });
   return InitError;
 }
@@ -409,7 +410,8 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   else
     S = getTranslation(MI, *Ctx.Dev, Flags, Binary);
   if (S.isOk())
-    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI, LM.M);
+    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI,
+                            LM.M);
   if (S.isOk() && !LM.M)
     S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
   if (S) {
@@ -445,8 +447,8 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
     return cudaErrorInvalidKernelImage;
   }
   if (K.ModuleIndex < 0) {
-    log(LogLevel::Error,
-        "cannot launch " + K.Name + ": the kernel is not in its container");
+    log(LogLevel::Error, "cannot launch " + K.Name +
+                             ": the kernel is not in its container");
     return cudaErrorInvalidDeviceFunction;
   }
   cudaError_t PartError = cudaSuccess;
@@ -463,8 +465,8 @@ cudaError_t Runtime::getKernel(DeviceContext &Ctx, KernelRecord &K,
   }
   Kernel *Kn = nullptr;
   if (Status S = LM->M->getKernel(K.Name, Kn); S || !Kn) {
-    log(LogLevel::Error,
-        "kernel " + K.Name + " missing from its translation: " + S.Message);
+    log(LogLevel::Error, "kernel " + K.Name + " missing from its translation: " +
+                             S.Message);
     return cudaErrorInvalidDeviceFunction;
   }
   LM->Kernels[K.Name] = Kn;
@@ -559,8 +561,8 @@ cudaError_t Runtime::getSymbol(DeviceContext &Ctx, const void *Symbol,
   if (cudaError_t E = loadModule(Ctx, *V->Bin, V->ModuleIndex, LM))
     return E;
   if (Status S = LM->M->getGlobal(V->Name, Addr, Size)) {
-    log(LogLevel::Error,
-        "variable " + V->Name + " missing from its translation: " + S.Message);
+    log(LogLevel::Error, "variable " + V->Name +
+                             " missing from its translation: " + S.Message);
     return cudaErrorInvalidSymbol;
   }
   if (!Size)
@@ -598,9 +600,9 @@ bool Runtime::removeAlloc(const void *Base, AllocKind Kind, Allocation &Out) {
   auto It = Allocs.find(reinterpret_cast<uintptr_t>(Base));
   if (It == Allocs.end())
     return false;
-  bool KindOK =
-      It->second.Kind == Kind ||
-      (Kind == AllocKind::Device && It->second.Kind == AllocKind::Managed);
+  bool KindOK = It->second.Kind == Kind ||
+                (Kind == AllocKind::Device &&
+                 It->second.Kind == AllocKind::Managed);
   if (!KindOK)
     return false;
   Out = It->second;
@@ -613,8 +615,7 @@ void Runtime::removeDeviceAllocs(int Device) {
   {
     std::lock_guard<std::mutex> Lock(AllocM);
     for (auto It = Allocs.begin(); It != Allocs.end();) {
-      if (It->second.Device == Device &&
-          It->second.Kind != AllocKind::Registered) {
+      if (It->second.Device == Device && It->second.Kind != AllocKind::Registered) {
         Gone.push_back(It->second);
         It = Allocs.erase(It);
       } else {
