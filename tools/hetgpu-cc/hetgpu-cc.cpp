@@ -98,8 +98,10 @@ public:
   }
 
   int run() {
-    if (Opts.Verbose)
+    if (Opts.Verbose) {
       printToolkitLines();
+      printRequestedTargets();
+    }
     std::vector<std::string> Objects;
     for (const Input &In : Opts.Inputs) {
       if (!sys::fs::exists(In.Path))
@@ -303,6 +305,21 @@ private:
            << "#$ LIBRARIES=";
     for (const std::string &F : runtimeLinkFlags())
       errs() << " " << F;
+    errs() << "\n";
+  }
+
+  /// -arch / -code / -gencode as parsed (recorded for ahead-of-time
+  /// images; the binary itself is portable).
+  void printRequestedTargets() const {
+    if (Opts.Targets.empty())
+      return;
+    errs() << "#$ (hetgpu-cc) requested targets (not used: portable hetIR):";
+    for (const GpuTarget &T : Opts.Targets) {
+      errs() << " " << (T.Arch.empty() ? "?" : T.Arch) << "=";
+      ListSeparator Comma(",");
+      for (const std::string &C : T.Codes)
+        errs() << Comma << C;
+    }
     errs() << "\n";
   }
 
