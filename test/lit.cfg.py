@@ -55,6 +55,9 @@ if shutil.which("spirv-val"):
 # Debian's libthrust-dev / libcub-dev (test/Libraries).
 if os.path.exists("/usr/include/thrust/version.h") and os.path.exists("/usr/include/cub/cub.cuh"):
     config.available_features.add("thrust")
+# CPack's .deb and dpkg-deb to unpack it (test/Driver/deb-package.test).
+if shutil.which("cpack") and shutil.which("dpkg-deb"):
+    config.available_features.add("cpack-deb")
 if shutil.which("qemu-riscv64"):
     config.available_features.add("qemu-riscv64")
 if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):

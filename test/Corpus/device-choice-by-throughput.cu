@@ -4,7 +4,7 @@
 // REQUIRES: qemu-riscv64
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: hetgpu-cc %s -o %t/choice
-// RUN: %t/choice | FileCheck %s
+// RUN: env HETGPU_DEVICE=all %t/choice | FileCheck %s
 // CHECK: simulator slower: yes
 #include <cstdio>
 #include <cstring>

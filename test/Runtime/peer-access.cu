@@ -8,8 +8,8 @@
 // numbers and flags get their CUDA errors in both cases.
 // REQUIRES: built-target-host, built-target-rvmanycore, qemu-riscv64
 // RUN: hetgpu-cc -O2 %s -o %t
-// RUN: env HETGPU_DEVICE=0 HETGPU_ARENA=1 %t | FileCheck --check-prefix=ARENA %s
-// RUN: env HETGPU_DEVICE=0 HETGPU_ARENA=0 %t | FileCheck --check-prefix=APART %s
+// RUN: env HETGPU_DEVICE=cpu,tt-sim HETGPU_ARENA=1 %t | FileCheck --check-prefix=ARENA %s
+// RUN: env HETGPU_DEVICE=cpu,tt-sim HETGPU_ARENA=0 %t | FileCheck --check-prefix=APART %s
 // ARENA: devices 0 (cpu) and {{[0-9]+}} (tt-sim)
 // ARENA-NEXT: can access 1 1
 // ARENA-NEXT: enable cudaSuccess, again cudaErrorPeerAccessAlreadyEnabled

@@ -16,13 +16,14 @@
 ///      __cudaRegisterFatBinary);
 ///   4. link against libhetgpu-rt.
 ///
-/// Flags follow nvcc: -c -o -O<n> -I -D -U -std= -g -G -x cu -l -L -arch
-/// -gencode -code (accepted, ignored: the binary is portable), -keep /
-/// --save-temps, -v, -Xcompiler, -Xlinker, and separate compilation:
-/// -dc / -rdc=true write relocatable hetIR; linking such objects (or
-/// -dlink alone) performs the device link (docs/SeparateCompilation.md).
+/// The command line is nvcc's (Options.td, parsed by DriverOptions.cpp;
+/// docs/Driver.md lists every flag). Separate compilation: -dc / -rdc=true
+/// write relocatable hetIR; linking such objects (or -dlink alone) performs
+/// the device link (docs/SeparateCompilation.md).
 ///
 //===----------------------------------------------------------------------===//
+
+#include "DriverOptions.h"
 
 #include "hetgpu/ABI/Profile.h"
 #include "hetgpu/IR/Container.h"
@@ -34,7 +35,6 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -63,6 +63,8 @@ namespace hlink = hetgpu::link;
 
 namespace {
 
+using namespace hetgpu::cc;
+
 /// `--cuda-gpu-arch=` of every device compile: the portable profile.
 const std::string ProfileArch =
     "--cuda-gpu-arch=sm_" + std::to_string(hetgpu::abi::ProfileComputeMajor) +
@@ -70,261 +72,36 @@ const std::string ProfileArch =
 
 const char *ToolName = "hetgpu-cc";
 
-enum class Lang { None, CUDA, CXX, C, Object };
-
-struct Input {
-  std::string Path;
-  Lang Kind;
-};
-
-struct Options {
-  bool CompileOnly = false;
-  bool Verbose = false;
-  bool DryRun = false;
-  bool KeepTemps = false;
-  bool DeviceDebug = false;
-  bool PreprocessOnly = false;
-  bool Shared = false;
-  bool Relocatable = false;    ///< -dc, -rdc=true: relocatable hetIR
-  bool DeviceLinkOnly = false; ///< -dlink: write the device link object
-  bool LinkContracts = true;   ///< off: --no-device-link-contracts
-  std::string Output;
-  std::string OptLevel = "-O3";
-  std::string Std = "-std=c++17";
-  std::string KeepDir;
-  std::vector<std::string> CommonFlags; // -I -D -U -include -isystem -g -w ...
-  std::vector<std::string> HostFlags;   // -Xcompiler
-  std::vector<std::string> LinkFlags;   // -l -L -Xlinker
-  std::vector<Input> Inputs;
-};
-
-[[noreturn]] void fail(const Twine &Msg) {
-  WithColor::error(errs(), ToolName) << Msg << "\n";
-  exit(1);
-}
-
-
-Lang langFromExtension(StringRef Path) {
-  StringRef Ext = sys::path::extension(Path);
-  if (Ext == ".cu")
-    return Lang::CUDA;
-  if (Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C")
-    return Lang::CXX;
-  if (Ext == ".c")
-    return Lang::C;
-  return Lang::Object; // .o .a .so and anything else goes to the linker
-}
-
-/// Splits "a,b,c" as nvcc does for -Xcompiler / -Xlinker values.
-void splitCommas(StringRef V, std::vector<std::string> &Out, StringRef Prefix = "") {
-  SmallVector<StringRef, 4> Parts;
-  V.split(Parts, ',', -1, false);
-  for (StringRef P : Parts)
-    Out.push_back((Prefix + P).str());
-}
-
-/// The flags of separate compilation (docs/SeparateCompilation.md): -dc,
-/// --device-c, -rdc=B, --relocatable-device-code=B (also with the value as
-/// the next argument), -dlink, --device-link, --no-device-link-contracts.
-/// False when \p A is none of them.
-bool parseSeparateCompilation(StringRef A, int &I, int Argc, char **Argv,
-                              Options &O) {
-  if (A == "-dc" || A == "--device-c") {
-    O.Relocatable = O.CompileOnly = true;
-  } else if (A == "-dlink" || A == "--device-link") {
-    O.DeviceLinkOnly = true;
-  } else if (A == "--no-device-link-contracts") {
-    O.LinkContracts = false;
-  } else if (A.starts_with("-rdc") ||
-             A.starts_with("--relocatable-device-code")) {
-    StringRef Flag =
-        A.starts_with("-rdc") ? "-rdc" : "--relocatable-device-code";
-    StringRef V = A.drop_front(Flag.size());
-    if (V.empty()) {
-      if (I + 1 >= Argc)
-        fail("option '" + Flag + "' needs a value");
-      V = Argv[++I];
-    }
-    V.consume_front("=");
-    if (V != "true" && V != "false")
-      fail("'" + Flag + "' takes true or false, not '" + V + "'");
-    O.Relocatable = V == "true";
-  } else {
-    return false;
-  }
-  return true;
-}
-
-Options parseArgs(int Argc, char **Argv) {
-  Options O;
-  Lang ForcedLang = Lang::None;
-  auto Value = [&](int &I, StringRef Arg, StringRef Flag) -> std::string {
-    // Forms: -Xvalue, -X value, -X=value, --flag=value, --flag value.
-    if (Arg.size() > Flag.size()) {
-      StringRef Rest = Arg.drop_front(Flag.size());
-      return Rest.consume_front("=") ? Rest.str() : Rest.str();
-    }
-    if (I + 1 >= Argc)
-      fail("option '" + Flag + "' needs a value");
-    return Argv[++I];
-  };
-  for (int I = 1; I < Argc; ++I) {
-    StringRef A = Argv[I];
-    // Long options nvcc also spells with two dashes.
-    if (A.starts_with("--") && A.size() > 2) {
-      StringRef L = A.drop_front(2);
-      if (L == "compile")
-        A = "-c";
-      else if (L == "verbose")
-        A = "-v";
-      else if (L == "keep" || L == "save-temps")
-        A = "-keep";
-      else if (L.starts_with("output-file")) {
-        StringRef V = L.drop_front(11);
-        if (V.consume_front("=")) {
-          O.Output = V.str();
-          continue;
-        }
-        A = "-o";
-      }
-      else if (L == "device-debug")
-        A = "-G";
-      else if (L == "dryrun")
-        A = "-dryrun";
-      else if (L == "version") {
-        outs() << "hetgpu-cc: hetGPU CUDA compiler driver (portable hetIR)\n";
-        exit(0);
-      }
-    }
-    if (A == "-c") {
-      O.CompileOnly = true;
-    } else if (A == "-o" || (A.starts_with("-o") && A.size() > 2 && !A.starts_with("-objdir"))) {
-      O.Output = Value(I, A, "-o");
-    } else if (A == "-v") {
-      O.Verbose = true;
-    } else if (A == "-dryrun") {
-      O.DryRun = O.Verbose = true;
-    } else if (A == "-keep" || A == "-save-temps") {
-      O.KeepTemps = true;
-    } else if (A.starts_with("-keep-dir") || A.starts_with("--keep-dir")) {
-      O.KeepDir = Value(I, A, A.starts_with("--") ? "--keep-dir" : "-keep-dir");
-      O.KeepTemps = true;
-    } else if (A == "-E") {
-      O.PreprocessOnly = true;
-    } else if (A.starts_with("-O")) {
-      O.OptLevel = A.str();
-    } else if (A == "-G") {
-      O.DeviceDebug = true;
-      O.CommonFlags.push_back("-g");
-    } else if (A == "-g" || A == "-lineinfo" || A == "--generate-line-info") {
-      if (A == "-g")
-        O.CommonFlags.push_back("-g");
-    } else if (A.starts_with("-std=")) {
-      O.Std = A.str();
-    } else if (A == "-std") {
-      O.Std = "-std=" + Value(I, A, "-std");
-    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
-      std::string Flag = A.take_front(2).str();
-      O.CommonFlags.push_back(Flag + Value(I, A, Flag));
-    } else if (A == "-include" || A == "-isystem" || A == "-iquote") {
-      O.CommonFlags.push_back(A.str());
-      O.CommonFlags.push_back(Value(I, A, A));
-    } else if (A.starts_with("-l") || A.starts_with("-L")) {
-      std::string Flag = A.take_front(2).str();
-      O.LinkFlags.push_back(Flag + Value(I, A, Flag));
-    } else if (A == "-x" || A.starts_with("-x")) {
-      std::string L = Value(I, A, "-x");
-      if (L == "cu" || L == "cuda")
-        ForcedLang = Lang::CUDA;
-      else if (L == "c++")
-        ForcedLang = Lang::CXX;
-      else if (L == "c")
-        ForcedLang = Lang::C;
-      else if (L == "none")
-        ForcedLang = Lang::None;
-      else
-        fail("unsupported language '-x " + L + "'");
-    } else if (A.starts_with("-Xcompiler") || A.starts_with("--compiler-options")) {
-      splitCommas(Value(I, A, A.starts_with("-X") ? "-Xcompiler" : "--compiler-options"),
-                  O.HostFlags);
-    } else if (A.starts_with("-Xlinker") || A.starts_with("--linker-options")) {
-      splitCommas(Value(I, A, A.starts_with("-X") ? "-Xlinker" : "--linker-options"),
-                  O.LinkFlags, "-Wl,");
-    } else if (A.starts_with("-arch") || A.starts_with("-gencode") ||
-               A.starts_with("-code") || A.starts_with("--gpu-architecture") ||
-               A.starts_with("--gpu-code") || A.starts_with("--generate-code") ||
-               A.starts_with("-ccbin") || A.starts_with("--compiler-bindir") ||
-               A.starts_with("-Xptxas") || A.starts_with("--ptxas-options") ||
-               A.starts_with("-Xnvlink") || A.starts_with("-maxrregcount") ||
-               A.starts_with("--maxrregcount")) {
-      // Accepted and ignored: device code is portable hetIR. Consume a
-      // separate value when the flag has none attached.
-      bool Attached = A.contains('=') ||
-                      (A.starts_with("-arch") && A.size() > 5) ||
-                      (A.starts_with("-code") && A.size() > 5) ||
-                      (A.starts_with("-gencode") && A.size() > 8);
-      if (!Attached && I + 1 < Argc)
-        ++I;
-    } else if (parseSeparateCompilation(A, I, Argc, Argv, O)) {
-    } else if (A == "-shared" || A == "--shared") {
-      O.Shared = true;
-    } else if (A == "--use_fast_math" || A == "-use_fast_math" ||
-               A.starts_with("-ftz") || A.starts_with("-prec-") ||
-               A.starts_with("-fmad") || A.starts_with("--ftz") ||
-               A.starts_with("--prec-") || A.starts_with("--fmad") ||
-               A == "--expt-relaxed-constexpr" ||
-               A == "--expt-extended-lambda" || A == "--extended-lambda" ||
-               A == "-extended-lambda" || A == "-expt-relaxed-constexpr" ||
-               A == "-expt-extended-lambda" || A == "-m64" ||
-               A == "--restrict" || A == "-restrict" ||
-               A.starts_with("-Wno-deprecated-gpu-targets") ||
-               A == "-Wno-deprecated-declarations" || A == "--resource-usage" ||
-               A == "-res-usage" || A.starts_with("--diag-suppress") ||
-               A.starts_with("-diag-suppress")) {
-      // nvcc-only switches without an effect here.
-      if ((A == "--diag-suppress" || A == "-diag-suppress") && I + 1 < Argc)
-        ++I;
-    } else if (A == "-w" || A.starts_with("-W") || A.starts_with("-f") ||
-               A.starts_with("-m") || A == "-pthread" || A == "-pedantic") {
-      O.CommonFlags.push_back(A.str());
-    } else if (A.starts_with("-")) {
-      fail("unknown option '" + A + "'");
-    } else {
-      Lang K = ForcedLang != Lang::None ? ForcedLang : langFromExtension(A);
-      O.Inputs.push_back({A.str(), K});
-    }
-  }
-  if (O.Inputs.empty())
-    fail("no input files");
-  if (O.CompileOnly && O.Output.size() && O.Inputs.size() > 1)
-    fail("-o with -c needs exactly one input file");
-  if (O.DeviceLinkOnly && O.CompileOnly)
-    fail("-dlink cannot be combined with -c / -dc");
-  return O;
-}
-
 class Driver {
 public:
   explicit Driver(Options O) : Opts(std::move(O)) {
-    SmallString<256> Exe(sys::fs::getMainExecutable(ToolName, (void *)&ToolName));
+    SmallString<256> Exe(
+        sys::fs::getMainExecutable(ToolName, (void *)&ToolName));
     BinDir = sys::path::parent_path(Exe).str();
     LibDir = (sys::path::parent_path(BinDir) + "/lib").str();
     if (const char *H = getenv("HETGPU_LIBDIR"))
       LibDir = H;
-    IncludeDir = HETGPU_RUNTIME_INCLUDE_DIR;
+    // An installed tree has the headers under its prefix; the build tree
+    // uses the source tree's.
+    SmallString<256> Installed(sys::path::parent_path(BinDir));
+    sys::path::append(Installed, "include", "hetgpu", "cuda");
+    IncludeDir = sys::fs::is_directory(Installed) ? Installed.str().str()
+                                                  : HETGPU_RUNTIME_INCLUDE_DIR;
     if (const char *H = getenv("HETGPU_INCLUDE_DIR"))
       IncludeDir = H;
-    if (!sys::fs::is_directory(IncludeDir)) {
-      SmallString<256> Alt(sys::path::parent_path(BinDir));
-      sys::path::append(Alt, "include", "hetgpu", "cuda");
-      IncludeDir = Alt.str().str();
-    }
     Clang = HETGPU_CLANGXX;
     if (const char *C = getenv("HETGPU_CLANG"))
       Clang = C;
+    HostCC = Clang;
+    if (!Opts.HostCompiler.empty())
+      HostCC = hostCompilerOf(Opts.HostCompiler);
   }
 
   int run() {
+    if (Opts.Verbose) {
+      printToolkitLines();
+      printRequestedTargets();
+    }
     std::vector<std::string> Objects;
     for (const Input &In : Opts.Inputs) {
       if (!sys::fs::exists(In.Path))
@@ -341,11 +118,11 @@ public:
         compileCUDA(In.Path, Obj);
       else
         compileHost(In.Path, Obj, In.Kind);
-      if (Opts.PreprocessOnly)
+      if (producesNoObject())
         continue;
       Objects.push_back(Obj);
     }
-    if (Opts.CompileOnly || Opts.PreprocessOnly)
+    if (Opts.CompileOnly || producesNoObject())
       return 0;
     if (Opts.DeviceLinkOnly) {
       deviceLinkOnly(Objects);
@@ -363,6 +140,8 @@ public:
 private:
   Options Opts;
   std::string BinDir, LibDir, IncludeDir, Clang;
+  std::string HostCC;           ///< -ccbin's compiler (clang without it)
+  std::string OpenMPIncludeDir; ///< found once (addOpenMPIncludes)
   std::vector<std::string> Temps;
 
   std::string stem(StringRef Path) { return sys::path::stem(Path).str(); }
@@ -394,14 +173,16 @@ private:
     if (Opts.Verbose) {
       errs() << "#$ ";
       for (const std::string &A : Args)
-        errs() << (A.find(' ') != std::string::npos ? "\"" + A + "\"" : A) << " ";
+        errs() << (A.find(' ') != std::string::npos ? "\"" + A + "\"" : A)
+               << " ";
       errs() << "\n";
     }
     if (Opts.DryRun)
       return;
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string ErrMsg;
-    int RC = sys::ExecuteAndWait(Args[0], Refs, std::nullopt, {}, 0, 0, &ErrMsg);
+    int RC =
+        sys::ExecuteAndWait(Args[0], Refs, std::nullopt, {}, 0, 0, &ErrMsg);
     if (RC != 0)
       fail(What + " failed" + (ErrMsg.empty() ? "" : ": " + ErrMsg) +
            (RC > 0 ? " (exit code " + std::to_string(RC) + ")" : ""));
@@ -410,6 +191,8 @@ private:
   void addCommon(std::vector<std::string> &A) {
     A.push_back(Opts.Std);
     A.push_back("-D__HETGPU__=1");
+    // As nvcc: programs and CMake's compiler identification test it.
+    A.push_back("-D__NVCC__=1");
     A.push_back("-D__CUDACC_VER_MAJOR__=12");
     A.push_back("-D__CUDACC_VER_MINOR__=8");
     A.push_back("-D__CUDACC_VER_BUILD__=0");
@@ -420,8 +203,9 @@ private:
   }
 
   void addCUDAMode(std::vector<std::string> &A) {
-    A.insert(A.end(), {"-x", "cuda", "--cuda-path=/nonexistent", "-nocudainc",
-                       "-Wno-unknown-cuda-version", "-include", "cuda_runtime.h"});
+    A.insert(A.end(),
+             {"-x", "cuda", "--cuda-path=/nonexistent", "-nocudainc",
+              "-Wno-unknown-cuda-version", "-include", "cuda_runtime.h"});
   }
 
   void compileCUDA(const std::string &Src, const std::string &Obj) {
@@ -430,11 +214,23 @@ private:
     std::vector<std::string> Dev = {Clang};
     addCUDAMode(Dev);
     Dev.insert(Dev.end(),
-               {"--cuda-device-only", ProfileArch, "-nocudalib",
-                "-Xclang", "-target-sdk-version=12.8",
-                "-Xclang", "-target-feature", "-Xclang", "+ptx80",
-                Opts.DeviceDebug ? "-O0" : "-O3"});
+               {"--cuda-device-only", ProfileArch, "-nocudalib", "-Xclang",
+                "-target-sdk-version=12.8", "-Xclang", "-target-feature",
+                "-Xclang", "+ptx80",
+                Opts.DeviceDebug || !Opts.DeviceOptimize ? "-O0" : "-O3"});
     addCommon(Dev);
+    Dev.insert(Dev.end(), Opts.DeviceFlags.begin(), Opts.DeviceFlags.end());
+    addOpenMPIncludes(Dev);
+    if (Opts.LineInfo && !Opts.DeviceDebug)
+      Dev.push_back("-gline-tables-only");
+    if (Opts.PTXOnly) {
+      compilePTX(Dev, Src);
+      return;
+    }
+    if (dependenciesOnly()) {
+      writeDependencies(Src);
+      return;
+    }
     std::string PassPlugin = LibDir + "/HetGPUPasses.so";
     std::string ClangPlugin = LibDir + "/HetGPUClang.so";
     if (!sys::fs::exists(PassPlugin) && !Opts.DryRun)
@@ -457,27 +253,223 @@ private:
     Dev.insert(Dev.end(), {"-emit-llvm", "-c", Src, "-o", DevBC});
     exec(Dev, "device compilation of '" + Src + "'");
 
+    if (Opts.Verbose)
+      errs() << "#$ (hetgpu-cc) device code of " << Src
+             << ": portable hetIR (nvcc's -arch compute_"
+             << hetgpu::abi::ProfileComputeMajor
+             << hetgpu::abi::ProfileComputeMinor << " profile)\n";
+
     // 2. hetIR -> container.
     std::string Fatbin = intermediate(Src, ".hetgpu");
     if (Opts.Verbose)
       errs() << "#$ (hetgpu-cc) package " << DevBC << " -> " << Fatbin << "\n";
     if (!Opts.DryRun)
       writeContainer(DevBC, Fatbin, Src);
+    else if (Opts.ResourceUsage)
+      errs() << "#$ (hetgpu-cc) resource usage of " << DevBC << "\n";
 
     // 3. Host side with the container embedded.
     std::vector<std::string> Host = {Clang};
     addCUDAMode(Host);
     // The host side sees the device side's __CUDA_ARCH_LIST__ (CUB puts it
     // in its namespace's name, so kernel names must agree).
-    Host.insert(Host.end(), {"--cuda-host-only", ProfileArch, "-Xclang", "-target-sdk-version=12.8",
-                             "-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin,
+    Host.insert(Host.end(), {"--cuda-host-only", ProfileArch, "-Xclang",
+                             "-target-sdk-version=12.8", "-Xclang",
+                             "-fcuda-include-gpubinary", "-Xclang", Fatbin,
                              Opts.OptLevel, "-fPIC"});
     addCommon(Host);
     Host.insert(Host.end(), Rdc.begin(), Rdc.end());
-    for (const std::string &F : Opts.HostFlags)
-      Host.push_back(F);
+    addHostFlags(Host, /*ForClang=*/true);
+    addDependencyFlags(Host);
     Host.insert(Host.end(), {"-c", Src, "-o", Obj});
     exec(Host, "host compilation of '" + Src + "'");
+  }
+
+  /// The first flags of the host link; `#$ LIBRARIES=` repeats them.
+  std::vector<std::string> runtimeLinkFlags() const {
+    return {"-L" + LibDir, "-Wl,-rpath," + LibDir};
+  }
+
+  /// What nvcc -v prints about its toolkit, which build systems read
+  /// (CMake's CUDA support takes the toolkit root from TOP, the include and
+  /// link folders from INCLUDES and LIBRARIES, the host link line as the
+  /// one holding LIBRARIES' text): here hetGPU's prefix.
+  void printToolkitLines() const {
+    std::string Prefix = sys::path::parent_path(BinDir).str();
+    const char *Path = getenv("PATH");
+    errs() << "#$ TOP=" << Prefix << "\n"
+           << "#$ NVVMIR_LIBRARY_DIR=" << Prefix
+           << "/share/hetgpu/nvvm/libdevice\n"
+           << "#$ PATH=" << BinDir << ":" << (Path ? Path : "") << "\n"
+           << "#$ INCLUDES=\"-I" << IncludeDir << "\"\n"
+           << "#$ LIBRARIES=";
+    for (const std::string &F : runtimeLinkFlags())
+      errs() << " " << F;
+    errs() << "\n";
+  }
+
+  /// -arch / -code / -gencode as parsed (recorded for ahead-of-time
+  /// images; the binary itself is portable).
+  void printRequestedTargets() const {
+    if (Opts.Targets.empty())
+      return;
+    errs() << "#$ (hetgpu-cc) requested targets (not used: portable hetIR):";
+    for (const GpuTarget &T : Opts.Targets) {
+      errs() << " " << (T.Arch.empty() ? "?" : T.Arch) << "=";
+      ListSeparator Comma(",");
+      for (const std::string &C : T.Codes)
+        errs() << Comma << C;
+    }
+    errs() << "\n";
+  }
+
+  bool dependenciesOnly() const {
+    return Opts.Deps == DepMode::Only || Opts.Deps == DepMode::OnlyNonSystem;
+  }
+
+  /// -E, -M, -MM and --ptx write no object to link.
+  bool producesNoObject() const {
+    return Opts.PreprocessOnly || Opts.PTXOnly || dependenciesOnly();
+  }
+
+  /// The compiler -ccbin names: a program, or a folder holding c++ / g++.
+  static std::string hostCompilerOf(StringRef Bin) {
+    if (!sys::fs::is_directory(Bin)) {
+      if (Bin.contains('/'))
+        return Bin.str();
+      if (auto P = sys::findProgramByName(Bin))
+        return *P;
+      fail("host compiler '" + Bin + "' (-ccbin) not found on PATH");
+    }
+    for (StringRef Name : {"c++", "g++", "clang++"}) {
+      SmallString<256> P(Bin);
+      sys::path::append(P, Name);
+      if (sys::fs::can_execute(P))
+        return P.str().str();
+    }
+    fail("no C++ compiler (c++, g++, clang++) in -ccbin folder '" + Bin + "'");
+  }
+
+  /// clang has no OpenMP runtime of its own here (libomp is not a
+  /// dependency): -fopenmp becomes GCC's libgomp, found through -ccbin's
+  /// compiler or g++, so `-Xcompiler -fopenmp` works for .cu files.
+  std::string openMPFlagForClang() { return "-fopenmp=libgomp"; }
+
+  std::string gompIncludeDir() {
+    std::string GCC = HostCC != Clang ? HostCC : "g++";
+    auto Prog = GCC.find('/') == std::string::npos ? sys::findProgramByName(GCC)
+                                                   : ErrorOr<std::string>(GCC);
+    if (!Prog)
+      return "";
+    SmallString<256> Out;
+    if (sys::fs::createTemporaryFile("hetgpu-omp", "txt", Out))
+      return "";
+    Temps.push_back(Out.str().str());
+    std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out),
+                                            std::nullopt};
+    StringRef Args[] = {*Prog, "-print-file-name=include/omp.h"};
+    if (sys::ExecuteAndWait(*Prog, Args, std::nullopt, Redirects) != 0)
+      return "";
+    auto Buf = MemoryBuffer::getFile(Out);
+    if (!Buf)
+      return "";
+    StringRef Path = (*Buf)->getBuffer().trim();
+    if (!sys::fs::exists(Path))
+      return "";
+    return sys::path::parent_path(Path).str();
+  }
+
+  /// -Xcompiler flags for a compile by clang (\p ForClang) or by -ccbin's
+  /// compiler.
+  void addHostFlags(std::vector<std::string> &A, bool ForClang) {
+    for (const std::string &F : Opts.HostFlags) {
+      if (F != "-fopenmp" || !ForClang) {
+        A.push_back(F);
+        continue;
+      }
+      A.push_back(openMPFlagForClang());
+      addOpenMPIncludes(A);
+    }
+  }
+
+  /// With -Xcompiler -fopenmp, the folder of libgomp's omp.h, for clang's
+  /// compiles (the device side includes it too, as the host side does).
+  void addOpenMPIncludes(std::vector<std::string> &A) {
+    if (!is_contained(Opts.HostFlags, "-fopenmp"))
+      return;
+    if (OpenMPIncludeDir.empty())
+      OpenMPIncludeDir = gompIncludeDir();
+    if (OpenMPIncludeDir.empty())
+      fail("-fopenmp: no omp.h of GCC's libgomp found (install g++ or name "
+           "a GCC with -ccbin)");
+    A.insert(A.end(), {"-isystem", OpenMPIncludeDir});
+  }
+
+  /// -M / -MM / -MD / -MMD with -MF, -MT, -MP for one compile.
+  void addDependencyFlags(std::vector<std::string> &A) {
+    switch (Opts.Deps) {
+    case DepMode::None:
+      return;
+    case DepMode::Only:
+      A.push_back("-M");
+      break;
+    case DepMode::OnlyNonSystem:
+      A.push_back("-MM");
+      break;
+    case DepMode::WithCompile:
+      A.push_back("-MD");
+      break;
+    case DepMode::WithCompileNonSystem:
+      A.push_back("-MMD");
+      break;
+    }
+    std::string File = Opts.DepFile;
+    if (File.empty() && dependenciesOnly() && !Opts.Output.empty())
+      File = Opts.Output;
+    if (!File.empty())
+      A.insert(A.end(), {"-MF", File});
+    if (!Opts.DepTarget.empty())
+      A.insert(A.end(), {"-MT", Opts.DepTarget});
+    if (Opts.DepPhony)
+      A.push_back("-MP");
+  }
+
+  /// -M / -MM of a .cu file: the host side's includes (both sides include
+  /// the same headers).
+  void writeDependencies(const std::string &Src) {
+    std::vector<std::string> Host = {Clang};
+    addCUDAMode(Host);
+    Host.insert(Host.end(), {"--cuda-host-only", ProfileArch});
+    addCommon(Host);
+    addHostFlags(Host, /*ForClang=*/true);
+    addDependencyFlags(Host);
+    Host.push_back(Src);
+    exec(Host, "dependencies of '" + Src + "'");
+  }
+
+  /// --ptx: the device side through clang's NVPTX back end (the portable
+  /// profile's sm_80), without hetGPU's passes.
+  void compilePTX(std::vector<std::string> Dev, const std::string &Src) {
+    std::string Out = Opts.Output.empty() ? stem(Src) + ".ptx" : Opts.Output;
+    Dev.insert(Dev.end(), {"-S", Src, "-o", Out});
+    exec(Dev, "PTX compilation of '" + Src + "'");
+  }
+
+  /// --resource-usage / -Xptxas -v: what each kernel of \p Src needs, from
+  /// the container's kernel table (registers are the device translator's).
+  static void printResourceUsage(const hetgpu::container::ModuleInfo &MI,
+                                 StringRef Src) {
+    for (const hetgpu::container::KernelInfo &K : MI.Kernels) {
+      errs() << "hetgpu-cc info    : kernel '"
+             << (K.Demangled.empty() ? K.Name : K.Demangled) << "' (" << Src
+             << "): " << K.ParamBufferSize << " bytes parameters, "
+             << K.StaticShared << " bytes static shared memory, "
+             << K.StateRecordSize << " bytes state record per thread";
+      if (K.MaxThreads)
+        errs() << ", __launch_bounds__(" << K.MaxThreads << ", " << K.MinBlocks
+               << ")";
+      errs() << "\n";
+    }
   }
 
   /// clang's relocatable mode for both sides of one .cu file: the host side
@@ -506,6 +498,8 @@ private:
     if (!MI)
       fail("device code of '" + Src + "' is not valid hetIR:\n" +
            toString(MI.takeError()));
+    if (Opts.ResourceUsage)
+      printResourceUsage(*MI, Src);
     hetgpu::container::Container C;
     C.Modules.push_back(std::move(*MI));
     std::string Bytes = hetgpu::container::write(C);
@@ -517,7 +511,7 @@ private:
   }
 
   void compileHost(const std::string &Src, const std::string &Obj, Lang K) {
-    std::vector<std::string> Host = {Clang};
+    std::vector<std::string> Host = {HostCC};
     if (K == Lang::C)
       Host.insert(Host.end(), {"-x", "c"});
     else
@@ -527,13 +521,21 @@ private:
     for (const std::string &F : Opts.CommonFlags)
       Host.push_back(F);
     Host.insert(Host.end(), {"-isystem", IncludeDir});
-    for (const std::string &F : Opts.HostFlags)
-      Host.push_back(F);
+    addHostFlags(Host, HostCC == Clang);
     if (Opts.PreprocessOnly) {
       Host.insert(Host.end(), {"-E", Src});
       exec(Host, "preprocessing '" + Src + "'");
       return;
     }
+    if (Opts.PTXOnly)
+      return;
+    if (dependenciesOnly()) {
+      Host.push_back(Src);
+      addDependencyFlags(Host);
+      exec(Host, "dependencies of '" + Src + "'");
+      return;
+    }
+    addDependencyFlags(Host);
     Host.insert(Host.end(), {"-c", Src, "-o", Obj});
     exec(Host, "compilation of '" + Src + "'");
   }
@@ -654,21 +656,27 @@ private:
   void link(const std::vector<std::string> &Objects) {
     std::string Out = Opts.Output.empty() ? "a.out" : Opts.Output;
     std::string DeviceLink = deviceLinkFor(Objects);
-    std::vector<std::string> L = {Clang};
+    std::vector<std::string> L = {HostCC};
     if (Opts.Shared)
       L.push_back("-shared");
     for (const std::string &O : Objects)
       L.push_back(O);
     if (!DeviceLink.empty())
       L.push_back(DeviceLink);
-    L.insert(L.end(), {"-o", Out, "-L" + LibDir, "-Wl,-rpath," + LibDir});
+    L.insert(L.end(), {"-o", Out});
+    for (const std::string &F : runtimeLinkFlags())
+      L.push_back(F);
     for (const std::string &F : Opts.LinkFlags)
       L.push_back(F);
     for (const std::string &F : Opts.HostFlags)
       if (StringRef(F).starts_with("-Wl,") || StringRef(F).starts_with("-l") ||
-          StringRef(F).starts_with("-L") || F == "-fopenmp" || F == "-pthread")
+          StringRef(F).starts_with("-L") || F == "-pthread")
         L.push_back(F);
-    L.insert(L.end(), {"-lhetgpu-rt", "-lpthread", "-ldl", "-lm"});
+      else if (F == "-fopenmp")
+        L.push_back(HostCC == Clang ? openMPFlagForClang() : F);
+    if (Opts.LinkRuntime)
+      L.push_back("-lhetgpu-rt");
+    L.insert(L.end(), {"-lpthread", "-ldl", "-lm"});
     exec(L, "linking '" + Out + "'");
   }
 };
@@ -677,6 +685,6 @@ private:
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
-  Options O = parseArgs(Argc, Argv);
+  Options O = parseCommandLine(Argc, Argv);
   return Driver(std::move(O)).run();
 }

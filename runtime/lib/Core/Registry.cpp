@@ -12,6 +12,7 @@
 
 #include "Core/Log.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -60,9 +61,12 @@ const std::vector<std::string> &hetgpu::rt::allBackendNames() {
   return Names;
 }
 
-void hetgpu::rt::discoverDevices(const std::string &Only,
+void hetgpu::rt::discoverDevices(const std::vector<std::string> &Only,
                                  std::vector<DiscoveredDevice> &Devices,
                                  std::vector<BackendReport> &Reports) {
+  std::string OnlyList;
+  for (const std::string &O : Only)
+    OnlyList += (OnlyList.empty() ? "" : ",") + O;
   for (const BackendEntry &E : AllBackends) {
     BackendReport R;
     R.Name = E.Name;
@@ -72,14 +76,15 @@ void hetgpu::rt::discoverDevices(const std::string &Only,
         B = &BB;
     R.Built = B != nullptr;
     if (!B) {
-      R.Discovery = Status(ErrorCode::NotSupported,
-                           "not built into this libhetgpu-rt");
+      R.Discovery =
+          Status(ErrorCode::NotSupported, "not built into this libhetgpu-rt");
       Reports.push_back(std::move(R));
       continue;
     }
-    if (!Only.empty() && Only != E.Name) {
+    if (!Only.empty() &&
+        std::find(Only.begin(), Only.end(), E.Name) == Only.end()) {
       R.Discovery = Status(ErrorCode::NotSupported,
-                           "not probed (HETGPU_DEVICE=" + Only + ")");
+                           "not probed (HETGPU_DEVICE=" + OnlyList + ")");
       Reports.push_back(std::move(R));
       continue;
     }

@@ -36,9 +36,9 @@ struct DiscoveredDevice {
 /// Names of all backends of Backends.def, in order.
 const std::vector<std::string> &allBackendNames();
 
-/// Discovers devices. \p Only, when non-empty, restricts discovery to that
-/// backend. Devices come in Backends.def order.
-void discoverDevices(const std::string &Only,
+/// Discovers devices. \p Only, when non-empty, restricts discovery to those
+/// backends. Devices come in Backends.def order.
+void discoverDevices(const std::vector<std::string> &Only,
                      std::vector<DiscoveredDevice> &Devices,
                      std::vector<BackendReport> &Reports);
 

@@ -71,34 +71,85 @@ static int rank(const DiscoveredDevice &D) {
   return 0;
 }
 
+/// What HETGPU_DEVICE asks for: nothing (the GPUs, else the CPU), `all`
+/// (every device), one backend or a comma list of backends (their devices,
+/// in that order), or a device index (the default device among those
+/// counted without the variable). False (and the reason logged) when it
+/// names no backend.
+static bool parseDeviceSelection(const std::string &Sel,
+                                 std::vector<std::string> &Listed,
+                                 bool &IsIndex, bool &All) {
+  IsIndex =
+      !Sel.empty() && Sel.find_first_not_of("0123456789") == std::string::npos;
+  All = Sel == "all";
+  if (Sel.empty() || IsIndex || All)
+    return true;
+  const auto &Names = allBackendNames();
+  size_t Start = 0;
+  while (Start <= Sel.size()) {
+    size_t Comma = Sel.find(',', Start);
+    std::string Name = Sel.substr(
+        Start, Comma == std::string::npos ? std::string::npos : Comma - Start);
+    if (std::find(Names.begin(), Names.end(), Name) == Names.end()) {
+      std::string Valid;
+      for (const std::string &N : Names)
+        Valid += (Valid.empty() ? "" : "|") + N;
+      log(LogLevel::Error, "HETGPU_DEVICE=" + Sel + " names no backend" +
+                               (Name != Sel ? " ('" + Name + "')" : "") +
+                               " (expected " + Valid +
+                               "|all|<list>|<device index>)");
+      return false;
+    }
+    if (std::find(Listed.begin(), Listed.end(), Name) == Listed.end())
+      Listed.push_back(Name);
+    if (Comma == std::string::npos)
+      break;
+    Start = Comma + 1;
+  }
+  return true;
+}
+
+/// How many of \p Found (sorted by rank) CUDA programs see without
+/// HETGPU_DEVICE: the GPUs when there are any, else the CPU device, else
+/// every device. The others stay contexts the CUDA API does not count
+/// (migration targets, hetgpuGetDeviceInfo by name).
+static size_t defaultVisibleCount(const std::vector<DiscoveredDevice> &Found) {
+  size_t GPUs = 0, CPUs = 0;
+  for (const DiscoveredDevice &D : Found) {
+    GPUs += rank(D) == 0;
+    CPUs += rank(D) == 1;
+  }
+  if (GPUs)
+    return GPUs;
+  return CPUs ? GPUs + CPUs : Found.size();
+}
+
 cudaError_t Runtime::init() {
   std::call_once(InitOnce, [this] {
     std::string Sel;
     if (const char *E = getenv("HETGPU_DEVICE"))
       Sel = E;
-    bool IsIndex = !Sel.empty() &&
-                   Sel.find_first_not_of("0123456789") == std::string::npos;
-    std::string Only;
-    if (!Sel.empty() && !IsIndex) {
-      const auto &Names = allBackendNames();
-      if (std::find(Names.begin(), Names.end(), Sel) == Names.end()) {
-        std::string Valid;
-        for (const std::string &N : Names)
-          Valid += (Valid.empty() ? "" : "|") + N;
-        log(LogLevel::Error, "HETGPU_DEVICE=" + Sel +
-                                 " names no backend (expected " + Valid +
-                                 "|<device index>)");
-        InitError = cudaErrorNoDevice;
-        return;
-      }
-      Only = Sel;
+    std::vector<std::string> Listed;
+    bool IsIndex = false, All = false;
+    if (!parseDeviceSelection(Sel, Listed, IsIndex, All)) {
+      InitError = cudaErrorNoDevice;
+      return;
     }
+    std::string Only = Sel;
     std::vector<DiscoveredDevice> Found;
-    discoverDevices(Only, Found, Reports);
+    discoverDevices(Listed, Found, Reports);
+    auto Position = [&](const DiscoveredDevice &D) {
+      return std::find(Listed.begin(), Listed.end(), D.Backend) -
+             Listed.begin();
+    };
     std::stable_sort(Found.begin(), Found.end(),
-                     [](const DiscoveredDevice &A, const DiscoveredDevice &B) {
+                     [&](const DiscoveredDevice &A, const DiscoveredDevice &B) {
+                       if (!Listed.empty())
+                         return Position(A) < Position(B);
                        return rank(A) < rank(B);
                      });
+    size_t Visible =
+        Listed.empty() && !All ? defaultVisibleCount(Found) : Found.size();
     for (DiscoveredDevice &D : Found) {
       auto Ctx = std::make_unique<DeviceContext>();
       Ctx->Index = static_cast<int>(Contexts.size());
@@ -108,14 +159,14 @@ cudaError_t Runtime::init() {
       Ctx->HomeBackend = D.Backend;
       Contexts.push_back(std::move(Ctx));
     }
-    VisibleCount = static_cast<int>(Contexts.size());
+    VisibleCount = static_cast<int>(Visible);
     // Migration targets of backends HETGPU_DEVICE left out are discovered
     // too, as contexts the CUDA API does not count.
     MigrationService *Mig = registeredMigrationService();
-    if (Mig && !Only.empty() && !Contexts.empty())
+    if (Mig && !Listed.empty() && !Contexts.empty())
       for (const std::string &T : Mig->targetDevices()) {
         const auto &Names = allBackendNames();
-        if (T == Only ||
+        if (std::find(Listed.begin(), Listed.end(), T) != Listed.end() ||
             std::find(Names.begin(), Names.end(), T) == Names.end())
           continue;
         bool Have = false;
@@ -125,7 +176,7 @@ cudaError_t Runtime::init() {
           continue;
         std::vector<DiscoveredDevice> Extra;
         std::vector<BackendReport> ExtraReports;
-        discoverDevices(T, Extra, ExtraReports);
+        discoverDevices({T}, Extra, ExtraReports);
         for (BackendReport &R : ExtraReports)
           if (R.Probed)
             for (BackendReport &Old : Reports)
@@ -148,8 +199,8 @@ cudaError_t Runtime::init() {
           Why += "; " + R.Name + ": " +
                  (R.Discovery ? R.Discovery.Message : "no devices");
       log(LogLevel::Error,
-          (Only.empty() ? std::string("no device found")
-                        : "HETGPU_DEVICE=" + Only + ": no device found") +
+          (Listed.empty() ? std::string("no device found")
+                          : "HETGPU_DEVICE=" + Only + ": no device found") +
               Why);
       InitError = cudaErrorNoDevice;
       return;
@@ -174,13 +225,12 @@ cudaError_t Runtime::init() {
       startPrefetch(*Contexts[DefaultIndex]->Dev, Bins);
     }
     for (auto &C : Contexts)
-      log(LogLevel::Info, "device " + std::to_string(C->Index) + ": " +
-                              C->Dev->properties().Name + " (" + C->Backend +
-                              ")" +
-                              (C->Index == DefaultIndex ? " [default]" : "") +
-                              (C->Index >= VisibleCount
-                                   ? " [migration target only]"
-                                   : ""));
+      log(LogLevel::Info,
+          "device " + std::to_string(C->Index) + ": " +
+              C->Dev->properties().Name + " (" + C->Backend + ")" +
+              (C->Index == DefaultIndex ? " [default]" : "") +
+              (C->Index >= VisibleCount ? " [not counted by the CUDA API]"
+                                        : ""));
   });
   return InitError;
 }

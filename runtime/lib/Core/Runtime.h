@@ -154,9 +154,10 @@ public:
   /// Discovers devices once; returns the error every call reports when no
   /// device can be used (cudaErrorNoDevice), or cudaSuccess.
   cudaError_t init();
-  /// Devices the CUDA API sees. Contexts past this count are devices that
-  /// were discovered only as migration targets (HETGPU_MIGRATE to= naming a
-  /// backend that HETGPU_DEVICE left out).
+  /// Devices the CUDA API sees. Contexts past this count are devices it
+  /// does not count: without HETGPU_DEVICE those that are not GPUs when
+  /// there are GPUs (or not the CPU), and migration targets (HETGPU_MIGRATE
+  /// to= naming a backend that HETGPU_DEVICE left out).
   int deviceCount() const { return VisibleCount; }
   int contextCount() const { return static_cast<int>(Contexts.size()); }
   /// Context index of a HETGPU_DEVICE-style name (backend name or index),

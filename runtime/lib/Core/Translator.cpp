@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <fstream>
 #include <mutex>
@@ -105,13 +106,24 @@ static Status loadTranslator(TranslatorLib &L) {
   auto T0 = std::chrono::steady_clock::now();
   std::string Path = translatorPath();
   L.Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!L.Handle && Path != "libhetgpu-translate.so" &&
-      !getenv("HETGPU_TRANSLATOR"))
+  // dlerror() names what failed: the translator itself or a library it
+  // needs (libLLVM.so.22.1). The first attempt's reason is the one to
+  // report when the translator is there but cannot be loaded.
+  const char *FirstError = L.Handle ? nullptr : dlerror();
+  std::string Reason = FirstError ? FirstError : "";
+  bool Present = access(Path.c_str(), F_OK) == 0;
+  if (!L.Handle && !Present && Path != "libhetgpu-translate.so" &&
+      !getenv("HETGPU_TRANSLATOR")) {
     L.Handle = dlopen("libhetgpu-translate.so", RTLD_NOW | RTLD_LOCAL);
+    if (!L.Handle) {
+      const char *E = dlerror();
+      Reason += std::string("; from the library search path: ") +
+                (E ? E : "unknown dlopen error");
+    }
+  }
   if (!L.Handle) {
-    const char *E = dlerror();
     L.Error = "cannot load the hetIR translator " + Path + ": " +
-              (E ? E : "unknown dlopen error");
+              (Reason.empty() ? "unknown dlopen error" : Reason);
     return Status(ErrorCode::NoBinaryForGpu, L.Error);
   }
   L.Translate = reinterpret_cast<hetgpu_translate_fn>(

@@ -1,0 +1,5 @@
+#ifdef NO_HOST_FILE
+inline int hostPart() { return 0; }
+#else
+int hostPart();
+#endif

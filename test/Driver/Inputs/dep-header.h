@@ -1,0 +1,1 @@
+#define DEP_HEADER_SCALE 2

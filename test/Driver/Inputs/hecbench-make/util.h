@@ -1,0 +1,1 @@
+long total(const int *x, int n);
