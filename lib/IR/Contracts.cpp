@@ -33,8 +33,7 @@ std::optional<Fact> factOf(const GlobalVariable &G) {
   // Static variables: clang mangles them (`_ZL19__hetgpu_block_size`).
   auto Geometric = [&](StringRef Var) {
     size_t P = N.find(Var);
-    StringRef After =
-        P == StringRef::npos ? "?" : N.drop_front(P + Var.size());
+    StringRef After = P == StringRef::npos ? "?" : N.drop_front(P + Var.size());
     return After.empty() || After.starts_with("__static__");
   };
   if (Geometric(BlockSizeVar)) {

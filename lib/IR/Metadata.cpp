@@ -184,8 +184,8 @@ static Error readLaunchRules(const MDNode *L, KernelInfo &K) {
     return malformed("\"launch.rules\" is not a list", K.Name);
   for (const MDOperand &RO : L->operands()) {
     auto *R = dyn_cast_or_null<MDNode>(RO.get());
-    auto Kind = R && R->getNumOperands() == 3 ? asStr(R->getOperand(0))
-                                              : std::nullopt;
+    auto Kind =
+        R && R->getNumOperands() == 3 ? asStr(R->getOperand(0)) : std::nullopt;
     auto V = Kind ? asInt(R->getOperand(1)) : std::nullopt;
     auto Why = V ? asStr(R->getOperand(2)) : std::nullopt;
     if (!Why || !*V)

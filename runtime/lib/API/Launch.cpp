@@ -58,16 +58,17 @@ uint64_t cooperativeBlockLimit(const DeviceProperties &P,
 cudaError_t checkLaunchRules(const container::KernelInfo &Info,
                              uint64_t Threads) {
   for (const container::LaunchRule &R : Info.LaunchRules) {
-    bool Ok = R.K == container::LaunchRule::Exactly      ? Threads == R.Value
-              : R.K == container::LaunchRule::MultipleOf ? Threads % R.Value == 0
-                                                         : Threads <= R.Value;
+    bool Ok = R.K == container::LaunchRule::Exactly ? Threads == R.Value
+              : R.K == container::LaunchRule::MultipleOf
+                  ? Threads % R.Value == 0
+                  : Threads <= R.Value;
     if (Ok)
       continue;
     log(LogLevel::Warn,
         "launch of '" + Info.Demangled + "' with " + std::to_string(Threads) +
             " threads per block refused: the block size must be " +
-            container::launchRuleKindName(R.K) + " " +
-            std::to_string(R.Value) + ", because " + R.Why);
+            container::launchRuleKindName(R.K) + " " + std::to_string(R.Value) +
+            ", because " + R.Why);
     return cudaErrorInvalidConfiguration;
   }
   return cudaSuccess;
