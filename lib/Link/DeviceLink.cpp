@@ -256,7 +256,7 @@ Error collected(std::vector<std::string> &Errors, const Twine &What) {
 }
 
 Error finalize(Module &M, std::vector<std::string> &Errors) {
-  runModulePass(M, FinalizeLinkPass());
+  runModulePass(M, FinalizeLinkPass(/*Optimize=*/true));
   return collected(Errors, "device link: the linked device code is invalid:");
 }
 
