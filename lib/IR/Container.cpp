@@ -283,6 +283,8 @@ bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
                                      " of a launch rule of " + K.Name);
     LR.K = static_cast<LaunchRule::Kind>(Kind);
     LR.Value = R.get<uint32_t>("launch rule value");
+    if (!R.failed() && LR.Value == 0)
+      R.fail("launch rule value", "0 threads in a launch rule of " + K.Name);
     LR.Why = R.str("launch rule reason");
     K.LaunchRules.push_back(std::move(LR));
   }
