@@ -61,6 +61,18 @@ const char *slotKindName(SlotKind K) {
   return "unknown";
 }
 
+const char *launchRuleKindName(LaunchRule::Kind K) {
+  switch (K) {
+  case LaunchRule::Exactly:
+    return "exactly";
+  case LaunchRule::MultipleOf:
+    return "multiple-of";
+  case LaunchRule::AtMost:
+    return "at-most";
+  }
+  return "unknown";
+}
+
 const char *safePointKindName(SafePointKind K) {
   switch (K) {
   case SafePointKind::Entry:
@@ -194,11 +206,17 @@ void writeKernel(Writer &W, const KernelInfo &K) {
       W.str(S.Type);
     }
   }
+  W.u32(static_cast<uint32_t>(K.LaunchRules.size()));
+  for (const LaunchRule &LR : K.LaunchRules) {
+    W.u32(LR.K);
+    W.u32(LR.Value);
+    W.str(LR.Why);
+  }
 }
 
 bool isPow2(uint32_t V) { return V && !(V & (V - 1)); }
 
-bool readKernel(Reader &R, KernelInfo &K) {
+bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
   K.Name = R.str("kernel name");
   if (!R.failed() && K.Name.empty())
     R.fail("kernel name", "empty");
@@ -253,6 +271,22 @@ bool readKernel(Reader &R, KernelInfo &K) {
       SP.Slots.push_back(std::move(S));
     }
     K.SafePoints.push_back(std::move(SP));
+  }
+  if (Minor < 1) // 1.0 had no launch rules
+    return !R.failed();
+  uint32_t NR = R.count("launch rule count", 12);
+  for (uint32_t I = 0; I < NR && !R.failed(); ++I) {
+    LaunchRule LR;
+    uint32_t Kind = R.get<uint32_t>("launch rule kind");
+    if (Kind > LaunchRule::AtMost)
+      R.fail("launch rule kind", "unknown kind " + std::to_string(Kind) +
+                                     " of a launch rule of " + K.Name);
+    LR.K = static_cast<LaunchRule::Kind>(Kind);
+    LR.Value = R.get<uint32_t>("launch rule value");
+    if (!R.failed() && LR.Value == 0)
+      R.fail("launch rule value", "0 threads in a launch rule of " + K.Name);
+    LR.Why = R.str("launch rule reason");
+    K.LaunchRules.push_back(std::move(LR));
   }
   return !R.failed();
 }
@@ -373,7 +407,7 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
     uint32_t NG = P.count("global count", 20);
     for (uint32_t K = 0; K < NK && !P.failed(); ++K) {
       KernelInfo KI;
-      if (readKernel(P, KI))
+      if (readKernel(P, KI, Out.Minor))
         M.Kernels.push_back(std::move(KI));
     }
     for (uint32_t G = 0; G < NG && !P.failed(); ++G) {

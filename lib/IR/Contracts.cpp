@@ -30,7 +30,19 @@ namespace {
 std::optional<Fact> factOf(const GlobalVariable &G) {
   StringRef N = G.getName();
   Fact F;
-  if (N.starts_with(FactPrefix)) {
+  // Static variables: clang mangles them (`_ZL19__hetgpu_block_size`).
+  auto Geometric = [&](StringRef Var) {
+    size_t P = N.find(Var);
+    StringRef After = P == StringRef::npos ? "?" : N.drop_front(P + Var.size());
+    return After.empty() || After.starts_with("__static__");
+  };
+  if (Geometric(BlockSizeVar)) {
+    F.K = Fact::BlockSize;
+  } else if (Geometric(MaxBlockSizeVar)) {
+    F.K = Fact::MaxBlockSize;
+  } else if (Geometric(FullWarpsVar)) {
+    F.K = Fact::FullWarps;
+  } else if (N.starts_with(FactPrefix)) {
     F.Name = N.drop_front(FactPrefix.size()).str();
     F.K = G.isDeclaration() ? Fact::Import : Fact::Export;
   } else if (size_t P = N.find(RequireFactPrefix); P != StringRef::npos) {
@@ -50,6 +62,32 @@ std::optional<Fact> factOf(const GlobalVariable &G) {
   return F;
 }
 
+/// The geometric facts of one component contradict each other: a fixed
+/// block size above the bound it was compiled for, or not whole warps.
+std::string geometryProblem(const std::vector<Fact> &Facts) {
+  std::optional<int64_t> Size, Max;
+  bool Warps = false;
+  for (const Fact &F : Facts) {
+    if (F.K == Fact::BlockSize)
+      Size = F.Value;
+    else if (F.K == Fact::MaxBlockSize)
+      Max = F.Value;
+    Warps |= F.K == Fact::FullWarps;
+  }
+  for (const Fact &F : Facts)
+    if (F.isGeometric() && F.K != Fact::FullWarps && F.Value <= 0)
+      return std::string(factKindName(F.K)) + " is " + std::to_string(F.Value) +
+             " (a number of threads must be positive)";
+  if (Size && Max && *Size > *Max)
+    return "the block size is required to be " + std::to_string(*Size) +
+           " but at most " + std::to_string(*Max);
+  if (Size && Warps && *Size % 32)
+    return "the block size is required to be " + std::to_string(*Size) +
+           ", which is not a whole number of 32-thread warps, but full warps "
+           "are required too";
+  return "";
+}
+
 } // namespace
 
 const char *factKindName(Fact::Kind K) {
@@ -60,6 +98,12 @@ const char *factKindName(Fact::Kind K) {
     return "require";
   case Fact::Import:
     return "import";
+  case Fact::BlockSize:
+    return "block.size";
+  case Fact::MaxBlockSize:
+    return "max.block.size";
+  case Fact::FullWarps:
+    return "full.warps";
   }
   return "?";
 }
@@ -71,7 +115,7 @@ std::vector<std::string> recordFacts(Module &M) {
   for (GlobalVariable &G : M.globals())
     if (auto F = factOf(G)) {
       Facts.push_back(*F);
-      if (F->K == Fact::Require)
+      if (F->K == Fact::Require || F->isGeometric())
         Requires.push_back(&G);
     }
   std::vector<std::string> Problems;
@@ -85,6 +129,8 @@ std::vector<std::string> recordFacts(Module &M) {
       Problems.push_back("fact '" + F.Name + "' is exported as " +
                          std::to_string(Exported[F.Name]) +
                          " but required to be " + std::to_string(F.Value));
+  if (std::string P = geometryProblem(Facts); !P.empty())
+    Problems.push_back(P);
   SmallPtrSet<Constant *, 4> Erase;
   for (GlobalVariable *G : Requires)
     Erase.insert(G);
@@ -127,7 +173,14 @@ std::vector<Fact> readFacts(const Module &M) {
     if (K->getString() == "import") {
       F.K = Fact::Import;
     } else {
-      F.K = K->getString() == "export" ? Fact::Export : Fact::Require;
+      std::optional<Fact::Kind> Kind;
+      for (Fact::Kind C : {Fact::Export, Fact::Require, Fact::BlockSize,
+                           Fact::MaxBlockSize, Fact::FullWarps})
+        if (K->getString() == factKindName(C))
+          Kind = C;
+      if (!Kind)
+        continue; // a later minor version's kind
+      F.K = *Kind;
       auto *V = Op->getNumOperands() > 2
                     ? mdconst::dyn_extract<ConstantInt>(Op->getOperand(2))
                     : nullptr;

@@ -150,7 +150,16 @@ void writeKernelMetadata(Function &F, const KernelInfo &Info) {
       MDNode::get(C, Feats),
       strMD(C, "launch.bounds"),
       MDNode::get(C, {i32MD(C, Info.MaxThreads), i32MD(C, Info.MinBlocks)})};
-  replaceEntry(*F.getParent(), KernelsMD, F, MDNode::get(C, Ops));
+  SmallVector<Metadata *, 12> All(std::begin(Ops), std::end(Ops));
+  if (!Info.LaunchRules.empty()) {
+    SmallVector<Metadata *, 4> Rules;
+    for (const LaunchRule &LR : Info.LaunchRules)
+      Rules.push_back(MDNode::get(C, {strMD(C, launchRuleKindName(LR.K)),
+                                      i32MD(C, LR.Value), strMD(C, LR.Why)}));
+    All.push_back(strMD(C, "launch.rules"));
+    All.push_back(MDNode::get(C, Rules));
+  }
+  replaceEntry(*F.getParent(), KernelsMD, F, MDNode::get(C, All));
 }
 
 void writeStateMetadata(Function &F, ArrayRef<SafePointInfo> SafePoints) {
@@ -167,6 +176,34 @@ void writeStateMetadata(Function &F, ArrayRef<SafePointInfo> SafePoints) {
                                   i32MD(C, SP.RecordSize), MDNode::get(C, Slots)}));
   }
   replaceEntry(*F.getParent(), StateMD, F, MDNode::get(C, Ops));
+}
+
+/// `"launch.rules"`: `!{!{!"multiple-of", i32 32, !"why"}, ...}`.
+static Error readLaunchRules(const MDNode *L, KernelInfo &K) {
+  if (!L)
+    return malformed("\"launch.rules\" is not a list", K.Name);
+  for (const MDOperand &RO : L->operands()) {
+    auto *R = dyn_cast_or_null<MDNode>(RO.get());
+    auto Kind =
+        R && R->getNumOperands() == 3 ? asStr(R->getOperand(0)) : std::nullopt;
+    auto V = Kind ? asInt(R->getOperand(1)) : std::nullopt;
+    auto Why = V ? asStr(R->getOperand(2)) : std::nullopt;
+    if (!Why || !*V)
+      return malformed("launch rule is not {kind, value > 0, reason}", K.Name);
+    LaunchRule LR;
+    if (*Kind == "exactly")
+      LR.K = LaunchRule::Exactly;
+    else if (*Kind == "multiple-of")
+      LR.K = LaunchRule::MultipleOf;
+    else if (*Kind == "at-most")
+      LR.K = LaunchRule::AtMost;
+    else
+      return malformed("unknown launch rule kind '" + *Kind + "'", K.Name);
+    LR.Value = *V;
+    LR.Why = Why->str();
+    K.LaunchRules.push_back(std::move(LR));
+  }
+  return Error::success();
 }
 
 static Error readKernelNode(const MDNode *N, KernelInfo &K) {
@@ -237,6 +274,9 @@ static Error readKernelNode(const MDNode *N, KernelInfo &K) {
         return malformed("\"launch.bounds\" is not {i32, i32}", Name);
       K.MaxThreads = *asInt(L->getOperand(0));
       K.MinBlocks = *asInt(L->getOperand(1));
+    } else if (*Key == "launch.rules") {
+      if (Error E = readLaunchRules(dyn_cast_or_null<MDNode>(Val), K))
+        return E;
     }
     // Unknown keys are ignored: minor versions may add fields.
   }

@@ -41,6 +41,9 @@ void printKernelInfo(raw_ostream &OS, const KernelInfo &K) {
   if (K.MaxThreads || K.MinBlocks)
     OS << "  launch.bounds: max " << K.MaxThreads << " threads, min "
        << K.MinBlocks << " blocks\n";
+  for (const LaunchRule &LR : K.LaunchRules)
+    OS << "  launch.rule: threads per block " << launchRuleKindName(LR.K) << " "
+       << LR.Value << ": " << LR.Why << "\n";
 }
 
 void printStateInfo(raw_ostream &OS, const KernelInfo &K) {

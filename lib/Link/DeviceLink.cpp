@@ -256,7 +256,7 @@ Error collected(std::vector<std::string> &Errors, const Twine &What) {
 }
 
 Error finalize(Module &M, std::vector<std::string> &Errors) {
-  runModulePass(M, FinalizeLinkPass());
+  runModulePass(M, FinalizeLinkPass(/*Optimize=*/true));
   return collected(Errors, "device link: the linked device code is invalid:");
 }
 
@@ -270,6 +270,7 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
   std::vector<std::string> Errors;
   Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(&Errors));
   std::vector<std::unique_ptr<Module>> Mods;
+  std::vector<Geometry> Geometries;
   for (const Component &C : Components) {
     auto M = parseBitcodeFile(MemoryBufferRef(C.Module.IR, C.Origin), Ctx);
     if (!M)
@@ -278,6 +279,7 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
     if (!isRelocatable(**M))
       return makeError(C.Origin + ": device code is not relocatable hetIR");
     tagOrigins(**M, Mods.size());
+    Geometries.push_back(readGeometry(**M));
     Mods.push_back(std::move(*M));
   }
   if (Opts.CheckContracts)
@@ -300,6 +302,10 @@ Expected<container::Container> linkComponents(ArrayRef<Component> Components,
     if (Error E = checkJointSharedMemory(*Dest, Components))
       return std::move(E);
     if (Error E = checkUniformBarriers(*Dest, Components))
+      return std::move(E);
+    if (Error E = checkDynamicShared(*Dest, Components))
+      return std::move(E);
+    if (Error E = checkLaunchGeometry(*Dest, Components, Geometries))
       return std::move(E);
   }
   clearOrigins(*Dest);

@@ -103,7 +103,7 @@ Error checkFacts(ArrayRef<std::unique_ptr<Module>> Mods,
   }
   for (size_t I = 0; I < Mods.size(); ++I)
     for (const Fact &F : Facts[I]) {
-      if (F.K == Fact::Export)
+      if (F.K == Fact::Export || F.isGeometric())
         continue;
       auto It = Exports.find(F.Name);
       const char *Verb = F.K == Fact::Require ? "requires" : "imports";

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -54,6 +55,29 @@ llvm::Error checkJointSharedMemory(llvm::Module &M,
 /// call only to leave the kernel (`if (i >= n) return;`) are not counted.
 llvm::Error checkUniformBarriers(llvm::Module &M,
                                  llvm::ArrayRef<Component> Components);
+
+/// The geometric facts of one component (HETGPU_REQUIRE_BLOCK_SIZE,
+/// HETGPU_MAX_BLOCK_SIZE, HETGPU_REQUIRE_FULL_WARPS; hetgpu/IR/Contracts.h).
+struct Geometry {
+  uint32_t BlockSize = 0;    ///< exact threads per block, 0 = any
+  uint32_t MaxBlockSize = 0; ///< at most, 0 = no bound
+  bool FullWarps = false;
+};
+/// The geometric facts of `!hetgpu.contract` of \p M.
+Geometry readGeometry(const llvm::Module &M);
+
+/// Over each kernel's call graph, no two components address overlapping
+/// bytes of the dynamic shared segment (`!hetgpu.dynamic_shared`).
+llvm::Error checkDynamicShared(llvm::Module &M,
+                               llvm::ArrayRef<Component> Components);
+
+/// Over each kernel's call graph: the components' block sizes, bounds and
+/// full-warp assumptions agree with each other and with the kernel's
+/// `__launch_bounds__`; then records them as the kernel's launch rules
+/// (container::LaunchRule), which the runtime checks at each launch.
+llvm::Error checkLaunchGeometry(llvm::Module &M,
+                                llvm::ArrayRef<Component> Components,
+                                llvm::ArrayRef<Geometry> Geometries);
 
 } // namespace link
 } // namespace hetgpu

@@ -20,6 +20,7 @@
 #include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/RaiseToHetIR.h"
 #include "hetgpu/Transforms/StateLayout.h"
@@ -29,6 +30,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -144,6 +146,19 @@ void redescribeKernels(Module &M) {
   }
 }
 
+/// The components were optimized one by one, each without its callees in
+/// other components; now that the program is whole, optimize it as clang's
+/// -O3 does a whole translation unit (inlining across components, the
+/// folded facts as constants), so that separate compilation costs no speed
+/// (bench/linking). Runs before loop safe points and the state layout, as
+/// in the whole-TU pipeline.
+void optimizeLinked(Module &M) {
+  PassBuilder PB;
+  ModulePassManager MPM =
+      PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  runModulePasses(M, MPM, PB);
+}
+
 } // namespace
 
 PreservedAnalyses FinalizeLinkPass::run(Module &M, ModuleAnalysisManager &AM) {
@@ -158,6 +173,8 @@ PreservedAnalyses FinalizeLinkPass::run(Module &M, ModuleAnalysisManager &AM) {
     return PreservedAnalyses::none();
   internalizeDeviceFunctions(M); // inlined barrier helpers are unused now
   NumFactsFolded += foldFacts(M);
+  if (Optimize)
+    optimizeLinked(M);
   redescribeKernels(M);
   InsertLoopSafePointsPass().run(M, AM);
   StateLayoutPass().run(M, AM);

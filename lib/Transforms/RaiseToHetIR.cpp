@@ -29,6 +29,7 @@
 
 #include "hetgpu/Transforms/RaiseToHetIR.h"
 #include "hetgpu/IR/Builtins.h"
+#include "hetgpu/IR/ComponentUses.h"
 #include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
@@ -408,6 +409,9 @@ PreservedAnalyses RaiseToHetIRPass::run(Module &M, ModuleAnalysisManager &AM) {
   redirect(M, "free", BuiltinID::free);
   rewriteMathIntrinsics(M);
   normalizeBuiltinDecls(M);
+  // What the device link checks between components (docs/hetIR.md).
+  if (Relocatable)
+    recordComponentUses(M);
 
   // Kernel descriptions need the launch bounds before they are stripped.
   std::vector<container::KernelInfo> Infos;

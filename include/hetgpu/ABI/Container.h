@@ -23,7 +23,8 @@ namespace container {
 
 constexpr char Magic[8] = {'H', 'E', 'T', 'G', 'P', 'U', 'F', 'B'};
 constexpr uint16_t VersionMajor = 1;
-constexpr uint16_t VersionMinor = 0;
+/// 1.1: kernel records end with their launch rules.
+constexpr uint16_t VersionMinor = 1;
 /// Size of the fixed file header; the total size is read from it.
 constexpr size_t HeaderSize = 48;
 

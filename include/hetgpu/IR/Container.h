@@ -61,6 +61,26 @@ struct SafePointInfo {
   std::vector<SlotInfo> Slots;
 };
 
+/// A condition on the launch configuration that the kernel's call graph
+/// assumes (a contract of the device link, docs/SeparateCompilation.md):
+/// the runtime refuses a launch that breaks it.
+struct LaunchRule {
+  enum Kind : uint32_t {
+    Exactly = 0,    ///< threads per block == Value (a fixed blockDim)
+    MultipleOf = 1, ///< threads per block % Value == 0 (full warps)
+    AtMost = 2,     ///< threads per block <= Value (compiled for a bound)
+  };
+  Kind K = Exactly;
+  uint32_t Value = 0;
+  /// Who assumes it and why, for the log: "'reduce.o' uses a full-mask
+  /// shfl_down_i32 in 'warp_sum(float)'".
+  std::string Why;
+};
+
+/// Spelling of \p K in `!hetgpu.kernels` ("exactly", "multiple-of",
+/// "at-most").
+const char *launchRuleKindName(LaunchRule::Kind K);
+
 struct KernelInfo {
   std::string Name;      ///< symbol (mangled) name
   std::string Demangled; ///< human-readable name
@@ -73,6 +93,8 @@ struct KernelInfo {
   /// Largest per-thread record over all safe points.
   uint32_t StateRecordSize = 0;
   std::vector<SafePointInfo> SafePoints;
+  /// Conditions on the block size (container 1.1; empty for whole-TU code).
+  std::vector<LaunchRule> LaunchRules;
 };
 
 /// Number of parameters `hetgpu-instrument-state` appends to a kernel

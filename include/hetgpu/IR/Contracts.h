@@ -34,14 +34,27 @@ inline constexpr llvm::StringLiteral FactPrefix = "__hetgpu_fact_";
 inline constexpr llvm::StringLiteral RequireFactPrefix =
     "__hetgpu_require_fact_";
 
+/// The geometric facts of a component (hetgpu/contract.h): static variables
+/// `__hetgpu_block_size`, `__hetgpu_max_block_size`, `__hetgpu_full_warps`.
+inline constexpr llvm::StringLiteral BlockSizeVar = "__hetgpu_block_size";
+inline constexpr llvm::StringLiteral MaxBlockSizeVar =
+    "__hetgpu_max_block_size";
+inline constexpr llvm::StringLiteral FullWarpsVar = "__hetgpu_full_warps";
+
 struct Fact {
-  enum Kind { Export, Require, Import };
+  /// Export, Require, Import: named facts. BlockSize (the component's code
+  /// needs exactly Value threads per block), MaxBlockSize (it was compiled
+  /// for at most Value), FullWarps (it needs a multiple of 32): geometric
+  /// facts of the whole component, with no name.
+  enum Kind { Export, Require, Import, BlockSize, MaxBlockSize, FullWarps };
+  bool isGeometric() const { return K >= BlockSize; }
   Kind K = Export;
   std::string Name;  ///< the fact's name, without prefix
   int64_t Value = 0; ///< unused for Import
 };
 
-/// Spelling of \p K in `!hetgpu.contract` ("export", "require", "import").
+/// Spelling of \p K in `!hetgpu.contract` ("export", "require", "import",
+/// "block.size", "max.block.size", "full.warps").
 const char *factKindName(Fact::Kind K);
 
 /// Records the facts the contract macros left in \p M as `!hetgpu.contract`

@@ -27,9 +27,18 @@ namespace hetgpu {
 /// drops
 /// the mark. A module without the mark is left alone, so the pass is
 /// idempotent.
+///
+/// With \p Optimize (what the device link passes), the whole program is
+/// also optimized at -O3 before the loop safe points, as clang optimizes a
+/// whole translation unit; `hetgpu-opt -passes=hetgpu-finalize-link` runs
+/// without it.
 class FinalizeLinkPass : public RequiredPass<FinalizeLinkPass> {
 public:
+  explicit FinalizeLinkPass(bool Optimize = false) : Optimize(Optimize) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+
+private:
+  bool Optimize;
 };
 
 } // namespace hetgpu

@@ -52,6 +52,29 @@ uint64_t cooperativeBlockLimit(const DeviceProperties &P,
   return 0;
 }
 
+/// The block size a device-linked kernel's components assume (launch rules
+/// of the contract link, docs/SeparateCompilation.md): a launch that breaks
+/// one is refused with cudaErrorInvalidConfiguration, as CUDA refuses a
+/// block its kernel was not built for, and the log names who assumes what.
+cudaError_t checkLaunchRules(const container::KernelInfo &Info,
+                             uint64_t Threads) {
+  for (const container::LaunchRule &R : Info.LaunchRules) {
+    bool Ok = R.K == container::LaunchRule::Exactly ? Threads == R.Value
+              : R.K == container::LaunchRule::MultipleOf
+                  ? Threads % R.Value == 0
+                  : Threads <= R.Value;
+    if (Ok)
+      continue;
+    log(LogLevel::Warn,
+        "launch of '" + Info.Demangled + "' with " + std::to_string(Threads) +
+            " threads per block refused: the block size must be " +
+            container::launchRuleKindName(R.K) + " " + std::to_string(R.Value) +
+            ", because " + R.Why);
+    return cudaErrorInvalidConfiguration;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                    size_t Shared, cudaStream_t Stream,
                    bool Cooperative = false) {
@@ -79,6 +102,8 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   if (K->Info) {
     if (K->Info->MaxThreads && Threads > K->Info->MaxThreads)
       return cudaErrorLaunchOutOfResources;
+    if (cudaError_t E = checkLaunchRules(*K->Info, Threads))
+      return E;
     uint64_t Limit = K->MaxDynamicShared >= 0
                          ? uint64_t(K->MaxDynamicShared)
                          : (P.SharedMemPerBlock > K->Info->StaticShared
