@@ -46,8 +46,93 @@ Expected<container::ModuleInfo> buildModuleInfo(const Module &M) {
   raw_string_ostream OS(MI.IR);
   WriteBitcodeToFile(M, OS);
   OS.flush();
-  MI.IRHash = container::fnv1a64(MI.IR.data(), MI.IR.size());
+  MI.IRHash = container::hash128(MI.IR.data(), MI.IR.size());
   return MI;
+}
+
+static bool sameParams(const container::KernelInfo &A,
+                       const container::KernelInfo &B) {
+  if (A.Params.size() != B.Params.size())
+    return false;
+  for (size_t I = 0; I < A.Params.size(); ++I) {
+    const container::ParamInfo &P = A.Params[I], &Q = B.Params[I];
+    if (P.Kind != Q.Kind || P.Size != Q.Size || P.Align != Q.Align ||
+        P.Offset != Q.Offset)
+      return false;
+  }
+  return true;
+}
+
+static bool sameSafePoints(const container::KernelInfo &A,
+                           const container::KernelInfo &B) {
+  if (A.SafePoints.size() != B.SafePoints.size())
+    return false;
+  for (size_t I = 0; I < A.SafePoints.size(); ++I) {
+    const container::SafePointInfo &P = A.SafePoints[I], &Q = B.SafePoints[I];
+    if (P.Id != Q.Id || P.Kind != Q.Kind || P.RecordSize != Q.RecordSize ||
+        P.Slots.size() != Q.Slots.size())
+      return false;
+    for (size_t J = 0; J < P.Slots.size(); ++J)
+      if (P.Slots[J].Kind != Q.Slots[J].Kind ||
+          P.Slots[J].Offset != Q.Slots[J].Offset ||
+          P.Slots[J].Size != Q.Slots[J].Size || P.Slots[J].Type != Q.Slots[J].Type)
+        return false;
+  }
+  return true;
+}
+
+/// What differs between kernel \p T of the tables and \p IR of the
+/// metadata, or an empty string.
+static std::string kernelDifference(const container::KernelInfo &T,
+                                    const container::KernelInfo &IR) {
+  if (!sameParams(T, IR))
+    return "parameters";
+  if (T.ParamBufferSize != IR.ParamBufferSize)
+    return "parameter buffer size";
+  if (T.StaticShared != IR.StaticShared)
+    return "static shared size";
+  if (T.Features != IR.Features)
+    return "features";
+  if (T.MaxThreads != IR.MaxThreads || T.MinBlocks != IR.MinBlocks)
+    return "launch bounds";
+  if (T.StateRecordSize != IR.StateRecordSize || !sameSafePoints(T, IR))
+    return "safe points";
+  return "";
+}
+
+Error checkTablesMatchIR(const Module &M, const void *Tables, size_t Size) {
+  auto Fail = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "module tables refused: " + Why);
+  };
+  container::ModuleInfo T;
+  std::string Err;
+  if (!Tables || !container::readTables(Tables, Size, T, Err))
+    return Fail(Tables ? Err : "none given");
+  auto Infos = readKernelInfo(M);
+  if (!Infos)
+    return Infos.takeError();
+  if (Infos->size() != T.Kernels.size())
+    return Fail("they list " + Twine(T.Kernels.size()) +
+                " kernels, the IR has " + Twine(Infos->size()));
+  for (const auto &[F, K] : *Infos) {
+    const container::KernelInfo *TK = T.findKernel(K.Name);
+    if (!TK)
+      return Fail("kernel " + K.Name + " of the IR is not in them");
+    std::string What = kernelDifference(*TK, K);
+    if (!What.empty())
+      return Fail("the " + What + " of kernel " + K.Name +
+                  " differ from the IR's");
+  }
+  std::vector<container::GlobalInfo> Gs = collectGlobals(M);
+  bool SameGlobals = Gs.size() == T.Globals.size();
+  for (size_t I = 0; SameGlobals && I < Gs.size(); ++I)
+    SameGlobals = Gs[I].Name == T.Globals[I].Name &&
+                  Gs[I].Size == T.Globals[I].Size &&
+                  Gs[I].AddrSpace == T.Globals[I].AddrSpace;
+  if (!SameGlobals)
+    return Fail("their globals differ from the IR's");
+  return Error::success();
 }
 
 static Expected<container::Container> wrapModule(StringRef Bytes, StringRef Name) {

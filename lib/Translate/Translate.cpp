@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Translate/Translate.h"
+#include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Support/RunPasses.h"
@@ -143,8 +144,19 @@ static int translateLocked(const hetgpu_translate_request *Req,
   auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "hetir"), Ctx);
   if (!M)
     return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
+  {
+    // LLVM's reader accepts some malformed modules that its verifier
+    // refuses; nothing is transformed before both say yes.
+    std::string Broken;
+    raw_string_ostream OS(Broken);
+    if (verifyModule(**M, &OS))
+      return failWith(Res, "hetIR bitcode does not verify: " + OS.str());
+  }
   if (Error E = hetgpu::verifyHetIR(**M))
     return failWith(Res, toString(std::move(E)));
+  if (Req->flags & HETGPU_TRANSLATE_CHECK_TABLES)
+    if (Error E = hetgpu::checkTablesMatchIR(**M, Req->tables, Req->tables_size))
+      return failWith(Res, toString(std::move(E)));
   if ((Req->flags & HETGPU_TRANSLATE_SOME_KERNELS) && Req->num_kernels) {
     if (!Req->kernels)
       return failWith(Res, "hetgpu_translate: num_kernels without kernels");

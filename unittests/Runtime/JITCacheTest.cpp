@@ -145,7 +145,7 @@ TEST_F(JITCacheTest, BadMagicStaleVersionAndKeyMismatch) {
 
 TEST_F(JITCacheTest, KeyDependsOnEveryField) {
   CacheKeyInput Base;
-  Base.IRHash = 123;
+  Base.IRHash = {123, 0};
   Base.Target = "host";
   Base.Arch = "native";
   Base.Features = "+avx2";
@@ -160,7 +160,7 @@ TEST_F(JITCacheTest, KeyDependsOnEveryField) {
     Mutate(C);
     return JITCache::key(C) != K;
   };
-  EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.IRHash = 124; }));
+  EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.IRHash = {124, 0}; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Target = "nvptx"; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Arch = "sm_90"; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Features = ""; }));

@@ -29,6 +29,12 @@ namespace hetgpu {
 /// Verifies \p M as hetIR and describes it (kernels, globals, bitcode).
 llvm::Expected<container::ModuleInfo> buildModuleInfo(const llvm::Module &M);
 
+/// Compares module tables (container::writeTables bytes, \p Size at \p
+/// Tables) with what \p M's metadata says of its kernels and globals: an
+/// error names the first kernel, parameter or global that differs.
+llvm::Error checkTablesMatchIR(const llvm::Module &M, const void *Tables,
+                               size_t Size);
+
 /// Every container found in \p Bytes, which may be a container, hetIR
 /// bitcode or LLVM assembly (wrapped into a one-module container), or an ELF
 /// file with a `.nv_fatbin` section (or, for a `-dc` object, a
