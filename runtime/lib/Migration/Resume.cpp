@@ -44,10 +44,14 @@ Status hetgpu::rt::checkResumable(const Checkpoint &C, const KernelRecord &KR,
                   "checkpoint refused: " + Why + " (kernel " + C.Kernel + ")");
   };
   const container::KernelInfo &K = *KR.Info;
-  if (C.Args.size() != K.ParamBufferSize)
+  // The packed arguments are those of the instrumented kernel (its hidden
+  // parameters' bytes are rewritten when it resumes).
+  container::KernelInfo Instrumented = K;
+  container::appendMigrationParams(Instrumented);
+  if (C.Args.size() != Instrumented.ParamBufferSize)
     return Bad("its arguments take " + std::to_string(C.Args.size()) +
                " bytes, the kernel's parameters " +
-               std::to_string(K.ParamBufferSize));
+               std::to_string(Instrumented.ParamBufferSize));
   const DeviceProperties &P = Ctx.Dev->properties();
   uint64_t Threads = uint64_t(C.Block[0]) * C.Block[1] * C.Block[2];
   bool ShapeOK = Threads <= P.MaxThreadsPerBlock &&
