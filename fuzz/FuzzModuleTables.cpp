@@ -4,8 +4,9 @@
 ///
 /// \file
 /// What the translator does with a container's module before it trusts its
-/// tables: the bitcode through LLVM's error-returning reader and verifier,
-/// hetIR's verifier, then checkTablesMatchIR. The mutator mostly changes one
+/// tables: the bitcode through parseCheckedBitcode (a child process reads
+/// it first, then LLVM's error-returning reader and verifier), hetIR's
+/// verifier, then checkTablesMatchIR. The mutator mostly changes one
 /// table field or the bitcode and writes the container back with valid
 /// checksums (ContainerMutator.h). Tables that are accepted must describe
 /// the IR: as many parameters as the kernel function, each of its IR type's
@@ -31,13 +32,11 @@ using namespace llvm;
 
 static void checkModule(const container::ModuleInfo &MI) {
   LLVMContext Ctx;
-  auto M = parseBitcodeFile(MemoryBufferRef(MI.IR, "fuzz"), Ctx);
+  auto M = parseCheckedBitcode(MI.IR, "fuzz", Ctx);
   if (!M) {
     consumeError(M.takeError());
     return;
   }
-  if (verifyModule(**M, &nulls()))
-    return;
   if (Error E = verifyHetIR(**M)) {
     consumeError(std::move(E));
     return;

@@ -17,13 +17,19 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -48,6 +54,57 @@ Expected<container::ModuleInfo> buildModuleInfo(const Module &M) {
   OS.flush();
   MI.IRHash = container::hash128(MI.IR.data(), MI.IR.size());
   return MI;
+}
+
+/// Reads and verifies \p Bytes in a child process: 0 when it reads and
+/// verifies, 1 when it is refused with an error, -signal when it crashes;
+/// 0 too when no child can be made (the bitcode is then read in process).
+static int probeBitcode(StringRef Bytes) {
+  pid_t Pid = fork();
+  if (Pid < 0)
+    return 0;
+  if (Pid == 0) {
+    // The child dies of its own signals quietly: no handler of the
+    // application's, no core file.
+    for (int Sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP})
+      signal(Sig, SIG_DFL);
+    struct rlimit NoCore = {0, 0};
+    setrlimit(RLIMIT_CORE, &NoCore);
+    LLVMContext Ctx;
+    auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "probe"), Ctx);
+    bool OK = M && !verifyModule(**M, nullptr);
+    if (!M)
+      consumeError(M.takeError());
+    _exit(OK ? 0 : 1);
+  }
+  int St = 0;
+  while (waitpid(Pid, &St, 0) < 0)
+    if (errno != EINTR)
+      return 0;
+  if (WIFSIGNALED(St))
+    return -WTERMSIG(St);
+  return WIFEXITED(St) && WEXITSTATUS(St) == 0 ? 0 : 1;
+}
+
+Expected<std::unique_ptr<Module>>
+parseCheckedBitcode(StringRef Bytes, StringRef Name, LLVMContext &Ctx) {
+  if (int Probe = probeBitcode(Bytes); Probe < 0)
+    return createStringError(inconvertibleErrorCode(),
+                             Name + ": malformed bitcode (LLVM's reader "
+                                    "died of signal " +
+                                 Twine(-Probe) + " reading it)");
+  auto M = parseBitcodeFile(MemoryBufferRef(Bytes, Name), Ctx);
+  if (!M)
+    return createStringError(inconvertibleErrorCode(),
+                             Name + ": cannot read the bitcode: " +
+                                 toString(M.takeError()));
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(**M, &OS))
+    return createStringError(inconvertibleErrorCode(),
+                             Name + ": the bitcode does not verify: " +
+                                 OS.str());
+  return std::move(*M);
 }
 
 static bool sameParams(const container::KernelInfo &A,

@@ -141,17 +141,11 @@ static int translateLocked(const hetgpu_translate_request *Req,
   StringRef Bytes(static_cast<const char *>(Req->ir), Req->ir_size);
   TimeTraceScope Whole("hetgpu-translate", Req->target);
   std::optional<TimeTraceScope> Phase(std::in_place, "parse+verify");
-  auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "hetir"), Ctx);
+  // Read in a child first, then here, and verified: malformed bitcode is
+  // an error of this translation, never a crash of the application.
+  auto M = hetgpu::parseCheckedBitcode(Bytes, "hetIR", Ctx);
   if (!M)
-    return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
-  {
-    // LLVM's reader accepts some malformed modules that its verifier
-    // refuses; nothing is transformed before both say yes.
-    std::string Broken;
-    raw_string_ostream OS(Broken);
-    if (verifyModule(**M, &OS))
-      return failWith(Res, "hetIR bitcode does not verify: " + OS.str());
-  }
+    return failWith(Res, toString(M.takeError()));
   if (Error E = hetgpu::verifyHetIR(**M))
     return failWith(Res, toString(std::move(E)));
   if (Req->flags & HETGPU_TRANSLATE_CHECK_TABLES)

@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
       }
       if (ShowIR) {
         LLVMContext Ctx;
-        auto Mod = parseBitcodeFile(MemoryBufferRef(M.IR, "hetir"), Ctx);
+        auto Mod = parseCheckedBitcode(M.IR, "hetir", Ctx);
         if (!Mod) {
           WithColor::error(errs(), "hetgpu-objdump") << toString(Mod.takeError()) << "\n";
           return 1;
