@@ -43,12 +43,10 @@ inline void resealContainer(uint8_t *Data, size_t Size) {
 
 /// A value that is likely to hit a bound.
 inline uint64_t edgeValue(std::mt19937_64 &R, uint64_t Old) {
-  static const uint64_t Edges[] = {0,          1,          2,
-                                   3,          7,          8,
-                                   15,         16,         1023,
-                                   1024,       1025,       4096,
-                                   32764,      32768,      0xffff,
-                                   0x7fffffff, 0xffffffff, 0xffffffffffffffffull};
+  static const uint64_t Edges[] = {
+      0,     1,     2,      3,          7,          8,
+      15,    16,    1023,   1024,       1025,       4096,
+      32764, 32768, 0xffff, 0x7fffffff, 0xffffffff, 0xffffffffffffffffull};
   switch (R() % 4) {
   case 0:
     return Old + 1;

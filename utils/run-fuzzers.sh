@@ -6,10 +6,11 @@
 # input saved as build-fuzz/crash-*: fix it and add the input as a
 # regression test under test/.../Inputs.
 #
-# The seeds were made from the test inputs: container = hetgpu-cc -keep of
-# test/Container/Inputs/kernels.cu (the .hetgpu file); checkpoint = the
-# file test/Migration/migrate-cpu.cu writes; inline-ptx = the asm strings of
-# test/Transforms/LowerInlinePTX/.
+# The seeds were made from the test inputs: container and module-tables =
+# the .hetgpu files of hetgpu-cc -keep of test/Container/Inputs/kernels.cu
+# and byval-launch.cu; checkpoint = two small version-4 images (memory
+# only; a suspended launch) laid out as Migration/CheckpointImage.cpp
+# writes them; inline-ptx = the asm strings of test/Transforms/InlinePTX/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 secs="${1:-10}"

@@ -309,8 +309,8 @@ void readGlobal(Reader &R, GlobalInfo &G) {
            "address space " + std::to_string(G.AddrSpace) + " of " + G.Name +
                " is neither 1 (global) nor 4 (constant)");
   else if (G.Size > (uint64_t(1) << 40))
-    R.fail("global size", "implausible size " + std::to_string(G.Size) +
-                              " of " + G.Name);
+    R.fail("global size",
+           "implausible size " + std::to_string(G.Size) + " of " + G.Name);
 }
 
 /// The header fields after the magic.
@@ -375,8 +375,8 @@ bool readHeader(const unsigned char *Bytes, size_t Size, Header &H,
     return false;
   }
   if (H.NumModules > H.Total / 20) {
-    Error = "container: header: module count " +
-            std::to_string(H.NumModules) + " is implausible";
+    Error = "container: header: module count " + std::to_string(H.NumModules) +
+            " is implausible";
     return false;
   }
   return true;
@@ -438,8 +438,7 @@ std::string validateKernel(const KernelInfo &K) {
   }
   if (K.ParamBufferSize != End)
     return "parameter buffer size " + std::to_string(K.ParamBufferSize) + Of +
-           " is not the " + std::to_string(End) +
-           " bytes its parameters take";
+           " is not the " + std::to_string(End) + " bytes its parameters take";
   if (K.ParamBufferSize > MaxParamBufferSize)
     return "parameter buffer size " + std::to_string(K.ParamBufferSize) + Of +
            " exceeds " + std::to_string(MaxParamBufferSize) + " bytes";
@@ -468,9 +467,9 @@ std::string write(const Container &C) {
   W.u32(static_cast<uint32_t>(HeaderSize));
   W.u64(0); // total size, patched below
   W.u32(static_cast<uint32_t>(C.Modules.size()));
-  W.u32(0);         // flags
-  W.hash({});       // payload hash
-  W.hash({});       // header hash
+  W.u32(0);   // flags
+  W.hash({}); // payload hash
+  W.hash({}); // header hash
   for (const ModuleInfo &M : C.Modules) {
     W.u32(static_cast<uint32_t>(M.Kind));
     W.u32(M.IRVersionMajor);
@@ -489,8 +488,8 @@ std::string write(const Container &C) {
     W.hash(hash128(M.IR.data(), M.IR.size()));
   }
   W.patch64(16, W.Out.size());
-  W.patchHash(32, hash128(W.Out.data() + HeaderSize,
-                          W.Out.size() - HeaderSize));
+  W.patchHash(32,
+              hash128(W.Out.data() + HeaderSize, W.Out.size() - HeaderSize));
   W.patchHash(48, hash128(W.Out.data(), 48));
   return W.Out;
 }
@@ -561,4 +560,3 @@ bool readTables(const void *Data, size_t Size, ModuleInfo &Out,
 
 } // namespace container
 } // namespace hetgpu
-

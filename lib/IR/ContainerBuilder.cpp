@@ -90,20 +90,21 @@ Expected<std::unique_ptr<Module>>
 parseCheckedBitcode(StringRef Bytes, StringRef Name, LLVMContext &Ctx) {
   if (int Probe = probeBitcode(Bytes); Probe < 0)
     return createStringError(inconvertibleErrorCode(),
-                             Name + ": malformed bitcode (LLVM's reader "
-                                    "died of signal " +
+                             Name +
+                                 ": malformed bitcode (LLVM's reader "
+                                 "died of signal " +
                                  Twine(-Probe) + " reading it)");
   auto M = parseBitcodeFile(MemoryBufferRef(Bytes, Name), Ctx);
   if (!M)
-    return createStringError(inconvertibleErrorCode(),
-                             Name + ": cannot read the bitcode: " +
-                                 toString(M.takeError()));
+    return createStringError(
+        inconvertibleErrorCode(),
+        Name + ": cannot read the bitcode: " + toString(M.takeError()));
   std::string Broken;
   raw_string_ostream OS(Broken);
   if (verifyModule(**M, &OS))
     return createStringError(inconvertibleErrorCode(),
-                             Name + ": the bitcode does not verify: " +
-                                 OS.str());
+                             Name +
+                                 ": the bitcode does not verify: " + OS.str());
   return std::move(*M);
 }
 
@@ -132,7 +133,8 @@ static bool sameSafePoints(const container::KernelInfo &A,
     for (size_t J = 0; J < P.Slots.size(); ++J)
       if (P.Slots[J].Kind != Q.Slots[J].Kind ||
           P.Slots[J].Offset != Q.Slots[J].Offset ||
-          P.Slots[J].Size != Q.Slots[J].Size || P.Slots[J].Type != Q.Slots[J].Type)
+          P.Slots[J].Size != Q.Slots[J].Size ||
+          P.Slots[J].Type != Q.Slots[J].Type)
         return false;
   }
   return true;

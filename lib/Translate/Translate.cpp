@@ -18,9 +18,9 @@
 #include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/ExtractKernel.h"
-#include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/WrapSharedAddresses.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -149,7 +149,8 @@ static int translateLocked(const hetgpu_translate_request *Req,
   if (Error E = hetgpu::verifyHetIR(**M))
     return failWith(Res, toString(std::move(E)));
   if (Req->flags & HETGPU_TRANSLATE_CHECK_TABLES)
-    if (Error E = hetgpu::checkTablesMatchIR(**M, Req->tables, Req->tables_size))
+    if (Error E =
+            hetgpu::checkTablesMatchIR(**M, Req->tables, Req->tables_size))
       return failWith(Res, toString(std::move(E)));
   if ((Req->flags & HETGPU_TRANSLATE_SOME_KERNELS) && Req->num_kernels) {
     if (!Req->kernels)

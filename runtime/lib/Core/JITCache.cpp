@@ -151,8 +151,7 @@ bool JITCache::lookup(uint64_t Key, const std::string &Target,
     Problem = "stale translator ABI version " + std::to_string(getU32(H + 12));
   } else if (getU64(H + 16) != Key) {
     Problem = "key mismatch";
-  } else if (getU64(H + 24) !=
-             static_cast<uint64_t>(St.st_size) - HeaderSize) {
+  } else if (getU64(H + 24) != static_cast<uint64_t>(St.st_size) - HeaderSize) {
     Problem = "size mismatch (header says " + std::to_string(getU64(H + 24)) +
               ", file has " +
               std::to_string(static_cast<uint64_t>(St.st_size) - HeaderSize) +
@@ -302,12 +301,11 @@ unsigned JITCache::prune(uint64_t MaxBytes) const {
   closedir(D);
   if (Total <= MaxBytes)
     return 0;
-  std::sort(Entries.begin(), Entries.end(),
-            [](const Entry &A, const Entry &B) {
-              if (A.Used.tv_sec != B.Used.tv_sec)
-                return A.Used.tv_sec < B.Used.tv_sec;
-              return A.Used.tv_nsec < B.Used.tv_nsec;
-            });
+  std::sort(Entries.begin(), Entries.end(), [](const Entry &A, const Entry &B) {
+    if (A.Used.tv_sec != B.Used.tv_sec)
+      return A.Used.tv_sec < B.Used.tv_sec;
+    return A.Used.tv_nsec < B.Used.tv_nsec;
+  });
   unsigned Removed = 0;
   for (const Entry &E : Entries) {
     if (Total <= MaxBytes)

@@ -20,10 +20,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <sys/stat.h>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <sys/stat.h>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -196,9 +196,9 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
       Kernels.empty() ? std::to_string(M.Kernels.size()) + " kernels"
                       : std::to_string(Kernels.size()) + " of " +
                             std::to_string(M.Kernels.size()) + " kernels";
-  R.What = (Kernels.empty() ? "module " : "kernels of module ") +
-           HashHex + " (" + Count + Names + ") for " +
-           Props.Target + (Props.Arch.empty() ? "" : ":" + Props.Arch);
+  R.What = (Kernels.empty() ? "module " : "kernels of module ") + HashHex +
+           " (" + Count + Names + ") for " + Props.Target +
+           (Props.Arch.empty() ? "" : ":" + Props.Arch);
   return R;
 }
 
@@ -216,8 +216,7 @@ std::unique_ptr<JITCache> usableCache() {
   static std::atomic<bool> Said{false};
   if (!Said.exchange(true))
     log(LogLevel::Warn, "JIT cache directory " + Cache->directory() +
-                            " refused: " + Why +
-                            "; running without the cache");
+                            " refused: " + Why + "; running without the cache");
   return nullptr;
 }
 

@@ -111,8 +111,8 @@ std::string checkFields(const Checkpoint &C) {
   if (uint64_t(C.Block[0]) * C.Block[1] * C.Block[2] > 1024)
     return "a block of more than 1024 threads";
   if (C.DynShared > MaxCheckpointDynShared)
-    return "dynamic shared size " + std::to_string(C.DynShared) +
-           " exceeds " + std::to_string(MaxCheckpointDynShared) + " bytes";
+    return "dynamic shared size " + std::to_string(C.DynShared) + " exceeds " +
+           std::to_string(MaxCheckpointDynShared) + " bytes";
   if (C.Kernel.empty() && (!C.Args.empty() || !C.State.empty()))
     return "arguments or a state buffer without a kernel";
   // Allocations: in address order, disjoint, not wrapping.
@@ -232,4 +232,3 @@ Status hetgpu::rt::parseCheckpoint(const char *Data, size_t Bytes,
   Out = std::move(C);
   return Status::ok();
 }
-

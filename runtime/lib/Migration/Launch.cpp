@@ -20,7 +20,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Migration/Launch.h"
-#include "Migration/Resume.h"
 #include "Core/Log.h"
 #include "Core/Runtime.h"
 #include "Core/UnifiedMemory.h"
@@ -28,6 +27,7 @@
 #include "Migration/InFlight.h"
 #include "Migration/Migration.h"
 #include "Migration/MoveContext.h"
+#include "Migration/Resume.h"
 #include "Migration/StateBuffers.h"
 #include "Migration/Trigger.h"
 
@@ -196,8 +196,9 @@ Status WatchedLaunch::prepare() {
                                KI.StateRecordSize);
   if (Blocks && BlockBytes > UINT64_MAX / Blocks)
     return Status(ErrorCode::InvalidValue,
-                  "launch of " + Name + ": its state buffer would exceed "
-                  "2^64 bytes");
+                  "launch of " + Name +
+                      ": its state buffer would exceed "
+                      "2^64 bytes");
   StateBytes = Blocks * BlockBytes;
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
