@@ -55,7 +55,6 @@ if getattr(config, "in_process_lld", "") == "ON":
 if shutil.which("clang++-22") and os.path.exists(
         "/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a"):
     config.available_features.add("libfuzzer")
-config.substitutions.append(("%repo_root", os.path.dirname(config.test_source_root)))
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
 # Debian's libthrust-dev / libcub-dev (test/Libraries).
