@@ -50,6 +50,11 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if getattr(config, "in_process_lld", "") == "ON":
     config.available_features.add("in-process-lld")
+# libFuzzer (Debian libclang-rt-22-dev) and clang-22: test/Fuzz runs the
+# targets of fuzz/ for a few seconds each.
+if shutil.which("clang++-22") and os.path.exists(
+        "/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a"):
+    config.available_features.add("libfuzzer")
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
 # Debian's libthrust-dev / libcub-dev (test/Libraries).

@@ -7,6 +7,7 @@ PKGS=(
   cmake ninja-build ccache python3 libgtest-dev
   spirv-tools llvm-spirv-15 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev
   qemu-user libthrust-dev libcub-dev
+  libxxhash-dev libclang-rt-22-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

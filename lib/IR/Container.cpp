@@ -5,23 +5,27 @@
 /// \file
 /// Byte format (little endian; docs/Container.md):
 ///
-///   header (48 bytes)
+///   header (64 bytes)
 ///     magic[8] "HETGPUFB", u16 major, u16 minor, u32 header size,
 ///     u64 total size, u32 module count, u32 flags,
-///     u64 FNV-1a of bytes [48, total), u64 FNV-1a of header bytes [0, 40)
+///     XXH3-128 of bytes [64, total), XXH3-128 of header bytes [0, 48)
 ///   modules, each:
 ///     u32 kind, u32 ir major, u32 ir minor, u32 kernel count,
-///     u32 global count, kernels..., globals..., blob(IR), u64 IR hash
-///   strings and blobs are u32 length + bytes.
+///     u32 global count, kernels..., globals..., blob(IR), XXH3-128 of IR
+///   strings and blobs are u32 length + bytes; a 128-bit hash is its low
+///   then its high 64 bits.
 ///
 /// The reader checks every length against the bytes that remain, so a
-/// truncated or corrupted container is reported, never over-read.
+/// truncated or corrupted container is reported, never over-read, and
+/// every kernel's fields against each other (validateKernel).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/IR/Container.h"
 
+#include <cstdio>
 #include <cstring>
+#include <xxhash.h>
 
 namespace hetgpu {
 namespace container {
@@ -95,6 +99,22 @@ uint64_t fnv1a64(const void *Data, size_t Size, uint64_t Seed) {
   return H;
 }
 
+Hash128 hash128(const void *Data, size_t Size) {
+  XXH128_hash_t H = XXH3_128bits(Size ? Data : "", Size);
+  Hash128 Out;
+  Out.Low = H.low64;
+  Out.High = H.high64;
+  return Out;
+}
+
+std::string Hash128::hex() const {
+  char Buf[33];
+  snprintf(Buf, sizeof(Buf), "%016llx%016llx",
+           static_cast<unsigned long long>(High),
+           static_cast<unsigned long long>(Low));
+  return Buf;
+}
+
 const KernelInfo *ModuleInfo::findKernel(const std::string &N) const {
   for (const KernelInfo &K : Kernels)
     if (K.Name == N)
@@ -110,6 +130,10 @@ public:
   void u16(uint16_t V) { raw(&V, 2); }
   void u32(uint32_t V) { raw(&V, 4); }
   void u64(uint64_t V) { raw(&V, 8); }
+  void hash(const Hash128 &H) {
+    u64(H.Low);
+    u64(H.High);
+  }
   void raw(const void *P, size_t N) {
     Out.append(static_cast<const char *>(P), N);
   }
@@ -118,6 +142,10 @@ public:
     Out.append(S);
   }
   void patch64(size_t At, uint64_t V) { std::memcpy(&Out[At], &V, 8); }
+  void patchHash(size_t At, const Hash128 &H) {
+    patch64(At, H.Low);
+    patch64(At + 8, H.High);
+  }
 };
 
 class Reader {
@@ -147,6 +175,12 @@ public:
       Pos += sizeof(T);
     }
     return V;
+  }
+  Hash128 hash(const char *What) {
+    Hash128 H;
+    H.Low = get<uint64_t>(What);
+    H.High = get<uint64_t>(What);
+    return H;
   }
   std::string str(const char *What) {
     uint32_t N = get<uint32_t>(What);
@@ -216,7 +250,7 @@ void writeKernel(Writer &W, const KernelInfo &K) {
 
 bool isPow2(uint32_t V) { return V && !(V & (V - 1)); }
 
-bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
+bool readKernel(Reader &R, KernelInfo &K) {
   K.Name = R.str("kernel name");
   if (!R.failed() && K.Name.empty())
     R.fail("kernel name", "empty");
@@ -233,9 +267,10 @@ bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
     P.Size = R.get<uint32_t>("parameter size");
     P.Align = R.get<uint32_t>("parameter alignment");
     P.Offset = R.get<uint32_t>("parameter offset");
-    if (!R.failed() && (!isPow2(P.Align) || P.Size > (1u << 20)))
-      R.fail("parameter", "implausible size/alignment of parameter " +
-                              std::to_string(I) + " of " + K.Name);
+    if (!R.failed() && P.Size > MaxParamBufferSize)
+      R.fail("parameter", "implausible size " + std::to_string(P.Size) +
+                              " of parameter " + std::to_string(I) + " of " +
+                              K.Name);
     K.Params.push_back(P);
   }
   K.ParamBufferSize = R.get<uint32_t>("parameter buffer size");
@@ -272,8 +307,6 @@ bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
     }
     K.SafePoints.push_back(std::move(SP));
   }
-  if (Minor < 1) // 1.0 had no launch rules
-    return !R.failed();
   uint32_t NR = R.count("launch rule count", 12);
   for (uint32_t I = 0; I < NR && !R.failed(); ++I) {
     LaunchRule LR;
@@ -288,10 +321,175 @@ bool readKernel(Reader &R, KernelInfo &K, uint16_t Minor) {
     LR.Why = R.str("launch rule reason");
     K.LaunchRules.push_back(std::move(LR));
   }
+  if (!R.failed())
+    if (std::string Why = validateKernel(K); !Why.empty())
+      R.fail("kernel", Why);
   return !R.failed();
 }
 
+void readGlobal(Reader &R, GlobalInfo &G) {
+  G.Name = R.str("global name");
+  G.Size = R.get<uint64_t>("global size");
+  G.AddrSpace = R.get<uint32_t>("global address space");
+  G.Flags = R.get<uint32_t>("global flags");
+  if (R.failed())
+    return;
+  if (G.Name.empty())
+    R.fail("global name", "empty");
+  else if (G.AddrSpace != 1 && G.AddrSpace != 4)
+    R.fail("global address space",
+           "address space " + std::to_string(G.AddrSpace) + " of " + G.Name +
+               " is neither 1 (global) nor 4 (constant)");
+  else if (G.Size > (uint64_t(1) << 40))
+    R.fail("global size",
+           "implausible size " + std::to_string(G.Size) + " of " + G.Name);
+}
+
+/// The header fields after the magic.
+struct Header {
+  uint16_t Major = 0, Minor = 0;
+  uint32_t Size = 0;
+  uint64_t Total = 0;
+  uint32_t NumModules = 0;
+  Hash128 PayloadHash, HeaderHash;
+};
+
+/// Checks the header of \p Bytes (\p Size bytes, at least HeaderSize).
+bool readHeader(const unsigned char *Bytes, size_t Size, Header &H,
+                std::string &Error) {
+  if (std::memcmp(Bytes, Magic, sizeof(Magic)) != 0) {
+    Error = "container: header: bad magic (not a hetGPU container; an NVIDIA "
+            "fatbin or another tool's output?)";
+    return false;
+  }
+  Reader R(Bytes, Size);
+  for (int I = 0; I < 8; ++I)
+    R.get<char>("magic");
+  H.Major = R.get<uint16_t>("version");
+  H.Minor = R.get<uint16_t>("version");
+  // The version comes first: the layout of the rest depends on it.
+  if (H.Major != VersionMajor) {
+    Error = "container: header: version " + std::to_string(H.Major) + "." +
+            std::to_string(H.Minor) + " is not supported (this runtime reads " +
+            std::to_string(VersionMajor) + ".x" +
+            (H.Major < VersionMajor
+                 ? "; version 1 had weak checksums: rebuild the program "
+                   "with this hetgpu-cc)"
+                 : ")");
+    return false;
+  }
+  H.Size = R.get<uint32_t>("header size");
+  H.Total = R.get<uint64_t>("total size");
+  H.NumModules = R.get<uint32_t>("module count");
+  uint32_t Flags = R.get<uint32_t>("flags");
+  H.PayloadHash = R.hash("payload checksum");
+  H.HeaderHash = R.hash("header checksum");
+  if (hash128(Bytes, 48) != H.HeaderHash) {
+    Error = "container: header: checksum mismatch (corrupted header)";
+    return false;
+  }
+  if (Flags != 0) {
+    Error = "container: header: unknown flags " + std::to_string(Flags);
+    return false;
+  }
+  if (H.Size != HeaderSize) {
+    Error = "container: header: header size " + std::to_string(H.Size) +
+            " is not " + std::to_string(HeaderSize);
+    return false;
+  }
+  if (H.Total > Size || H.Total < HeaderSize) {
+    Error = "container: header: records " + std::to_string(H.Total) +
+            " bytes but " + std::to_string(Size) + " are available (truncated)";
+    return false;
+  }
+  if (hash128(Bytes + HeaderSize, H.Total - HeaderSize) != H.PayloadHash) {
+    Error = "container: payload: checksum mismatch (corrupted modules)";
+    return false;
+  }
+  if (H.NumModules > H.Total / 20) {
+    Error = "container: header: module count " + std::to_string(H.NumModules) +
+            " is implausible";
+    return false;
+  }
+  return true;
+}
+
+void readModule(Reader &P, uint32_t MI, ModuleInfo &M) {
+  uint32_t Kind = P.get<uint32_t>("module kind");
+  if (!P.failed() && Kind != static_cast<uint32_t>(ModuleKind::HetIRBitcode) &&
+      Kind != static_cast<uint32_t>(ModuleKind::RelocatableHetIR))
+    P.fail("module kind", "unknown module kind " + std::to_string(Kind));
+  M.Kind = static_cast<ModuleKind>(Kind);
+  M.IRVersionMajor = P.get<uint32_t>("module IR version");
+  M.IRVersionMinor = P.get<uint32_t>("module IR version");
+  uint32_t NK = P.count("kernel count", 40);
+  uint32_t NG = P.count("global count", 20);
+  for (uint32_t K = 0; K < NK && !P.failed(); ++K) {
+    KernelInfo KI;
+    if (readKernel(P, KI)) {
+      if (M.findKernel(KI.Name))
+        P.fail("kernel name", "kernel " + KI.Name + " is listed twice");
+      M.Kernels.push_back(std::move(KI));
+    }
+  }
+  for (uint32_t G = 0; G < NG && !P.failed(); ++G) {
+    GlobalInfo GI;
+    readGlobal(P, GI);
+    M.Globals.push_back(std::move(GI));
+  }
+  M.IR = P.str("module IR");
+  M.IRHash = P.hash("module IR hash");
+  if (!P.failed() && hash128(M.IR.data(), M.IR.size()) != M.IRHash)
+    P.fail("module IR", "hash mismatch in module " + std::to_string(MI));
+}
+
 } // namespace
+
+std::string validateKernel(const KernelInfo &K) {
+  const std::string Of = " of kernel " + K.Name;
+  uint64_t End = 0;
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    const ParamInfo &P = K.Params[I];
+    std::string Which = "parameter " + std::to_string(I) + Of;
+    if (!isPow2(P.Align) || P.Align > 4096)
+      return Which + ": alignment " + std::to_string(P.Align) +
+             " is not a power of two up to 4096";
+    if (P.Kind == ParamKind::Pointer && P.Size != 8)
+      return Which + ": a pointer of " + std::to_string(P.Size) + " bytes";
+    // The layout CUDA uses: each parameter at the next multiple of its
+    // alignment after the previous one.
+    uint64_t At = (End + P.Align - 1) & ~uint64_t(P.Align - 1);
+    if (P.Offset != At)
+      return Which + ": offset " + std::to_string(P.Offset) +
+             " is not the packed offset " + std::to_string(At);
+    End = At + P.Size;
+    if (End > K.ParamBufferSize)
+      return Which + ": bytes [" + std::to_string(P.Offset) + ", " +
+             std::to_string(End) + ") lie outside the " +
+             std::to_string(K.ParamBufferSize) + "-byte parameter buffer";
+  }
+  if (K.ParamBufferSize != End)
+    return "parameter buffer size " + std::to_string(K.ParamBufferSize) + Of +
+           " is not the " + std::to_string(End) + " bytes its parameters take";
+  if (K.ParamBufferSize > MaxParamBufferSize)
+    return "parameter buffer size " + std::to_string(K.ParamBufferSize) + Of +
+           " exceeds " + std::to_string(MaxParamBufferSize) + " bytes";
+  if (K.StaticShared > MaxStaticShared)
+    return "static shared size " + std::to_string(K.StaticShared) + Of +
+           " exceeds " + std::to_string(MaxStaticShared) + " bytes";
+  if (K.MaxThreads > MaxThreadsPerBlock)
+    return "launch bound of " + std::to_string(K.MaxThreads) + " threads" + Of +
+           " exceeds " + std::to_string(MaxThreadsPerBlock);
+  if (K.Features >> NumFeatures)
+    return "unknown feature bits" + Of;
+  uint32_t Largest = 0;
+  for (const SafePointInfo &SP : K.SafePoints)
+    Largest = SP.RecordSize > Largest ? SP.RecordSize : Largest;
+  if (K.StateRecordSize != Largest)
+    return "state record size " + std::to_string(K.StateRecordSize) + Of +
+           " is not its largest safe point's " + std::to_string(Largest);
+  return std::string();
+}
 
 std::string write(const Container &C) {
   Writer W;
@@ -301,9 +499,9 @@ std::string write(const Container &C) {
   W.u32(static_cast<uint32_t>(HeaderSize));
   W.u64(0); // total size, patched below
   W.u32(static_cast<uint32_t>(C.Modules.size()));
-  W.u32(0); // flags
-  W.u64(0); // payload hash
-  W.u64(0); // header hash
+  W.u32(0);   // flags
+  W.hash({}); // payload hash
+  W.hash({}); // header hash
   for (const ModuleInfo &M : C.Modules) {
     W.u32(static_cast<uint32_t>(M.Kind));
     W.u32(M.IRVersionMajor);
@@ -319,11 +517,12 @@ std::string write(const Container &C) {
       W.u32(G.Flags);
     }
     W.str(M.IR);
-    W.u64(fnv1a64(M.IR.data(), M.IR.size()));
+    W.hash(hash128(M.IR.data(), M.IR.size()));
   }
   W.patch64(16, W.Out.size());
-  W.patch64(32, fnv1a64(W.Out.data() + HeaderSize, W.Out.size() - HeaderSize));
-  W.patch64(40, fnv1a64(W.Out.data(), 40));
+  W.patchHash(32,
+              hash128(W.Out.data() + HeaderSize, W.Out.size() - HeaderSize));
+  W.patchHash(48, hash128(W.Out.data(), 48));
   return W.Out;
 }
 
@@ -344,84 +543,17 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
             "-byte header (truncated)";
     return false;
   }
-  if (std::memcmp(Bytes, Magic, sizeof(Magic)) != 0) {
-    Error = "container: header: bad magic (not a hetGPU container; an NVIDIA "
-            "fatbin or another tool's output?)";
+  Header H;
+  if (!readHeader(Bytes, Size, H, Error))
     return false;
-  }
-  Reader R(Bytes, Size);
-  R.need(8, "magic");
-  for (int I = 0; I < 8; ++I)
-    R.get<char>("magic");
-  Out.Major = R.get<uint16_t>("version");
-  Out.Minor = R.get<uint16_t>("version");
-  uint32_t HSize = R.get<uint32_t>("header size");
-  uint64_t Total = R.get<uint64_t>("total size");
-  uint32_t NumModules = R.get<uint32_t>("module count");
-  R.get<uint32_t>("flags");
-  uint64_t PayloadHash = R.get<uint64_t>("payload checksum");
-  uint64_t HeaderHash = R.get<uint64_t>("header checksum");
-  if (fnv1a64(Bytes, 40) != HeaderHash) {
-    Error = "container: header: checksum mismatch (corrupted header)";
-    return false;
-  }
-  if (Out.Major != VersionMajor) {
-    Error = "container: header: version " + std::to_string(Out.Major) + "." +
-            std::to_string(Out.Minor) + " is not supported (this runtime reads " +
-            std::to_string(VersionMajor) + ".x)";
-    return false;
-  }
-  if (HSize != HeaderSize) {
-    Error = "container: header: header size " + std::to_string(HSize) +
-            " is not " + std::to_string(HeaderSize);
-    return false;
-  }
-  if (Total > Size || Total < HeaderSize) {
-    Error = "container: header: records " + std::to_string(Total) +
-            " bytes but " + std::to_string(Size) + " are available (truncated)";
-    return false;
-  }
-  if (fnv1a64(Bytes + HeaderSize, Total - HeaderSize) != PayloadHash) {
-    Error = "container: payload: checksum mismatch (corrupted modules)";
-    return false;
-  }
-  Reader P(Bytes, Total);
+  Out.Major = H.Major;
+  Out.Minor = H.Minor;
+  Reader P(Bytes, H.Total);
   for (size_t I = 0; I < HeaderSize; ++I)
     P.get<char>("header");
-  if (NumModules > Total / 20) {
-    Error = "container: header: module count " + std::to_string(NumModules) +
-            " is implausible";
-    return false;
-  }
-  for (uint32_t MI = 0; MI < NumModules && !P.failed(); ++MI) {
+  for (uint32_t MI = 0; MI < H.NumModules && !P.failed(); ++MI) {
     ModuleInfo M;
-    uint32_t Kind = P.get<uint32_t>("module kind");
-    if (!P.failed() &&
-        Kind != static_cast<uint32_t>(ModuleKind::HetIRBitcode) &&
-        Kind != static_cast<uint32_t>(ModuleKind::RelocatableHetIR))
-      P.fail("module kind", "unknown module kind " + std::to_string(Kind));
-    M.Kind = static_cast<ModuleKind>(Kind);
-    M.IRVersionMajor = P.get<uint32_t>("module IR version");
-    M.IRVersionMinor = P.get<uint32_t>("module IR version");
-    uint32_t NK = P.count("kernel count", 40);
-    uint32_t NG = P.count("global count", 20);
-    for (uint32_t K = 0; K < NK && !P.failed(); ++K) {
-      KernelInfo KI;
-      if (readKernel(P, KI, Out.Minor))
-        M.Kernels.push_back(std::move(KI));
-    }
-    for (uint32_t G = 0; G < NG && !P.failed(); ++G) {
-      GlobalInfo GI;
-      GI.Name = P.str("global name");
-      GI.Size = P.get<uint64_t>("global size");
-      GI.AddrSpace = P.get<uint32_t>("global address space");
-      GI.Flags = P.get<uint32_t>("global flags");
-      M.Globals.push_back(std::move(GI));
-    }
-    M.IR = P.str("module IR");
-    M.IRHash = P.get<uint64_t>("module IR hash");
-    if (!P.failed() && fnv1a64(M.IR.data(), M.IR.size()) != M.IRHash)
-      P.fail("module IR", "hash mismatch in module " + std::to_string(MI));
+    readModule(P, MI, M);
     Out.Modules.push_back(std::move(M));
   }
   if (P.failed()) {
@@ -429,12 +561,32 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
     Out = Container();
     return false;
   }
-  if (P.offset() != Total) {
-    Error = "container: trailer: " + std::to_string(Total - P.offset()) +
+  if (P.offset() != H.Total) {
+    Error = "container: trailer: " + std::to_string(H.Total - P.offset()) +
             " unexpected bytes after the last module";
     Out = Container();
     return false;
   }
+  return true;
+}
+
+std::string writeTables(const ModuleInfo &M) {
+  Container C;
+  C.Modules.push_back(M);
+  C.Modules.back().IR.clear();
+  return write(C);
+}
+
+bool readTables(const void *Data, size_t Size, ModuleInfo &Out,
+                std::string &Error) {
+  Container C;
+  if (!read(Data, Size, C, Error))
+    return false;
+  if (C.Modules.size() != 1 || !C.Modules[0].IR.empty()) {
+    Error = "container: tables: not the tables of one module";
+    return false;
+  }
+  Out = std::move(C.Modules[0]);
   return true;
 }
 

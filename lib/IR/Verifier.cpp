@@ -257,6 +257,30 @@ private:
     }
   }
 
+  /// Each parameter of \p K as the IR has it: pointers are pointers,
+  /// byval parameters carry `byval(T)` with T's alloc size, values their
+  /// type's alloc size.
+  void checkParams(const Function &F, const container::KernelInfo &K) {
+    const DataLayout &DL = M.getDataLayout();
+    for (const Argument &A : F.args()) {
+      const container::ParamInfo &P = K.Params[A.getArgNo()];
+      Type *BT = A.getParamByValType();
+      bool KindOK = BT ? P.Kind == container::ParamKind::ByVal
+                       : P.Kind == (A.getType()->isPointerTy()
+                                        ? container::ParamKind::Pointer
+                                        : container::ParamKind::Value);
+      uint64_t Size = DL.getTypeAllocSize(BT ? BT : A.getType());
+      if (!KindOK)
+        problem(&F, "!hetgpu.kernels gives parameter " + Twine(A.getArgNo()) +
+                        " kind " + container::paramKindName(P.Kind) +
+                        ", which its IR type contradicts");
+      else if (P.Size != Size)
+        problem(&F, "!hetgpu.kernels gives parameter " + Twine(A.getArgNo()) +
+                        " " + Twine(P.Size) + " bytes, its IR type has " +
+                        Twine(Size));
+    }
+  }
+
   void checkMetadata() {
     auto Infos = readKernelInfo(M);
     if (!Infos) {
@@ -269,6 +293,8 @@ private:
       if (K.Params.size() != F->arg_size())
         problem(F, "!hetgpu.kernels lists " + Twine(K.Params.size()) +
                        " parameters, the function has " + Twine(F->arg_size()));
+      else
+        checkParams(*F, K);
       if (K.SafePoints.empty())
         continue;
       // Every safe-point call must match its metadata entry.

@@ -12,15 +12,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Translate/Translate.h"
+#include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/ExtractKernel.h"
-#include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentMemCheck.h"
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/WrapSharedAddresses.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -141,11 +142,17 @@ static int translateLocked(const hetgpu_translate_request *Req,
   StringRef Bytes(static_cast<const char *>(Req->ir), Req->ir_size);
   TimeTraceScope Whole("hetgpu-translate", Req->target);
   std::optional<TimeTraceScope> Phase(std::in_place, "parse+verify");
-  auto M = parseBitcodeFile(MemoryBufferRef(Bytes, "hetir"), Ctx);
+  // Read in a child first, then here, and verified: malformed bitcode is
+  // an error of this translation, never a crash of the application.
+  auto M = hetgpu::parseCheckedBitcode(Bytes, "hetIR", Ctx);
   if (!M)
-    return failWith(Res, "cannot read hetIR bitcode: " + toString(M.takeError()));
+    return failWith(Res, toString(M.takeError()));
   if (Error E = hetgpu::verifyHetIR(**M))
     return failWith(Res, toString(std::move(E)));
+  if (Req->flags & HETGPU_TRANSLATE_CHECK_TABLES)
+    if (Error E =
+            hetgpu::checkTablesMatchIR(**M, Req->tables, Req->tables_size))
+      return failWith(Res, toString(std::move(E)));
   if ((Req->flags & HETGPU_TRANSLATE_SOME_KERNELS) && Req->num_kernels) {
     if (!Req->kernels)
       return failWith(Res, "hetgpu_translate: num_kernels without kernels");

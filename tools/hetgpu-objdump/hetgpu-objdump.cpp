@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
       outs() << "module " << ModIdx++ << ": "
              << (Reloc ? "relocatable hetIR " : "hetIR ") << M.IRVersionMajor
              << "." << M.IRVersionMinor << ", " << M.IR.size()
-             << " bytes of bitcode, hash " << format_hex(M.IRHash, 18) << "\n";
+             << " bytes of bitcode, hash " << M.IRHash.hex() << "\n";
       for (const container::GlobalInfo &G : M.Globals)
         outs() << "global " << G.Name << ": " << G.Size << " bytes, "
                << (G.AddrSpace == 4 ? "constant" : "device") << "\n";
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
       }
       if (ShowIR) {
         LLVMContext Ctx;
-        auto Mod = parseBitcodeFile(MemoryBufferRef(M.IR, "hetir"), Ctx);
+        auto Mod = parseCheckedBitcode(M.IR, "hetir", Ctx);
         if (!Mod) {
           WithColor::error(errs(), "hetgpu-objdump") << toString(Mod.takeError()) << "\n";
           return 1;

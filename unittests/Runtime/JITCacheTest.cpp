@@ -14,9 +14,11 @@
 
 #include <cstdlib>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,7 +147,7 @@ TEST_F(JITCacheTest, BadMagicStaleVersionAndKeyMismatch) {
 
 TEST_F(JITCacheTest, KeyDependsOnEveryField) {
   CacheKeyInput Base;
-  Base.IRHash = 123;
+  Base.IRHash = {123, 0};
   Base.Target = "host";
   Base.Arch = "native";
   Base.Features = "+avx2";
@@ -160,7 +162,7 @@ TEST_F(JITCacheTest, KeyDependsOnEveryField) {
     Mutate(C);
     return JITCache::key(C) != K;
   };
-  EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.IRHash = 124; }));
+  EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.IRHash = {124, 0}; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Target = "nvptx"; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Arch = "sm_90"; }));
   EXPECT_TRUE(Differs([](CacheKeyInput &C) { C.Features = ""; }));
@@ -216,6 +218,102 @@ TEST_F(JITCacheTest, ConcurrentWritersAndReadersInSeveralProcesses) {
   ASSERT_TRUE(C.lookup(200, "host", Out));
   EXPECT_EQ(Out, B);
   EXPECT_EQ(files().size(), 2u) << "temporary files were left behind";
+}
+
+TEST_F(JITCacheTest, FifoAndSymlinkEntriesAreRefusedWithoutBlocking) {
+  JITCache C(Dir);
+  ASSERT_TRUE(C.store(5, "host", payload(64, 5)).isOk());
+  std::string Path = C.entryPath(5, "host");
+  // A FIFO: open(O_RDONLY) would wait for a writer forever.
+  ASSERT_EQ(unlink(Path.c_str()), 0);
+  ASSERT_EQ(mkfifo(Path.c_str(), 0600), 0);
+  std::vector<char> Out;
+  std::string Why;
+  EXPECT_FALSE(C.lookup(5, "host", Out, &Why));
+  EXPECT_NE(Why.find("not a regular file"), std::string::npos) << Why;
+  struct stat St;
+  EXPECT_NE(lstat(Path.c_str(), &St), 0) << "the FIFO was not removed";
+  // A symbolic link to a valid entry elsewhere is not followed.
+  std::string Elsewhere = Dir + "/../elsewhere.hjc";
+  ASSERT_TRUE(C.store(6, "host", payload(64, 6)).isOk());
+  ASSERT_EQ(rename(C.entryPath(6, "host").c_str(), Elsewhere.c_str()), 0);
+  ASSERT_EQ(symlink(Elsewhere.c_str(), Path.c_str()), 0);
+  EXPECT_FALSE(C.lookup(5, "host", Out, &Why));
+  EXPECT_NE(Why.find("cannot open"), std::string::npos) << Why;
+}
+
+TEST_F(JITCacheTest, EntryWritableByOthersIsRefused) {
+  JITCache C(Dir);
+  ASSERT_TRUE(C.store(8, "host", payload(64, 8)).isOk());
+  ASSERT_EQ(chmod(C.entryPath(8, "host").c_str(), 0666), 0);
+  std::vector<char> Out;
+  std::string Why;
+  EXPECT_FALSE(C.lookup(8, "host", Out, &Why));
+  EXPECT_NE(Why.find("writable by others"), std::string::npos) << Why;
+}
+
+TEST_F(JITCacheTest, DirectoryOthersCanWriteIsRefused) {
+  JITCache C(Dir);
+  std::string Why;
+  EXPECT_TRUE(C.checkDirectory(Why)) << "a missing directory is fine";
+  ASSERT_TRUE(C.store(1, "host", payload(8, 1)).isOk());
+  struct stat St;
+  ASSERT_EQ(stat(Dir.c_str(), &St), 0);
+  EXPECT_EQ(St.st_mode & 0777, 0700u) << "store creates a private directory";
+  EXPECT_TRUE(C.checkDirectory(Why)) << Why;
+  ASSERT_EQ(chmod(Dir.c_str(), 0770), 0);
+  EXPECT_FALSE(C.checkDirectory(Why));
+  EXPECT_NE(Why.find("writable by group or others"), std::string::npos) << Why;
+  ASSERT_EQ(chmod(Dir.c_str(), 0757), 0);
+  EXPECT_FALSE(C.checkDirectory(Why));
+  ASSERT_EQ(chmod(Dir.c_str(), 0700), 0);
+  if (geteuid() == 0) { // root can give it away
+    ASSERT_EQ(chown(Dir.c_str(), 65534, 65534), 0);
+    EXPECT_FALSE(C.checkDirectory(Why));
+    EXPECT_NE(Why.find("not by this user"), std::string::npos) << Why;
+    ASSERT_EQ(chown(Dir.c_str(), 0, 0), 0);
+  }
+  JITCache File(C.entryPath(1, "host"));
+  EXPECT_FALSE(File.checkDirectory(Why));
+  EXPECT_EQ(Why, "not a directory");
+}
+
+TEST_F(JITCacheTest, PruneRemovesLeastRecentlyUsedFirst) {
+  JITCache C(Dir);
+  for (uint64_t K = 1; K <= 4; ++K)
+    ASSERT_TRUE(C.store(K, "host", payload(1000, char(K))).isOk());
+  // Entry 1 oldest ... 4 newest; then a hit makes 1 the most recent.
+  for (uint64_t K = 1; K <= 4; ++K) {
+    struct timeval T[2] = {{long(1000 + K), 0}, {long(1000 + K), 0}};
+    ASSERT_EQ(utimes(C.entryPath(K, "host").c_str(), T), 0);
+  }
+  std::vector<char> Out;
+  ASSERT_TRUE(C.lookup(1, "host", Out));
+  const uint64_t Entry = 1000 + JITCache::HeaderSize;
+  EXPECT_EQ(C.prune(0), 0u) << "0 is no bound";
+  EXPECT_EQ(C.prune(4 * Entry), 0u);
+  EXPECT_EQ(C.prune(2 * Entry), 2u);
+  EXPECT_TRUE(C.lookup(1, "host", Out)) << "the recently used entry stays";
+  EXPECT_TRUE(C.lookup(4, "host", Out));
+  EXPECT_FALSE(C.lookup(2, "host", Out));
+  EXPECT_FALSE(C.lookup(3, "host", Out));
+}
+
+TEST_F(JITCacheTest, MaxSizeFromTheEnvironment) {
+  std::string Why;
+  unsetenv("HETGPU_CACHE_MAX_SIZE");
+  EXPECT_EQ(JITCache::maxSize(&Why), JITCache::DefaultMaxSize);
+  setenv("HETGPU_CACHE_MAX_SIZE", "1234", 1);
+  EXPECT_EQ(JITCache::maxSize(), 1234u);
+  setenv("HETGPU_CACHE_MAX_SIZE", "3M", 1);
+  EXPECT_EQ(JITCache::maxSize(), 3u << 20);
+  setenv("HETGPU_CACHE_MAX_SIZE", "0", 1);
+  EXPECT_EQ(JITCache::maxSize(), 0u);
+  setenv("HETGPU_CACHE_MAX_SIZE", "lots", 1);
+  Why.clear();
+  EXPECT_EQ(JITCache::maxSize(&Why), JITCache::DefaultMaxSize);
+  EXPECT_NE(Why.find("is not a size"), std::string::npos) << Why;
+  unsetenv("HETGPU_CACHE_MAX_SIZE");
 }
 
 } // namespace

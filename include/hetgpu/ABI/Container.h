@@ -22,11 +22,12 @@ namespace hetgpu {
 namespace container {
 
 constexpr char Magic[8] = {'H', 'E', 'T', 'G', 'P', 'U', 'F', 'B'};
-constexpr uint16_t VersionMajor = 1;
-/// 1.1: kernel records end with their launch rules.
-constexpr uint16_t VersionMinor = 1;
+/// 2.0: XXH3-128 checksums (1.x used FNV-1a 64 and is refused); kernel
+/// records end with their launch rules.
+constexpr uint16_t VersionMajor = 2;
+constexpr uint16_t VersionMinor = 0;
 /// Size of the fixed file header; the total size is read from it.
-constexpr size_t HeaderSize = 48;
+constexpr size_t HeaderSize = 64;
 
 /// How a kernel parameter is passed (`!hetgpu.kernels` "params").
 enum class ParamKind : uint32_t {

@@ -133,6 +133,23 @@ enum class ModuleKind : uint32_t {
   RelocatableHetIR = 2,
 };
 
+/// A 128-bit digest (XXH3-128: container, checkpoint and JIT-cache
+/// checksums, the module hash).
+struct Hash128 {
+  uint64_t Low = 0;
+  uint64_t High = 0;
+  bool operator==(const Hash128 &O) const {
+    return Low == O.Low && High == O.High;
+  }
+  bool operator!=(const Hash128 &O) const { return !(*this == O); }
+  bool isZero() const { return !Low && !High; }
+  /// 32 hex digits, high half first.
+  std::string hex() const;
+};
+
+/// XXH3-128 of \p Size bytes at \p Data (libxxhash).
+Hash128 hash128(const void *Data, size_t Size);
+
 struct ModuleInfo {
   ModuleKind Kind = ModuleKind::HetIRBitcode;
   uint32_t IRVersionMajor = 0;
@@ -140,8 +157,8 @@ struct ModuleInfo {
   std::vector<KernelInfo> Kernels;
   std::vector<GlobalInfo> Globals;
   std::string IR; ///< the bitcode bytes
-  /// FNV-1a 64 of IR; the JIT cache keys translations on it.
-  uint64_t IRHash = 0;
+  /// XXH3-128 of IR; the JIT cache keys translations on it.
+  Hash128 IRHash;
 
   const KernelInfo *findKernel(const std::string &Name) const;
 };
@@ -152,7 +169,7 @@ struct Container {
   std::vector<ModuleInfo> Modules;
 };
 
-/// FNV-1a, 64 bit.
+/// FNV-1a, 64 bit: for short identifiers only, never as a checksum.
 uint64_t fnv1a64(const void *Data, size_t Size, uint64_t Seed = 0xcbf29ce484222325ull);
 
 /// Serialises \p C (IRHash fields are recomputed).
@@ -160,8 +177,29 @@ std::string write(const Container &C);
 
 /// Reads a container from \p Data, never reading past \p Size. Returns false
 /// and sets \p Error ("container: <what> at offset N: <why>") when the data
-/// is truncated, corrupted, of another version or otherwise malformed.
+/// is truncated, corrupted, of another version or otherwise malformed, or
+/// when a field contradicts another (validateKernel).
 bool read(const void *Data, size_t Size, Container &Out, std::string &Error);
+
+/// Limits a reader enforces on the module tables (docs/Container.md).
+constexpr uint32_t MaxParamBufferSize = 32764; ///< CUDA 12.1's limit
+constexpr uint64_t MaxStaticShared = 1ull << 30;
+constexpr uint32_t MaxThreadsPerBlock = 1024;
+
+/// Checks \p K's fields against each other: every parameter inside the
+/// parameter buffer, at its alignment and in order, without overlap; the
+/// buffer within MaxParamBufferSize; pointers 8 bytes; shared size and
+/// launch bounds bounded; each safe point's record within the largest one.
+/// Returns an empty string when it is consistent, else what is wrong.
+std::string validateKernel(const KernelInfo &K);
+
+/// Bytes that stand for \p M's tables (kernels and globals, not the IR): the
+/// JIT cache keys on their hash and the translator compares them with the
+/// IR's metadata.
+std::string writeTables(const ModuleInfo &M);
+/// Reads what writeTables wrote (the tables of one module, IR empty).
+bool readTables(const void *Data, size_t Size, ModuleInfo &Out,
+                std::string &Error);
 
 /// Size recorded in the header at \p Data (which must hold HeaderSize bytes),
 /// or 0 when the magic does not match. Used when only a pointer is known

@@ -22,16 +22,20 @@ extern "C" {
 
 /** Bumped whenever the translator's output may change for the same input:
  *  part of every JIT cache key. */
-#define HETGPU_TRANSLATOR_ABI_VERSION 3u
+#define HETGPU_TRANSLATOR_ABI_VERSION 4u
 
 enum hetgpu_translate_flags {
   /** Insert checkpoint/restore code at safe points (live migration). */
   HETGPU_TRANSLATE_INSTRUMENT = 1u << 0,
   /** Translate only the kernels named by `kernels` (ABI version 2). */
   HETGPU_TRANSLATE_SOME_KERNELS = 1u << 1,
+  /** Compare `tables` (container::writeTables of the module the runtime
+   *  launches with) with the IR's kernel metadata and refuse the
+   *  translation when they differ (ABI version 3). */
+  HETGPU_TRANSLATE_CHECK_TABLES = 1u << 2,
   /** Check every global and shared access (hetgpu-instrument-memcheck,
-   *  HETGPU_MEMCHECK; ABI version 3). */
-  HETGPU_TRANSLATE_MEMCHECK = 1u << 2,
+   *  HETGPU_MEMCHECK; ABI version 4). */
+  HETGPU_TRANSLATE_MEMCHECK = 1u << 3,
 };
 
 typedef struct hetgpu_translate_request {
@@ -47,6 +51,9 @@ typedef struct hetgpu_translate_request {
    *  callers stay valid). */
   const char *const *kernels;
   size_t num_kernels;
+  /** With HETGPU_TRANSLATE_CHECK_TABLES (version 3). */
+  const void *tables;
+  size_t tables_size;
 } hetgpu_translate_request;
 
 typedef struct hetgpu_translate_result {

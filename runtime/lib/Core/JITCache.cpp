@@ -3,7 +3,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Reads, validates and atomically writes JIT cache entries.
+/// Reads, validates and atomically writes JIT cache entries; checks the
+/// directory's owner and mode; prunes it to a size bound.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +13,13 @@
 #include "hetgpu/IR/Container.h"
 #include "hetgpu/Translate/Translate.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,7 +47,7 @@ uint64_t JITCache::key(const CacheKeyInput &In) {
     S += ':';
     S += F;
   };
-  Add(std::to_string(In.IRHash));
+  Add(In.IRHash.hex());
   Add(In.Target);
   Add(In.Arch);
   Add(In.Features);
@@ -52,7 +55,7 @@ uint64_t JITCache::key(const CacheKeyInput &In) {
   Add(std::to_string(In.Flags));
   Add(std::to_string(In.OptLevel));
   Add(In.Extra);
-  return container::fnv1a64(S.data(), S.size());
+  return container::hash128(S.data(), S.size()).Low;
 }
 
 JITCache::JITCache(std::string Directory) : Dir(std::move(Directory)) {}
@@ -75,6 +78,16 @@ static uint64_t getU64(const char *P) {
   uint64_t V;
   memcpy(&V, P, 8);
   return V;
+}
+static void putHash(char *P, const container::Hash128 &H) {
+  putU64(P, H.Low);
+  putU64(P + 8, H.High);
+}
+static container::Hash128 getHash(const char *P) {
+  container::Hash128 H;
+  H.Low = getU64(P);
+  H.High = getU64(P + 8);
+  return H;
 }
 
 static bool readAll(int FD, char *Buf, size_t N) {
@@ -106,17 +119,28 @@ static bool writeAll(int FD, const char *Buf, size_t N) {
 bool JITCache::lookup(uint64_t Key, const std::string &Target,
                       std::vector<char> &Out, std::string *Why) const {
   std::string Path = entryPath(Key, Target);
-  int FD = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Never follow a link, never block on a FIFO: what is opened is checked
+  // with fstat before a byte is read.
+  int FD = open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (FD < 0) {
+    bool Missing = errno == ENOENT;
     if (Why)
-      *Why = "no entry";
+      *Why = Missing ? "no entry"
+                     : "corrupt entry " + Path + ": cannot open it (" +
+                           strerror(errno) + ")";
+    if (!Missing)
+      unlink(Path.c_str());
     return false;
   }
   std::string Problem;
   char H[HeaderSize];
   struct stat St;
-  if (fstat(FD, &St) != 0 || St.st_size < static_cast<off_t>(HeaderSize) ||
-      !readAll(FD, H, HeaderSize)) {
+  if (fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
+    Problem = "not a regular file";
+  } else if (St.st_uid != geteuid() || (St.st_mode & (S_IWGRP | S_IWOTH))) {
+    Problem = "owned by another user or writable by others";
+  } else if (St.st_size < static_cast<off_t>(HeaderSize) ||
+             !readAll(FD, H, HeaderSize)) {
     Problem = "truncated header";
   } else if (memcmp(H, EntryMagic, 8) != 0) {
     Problem = "bad magic";
@@ -127,8 +151,7 @@ bool JITCache::lookup(uint64_t Key, const std::string &Target,
     Problem = "stale translator ABI version " + std::to_string(getU32(H + 12));
   } else if (getU64(H + 16) != Key) {
     Problem = "key mismatch";
-  } else if (getU64(H + 24) !=
-             static_cast<uint64_t>(St.st_size) - HeaderSize) {
+  } else if (getU64(H + 24) != static_cast<uint64_t>(St.st_size) - HeaderSize) {
     Problem = "size mismatch (header says " + std::to_string(getU64(H + 24)) +
               ", file has " +
               std::to_string(static_cast<uint64_t>(St.st_size) - HeaderSize) +
@@ -137,9 +160,12 @@ bool JITCache::lookup(uint64_t Key, const std::string &Target,
     Out.resize(getU64(H + 24));
     if (!readAll(FD, Out.data(), Out.size()))
       Problem = "truncated payload";
-    else if (container::fnv1a64(Out.data(), Out.size()) != getU64(H + 32))
+    else if (container::hash128(Out.data(), Out.size()) != getHash(H + 32))
       Problem = "checksum mismatch";
   }
+  // A hit is recently used: its time orders the pruning.
+  if (Problem.empty())
+    futimens(FD, nullptr);
   close(FD);
   if (Problem.empty())
     return true;
@@ -160,7 +186,9 @@ static Status makeDirs(const std::string &Dir) {
     Cur = Dir.substr(0, Pos);
     if (Cur.empty())
       continue;
-    if (mkdir(Cur.c_str(), 0755) != 0 && errno != EEXIST)
+    // The cache itself is private; the folders above it as usual.
+    mode_t Mode = Pos == std::string::npos ? 0700 : 0755;
+    if (mkdir(Cur.c_str(), Mode) != 0 && errno != EEXIST)
       return Status(ErrorCode::DriverFailure,
                     "cannot create JIT cache directory " + Cur + ": " +
                         strerror(errno));
@@ -176,7 +204,7 @@ Status JITCache::store(uint64_t Key, const std::string &Target,
   std::string Final = entryPath(Key, Target);
   std::string Tmp = Final + ".tmp." + std::to_string(getpid()) + "." +
                     std::to_string(Counter++);
-  int FD = open(Tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int FD = open(Tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (FD < 0)
     return Status(ErrorCode::DriverFailure,
                   "cannot write JIT cache entry " + Tmp + ": " +
@@ -187,7 +215,7 @@ Status JITCache::store(uint64_t Key, const std::string &Target,
   putU32(H + 12, HETGPU_TRANSLATOR_ABI_VERSION);
   putU64(H + 16, Key);
   putU64(H + 24, Data.size());
-  putU64(H + 32, container::fnv1a64(Data.data(), Data.size()));
+  putHash(H + 32, container::hash128(Data.data(), Data.size()));
   bool OK = writeAll(FD, H, HeaderSize) &&
             writeAll(FD, Data.data(), Data.size());
   OK = (close(FD) == 0) && OK;
@@ -198,4 +226,94 @@ Status JITCache::store(uint64_t Key, const std::string &Target,
                   "cannot write JIT cache entry " + Final + ": " + Err);
   }
   return Status::ok();
+}
+
+bool JITCache::checkDirectory(std::string &Why) const {
+  struct stat St;
+  if (stat(Dir.c_str(), &St) != 0) {
+    if (errno == ENOENT)
+      return true;
+    Why = std::string("cannot stat it: ") + strerror(errno);
+    return false;
+  }
+  if (!S_ISDIR(St.st_mode))
+    Why = "not a directory";
+  else if (St.st_uid != geteuid())
+    Why = "owned by uid " + std::to_string(St.st_uid) + ", not by this user (" +
+          std::to_string(geteuid()) + ")";
+  else if (St.st_mode & (S_IWGRP | S_IWOTH))
+    Why = "writable by group or others (chmod go-w it)";
+  else
+    return true;
+  return false;
+}
+
+uint64_t JITCache::maxSize(std::string *Why) {
+  const char *V = getenv("HETGPU_CACHE_MAX_SIZE");
+  if (!V || !*V)
+    return DefaultMaxSize;
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long N = strtoull(V, &End, 10);
+  uint64_t Scale = 1;
+  if (End && (*End == 'K' || *End == 'k'))
+    Scale = 1ull << 10;
+  else if (End && (*End == 'M' || *End == 'm'))
+    Scale = 1ull << 20;
+  else if (End && (*End == 'G' || *End == 'g'))
+    Scale = 1ull << 30;
+  if (Scale != 1)
+    ++End;
+  if (errno || End == V || *End || *V == '-' || N > UINT64_MAX / Scale) {
+    if (Why)
+      *Why = std::string("HETGPU_CACHE_MAX_SIZE=") + V +
+             " is not a size (bytes, or a number with K, M or G); using " +
+             std::to_string(DefaultMaxSize) + " bytes";
+    return DefaultMaxSize;
+  }
+  return N * Scale;
+}
+
+unsigned JITCache::prune(uint64_t MaxBytes) const {
+  if (!MaxBytes)
+    return 0;
+  struct Entry {
+    std::string Path;
+    uint64_t Size;
+    struct timespec Used;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  DIR *D = opendir(Dir.c_str());
+  if (!D)
+    return 0;
+  while (dirent *E = readdir(D)) {
+    std::string Name = E->d_name;
+    if (Name.size() < 5 || Name.compare(Name.size() - 4, 4, ".hjc") != 0)
+      continue;
+    std::string Path = Dir + "/" + Name;
+    struct stat St;
+    if (lstat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+      continue;
+    Entries.push_back({Path, uint64_t(St.st_size), St.st_mtim});
+    Total += uint64_t(St.st_size);
+  }
+  closedir(D);
+  if (Total <= MaxBytes)
+    return 0;
+  std::sort(Entries.begin(), Entries.end(), [](const Entry &A, const Entry &B) {
+    if (A.Used.tv_sec != B.Used.tv_sec)
+      return A.Used.tv_sec < B.Used.tv_sec;
+    return A.Used.tv_nsec < B.Used.tv_nsec;
+  });
+  unsigned Removed = 0;
+  for (const Entry &E : Entries) {
+    if (Total <= MaxBytes)
+      break;
+    if (unlink(E.Path.c_str()) == 0) {
+      Total -= E.Size;
+      ++Removed;
+    }
+  }
+  return Removed;
 }

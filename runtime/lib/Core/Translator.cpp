@@ -20,10 +20,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -153,12 +154,21 @@ struct Request {
   std::string What;
 };
 
+/// The module's tables (kernels, parameters, globals) are part of the key:
+/// a container whose tables differ from the IR's must not hit an entry that
+/// was translated and checked for another.
+void addTablesToKey(const container::ModuleInfo &M, CacheKeyInput &KI) {
+  std::string T = container::writeTables(M);
+  KI.Extra += ";tables=" + container::hash128(T.data(), T.size()).hex();
+}
+
 Request makeRequest(const container::ModuleInfo &M, Device &Dev,
                     unsigned Flags, const std::vector<std::string> &Kernels) {
   const DeviceProperties &Props = Dev.properties();
   Request R;
   CacheKeyInput &KI = R.KI;
-  KI.IRHash = M.IRHash ? M.IRHash : container::fnv1a64(M.IR.data(), M.IR.size());
+  KI.IRHash = M.IRHash.isZero() ? container::hash128(M.IR.data(), M.IR.size())
+                                : M.IRHash;
   KI.Target = Props.Target;
   KI.Arch = Props.Arch;
   KI.Features = Props.Features;
@@ -178,11 +188,11 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
   if (stat(translatorPath().c_str(), &TS) == 0)
     KI.Extra += ";translator=" + std::to_string(TS.st_size) + "@" +
                 std::to_string(static_cast<long long>(TS.st_mtime));
+
+  addTablesToKey(M, KI);
   R.Key = JITCache::key(KI);
 
-  char HashHex[17];
-  snprintf(HashHex, sizeof(HashHex), "%016llx",
-           static_cast<unsigned long long>(KI.IRHash));
+  std::string HashHex = KI.IRHash.hex().substr(0, 16);
   std::vector<const container::KernelInfo *> Shown;
   for (const container::KernelInfo &K : M.Kernels)
     if (Kernels.empty() ||
@@ -198,19 +208,57 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
       Kernels.empty() ? std::to_string(M.Kernels.size()) + " kernels"
                       : std::to_string(Kernels.size()) + " of " +
                             std::to_string(M.Kernels.size()) + " kernels";
-  R.What = (Kernels.empty() ? "module " : "kernels of module ") +
-           std::string(HashHex) + " (" + Count + Names + ") for " +
-           Props.Target + (Props.Arch.empty() ? "" : ":" + Props.Arch);
+  R.What = (Kernels.empty() ? "module " : "kernels of module ") + HashHex +
+           " (" + Count + Names + ") for " + Props.Target +
+           (Props.Arch.empty() ? "" : ":" + Props.Arch);
   return R;
 }
 
 bool cacheEnabled() { return !getenv("HETGPU_DISABLE_CACHE"); }
 
+/// The cache, or none when it is disabled or its directory is refused
+/// (JITCache::checkDirectory; said once per process).
+std::unique_ptr<JITCache> usableCache() {
+  if (!cacheEnabled())
+    return nullptr;
+  auto Cache = std::make_unique<JITCache>(JITCache::defaultDirectory());
+  std::string Why;
+  if (Cache->checkDirectory(Why))
+    return Cache;
+  static std::atomic<bool> Said{false};
+  if (!Said.exchange(true))
+    log(LogLevel::Warn, "JIT cache directory " + Cache->directory() +
+                            " refused: " + Why + "; running without the cache");
+  return nullptr;
+}
+
+/// Stores \p Out and prunes the cache to HETGPU_CACHE_MAX_SIZE.
+void storeCached(const Request &R, const DeviceProperties &Props,
+                 const std::vector<char> &Out) {
+  std::unique_ptr<JITCache> Cache = usableCache();
+  if (!Cache)
+    return;
+  if (Status S = Cache->store(R.Key, Props.Target, Out)) {
+    log(LogLevel::Warn, S.Message);
+    return;
+  }
+  std::string Why;
+  uint64_t Max = JITCache::maxSize(&Why);
+  static std::atomic<bool> Said{false};
+  if (!Why.empty() && !Said.exchange(true))
+    log(LogLevel::Warn, Why);
+  if (unsigned N = Cache->prune(Max))
+    log(LogLevel::Info, "pruned " + std::to_string(N) +
+                            " least recently used JIT cache entries (bound " +
+                            std::to_string(Max) + " bytes)");
+}
+
 bool lookupCached(const Request &R, const DeviceProperties &Props,
                   std::vector<char> &Out) {
-  if (!cacheEnabled())
+  std::unique_ptr<JITCache> CachePtr = usableCache();
+  if (!CachePtr)
     return false;
-  JITCache Cache(JITCache::defaultDirectory());
+  JITCache &Cache = *CachePtr;
   auto T0 = std::chrono::steady_clock::now();
   std::string Why;
   if (Cache.lookup(R.Key, Props.Target, Out, &Why)) {
@@ -250,6 +298,11 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   Req.ir_size = M.IR.size();
   Req.opt_level = 3;
   Req.flags = Flags;
+  // The translator checks the tables the launch will use against the IR.
+  std::string Tables = container::writeTables(M);
+  Req.flags |= HETGPU_TRANSLATE_CHECK_TABLES;
+  Req.tables = Tables.data();
+  Req.tables_size = Tables.size();
   std::vector<const char *> Names;
   for (const std::string &K : Kernels)
     Names.push_back(K.c_str());
@@ -281,10 +334,6 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   if (!R.BinaryTag.empty())
     log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
                             " ms (" + std::to_string(Out.size()) + " bytes)");
-  if (cacheEnabled()) {
-    JITCache Cache(JITCache::defaultDirectory());
-    if (Status S = Cache.store(R.Key, Props.Target, Out))
-      log(LogLevel::Warn, S.Message);
-  }
+  storeCached(R, Props, Out);
   return Status::ok();
 }

@@ -45,11 +45,22 @@ struct Checkpoint {
 };
 
 inline constexpr uint32_t CheckpointMagic = 0x4b434748; // "HGCK"
-inline constexpr uint32_t CheckpointVersion = 3;
+/// 4: XXH3-128 checksum (3 had a word-wise FNV-1a and is refused).
+inline constexpr uint32_t CheckpointVersion = 4;
+inline constexpr size_t CheckpointHeaderSize = 32;
 
 std::vector<char> serializeCheckpoint(const Checkpoint &C);
-/// Refuses a truncated, corrupted or other-version image with a message.
+/// Refuses a truncated, corrupted or other-version image with a message,
+/// and one whose fields contradict each other (launch shape out of CUDA's
+/// bounds, dynamic shared size past MaxCheckpointDynShared, allocations
+/// empty, overlapping or wrapping around).
 Status parseCheckpoint(const std::vector<char> &Bytes, Checkpoint &Out);
+/// Same, from \p Size bytes at \p Data.
+Status parseCheckpoint(const char *Data, size_t Size, Checkpoint &Out);
+
+/// The largest dynamic shared size a checkpoint may hold (the device's own
+/// limit is checked when it is restored).
+inline constexpr uint64_t MaxCheckpointDynShared = 1ull << 30;
 
 /// Checkpoint files.
 Status writeCheckpointFile(const std::string &Path,

@@ -27,6 +27,7 @@
 #include "Migration/InFlight.h"
 #include "Migration/Migration.h"
 #include "Migration/MoveContext.h"
+#include "Migration/Resume.h"
 #include "Migration/StateBuffers.h"
 #include "Migration/Trigger.h"
 
@@ -193,6 +194,11 @@ Status WatchedLaunch::prepare() {
   uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
   BlockBytes = stateBlockBytes(KI.StaticShared, P.DynamicShared, Threads,
                                KI.StateRecordSize);
+  if (Blocks && BlockBytes > UINT64_MAX / Blocks)
+    return Status(ErrorCode::InvalidValue,
+                  "launch of " + Name +
+                      ": its state buffer would exceed "
+                      "2^64 bytes");
   StateBytes = Blocks * BlockBytes;
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
@@ -397,6 +403,21 @@ Status WatchedLaunch::moveForResume(int MoveTo, bool Full, std::string &Moved,
   return Status::ok();
 }
 
+/// A checkpoint file read back must hold the launch that was suspended:
+/// its state buffer is written into that launch's.
+static Status checkSameLaunch(const Checkpoint &R, const Checkpoint &C) {
+  if (R.Kernel != C.Kernel || R.CudaDevice != C.CudaDevice ||
+      memcmp(R.Grid, C.Grid, sizeof(R.Grid)) != 0 ||
+      memcmp(R.Block, C.Block, sizeof(R.Block)) != 0 ||
+      R.DynShared != C.DynShared || R.Args.size() != C.Args.size() ||
+      R.State.size() != C.State.size())
+    return Status(ErrorCode::InvalidValue,
+                  "checkpoint refused: it holds another launch than the "
+                  "suspended one of " +
+                      C.Kernel);
+  return Status::ok();
+}
+
 /// Writes the restored allocations and state buffer on the device the
 /// launch resumes on.
 Status WatchedLaunch::writeBack(const Checkpoint &R, uint64_t MoveBytes,
@@ -434,7 +455,14 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
   auto T1 = Clock::now();
   Checkpoint R;
   if (!Cfg.File.empty()) {
-    if (Status St = parseCheckpoint(Loaded, R)) {
+    Status St = parseCheckpoint(Loaded, R);
+    if (St.isOk())
+      St = checkSameLaunch(R, C);
+    if (St.isOk())
+      St = checkAllocationsMatch(R, Ctx.Index);
+    if (St.isOk())
+      St = checkResumable(R, KR, Ctx);
+    if (St) {
       log(LogLevel::Error, Cfg.File + ": " + St.Message +
                                "; resuming from the in-memory checkpoint");
       R = std::move(C);

@@ -23,6 +23,65 @@
 using namespace hetgpu;
 using namespace hetgpu::rt;
 
+/// A pointer argument is null, inside an allocation (or a variable) or
+/// just past one's end.
+static bool pointsIntoMemory(uint64_t V) {
+  if (!V)
+    return true;
+  Runtime &RT = Runtime::get();
+  Allocation A;
+  auto In = [&](uint64_t P) {
+    return RT.lookupRange(reinterpret_cast<const void *>(P), 1, A) ==
+           Runtime::RangeState::Inside;
+  };
+  return In(V) || In(V - 1);
+}
+
+Status hetgpu::rt::checkResumable(const Checkpoint &C, const KernelRecord &KR,
+                                  DeviceContext &Ctx) {
+  auto Bad = [&](const std::string &Why) {
+    return Status(ErrorCode::InvalidValue,
+                  "checkpoint refused: " + Why + " (kernel " + C.Kernel + ")");
+  };
+  const container::KernelInfo &K = *KR.Info;
+  // The packed arguments are those of the instrumented kernel (its hidden
+  // parameters' bytes are rewritten when it resumes).
+  container::KernelInfo Instrumented = K;
+  container::appendMigrationParams(Instrumented);
+  if (C.Args.size() != Instrumented.ParamBufferSize)
+    return Bad("its arguments take " + std::to_string(C.Args.size()) +
+               " bytes, the kernel's parameters " +
+               std::to_string(Instrumented.ParamBufferSize));
+  const DeviceProperties &P = Ctx.Dev->properties();
+  uint64_t Threads = uint64_t(C.Block[0]) * C.Block[1] * C.Block[2];
+  bool ShapeOK = Threads <= P.MaxThreadsPerBlock &&
+                 (!K.MaxThreads || Threads <= K.MaxThreads);
+  for (int I = 0; I < 3; ++I)
+    ShapeOK = ShapeOK && C.Block[I] <= uint64_t(P.MaxBlockDim[I]) &&
+              C.Grid[I] <= uint64_t(P.MaxGridDim[I]);
+  if (!ShapeOK)
+    return Bad("its launch shape is outside what device " +
+               std::to_string(Ctx.Index) + " runs");
+  uint64_t Limit = KR.MaxDynamicShared >= 0
+                       ? uint64_t(KR.MaxDynamicShared)
+                       : (P.SharedMemPerBlock > K.StaticShared
+                              ? P.SharedMemPerBlock - K.StaticShared
+                              : 0);
+  if (C.DynShared > Limit)
+    return Bad("dynamic shared size " + std::to_string(C.DynShared) +
+               " exceeds the device's " + std::to_string(Limit) + " bytes");
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    if (K.Params[I].Kind != container::ParamKind::Pointer)
+      continue;
+    uint64_t V;
+    memcpy(&V, C.Args.data() + K.Params[I].Offset, 8);
+    if (!pointsIntoMemory(V))
+      return Bad("pointer argument " + std::to_string(I) + " (" + hexAddr(V) +
+                 ") points into no allocation");
+  }
+  return Status::ok();
+}
+
 Status hetgpu::rt::restoreImage(const std::vector<char> &Image,
                                 const char *Target) {
   if (!migrationEnabled())
@@ -53,10 +112,8 @@ Status hetgpu::rt::restoreImage(const std::vector<char> &Image,
       return Status(ErrorCode::InvalidValue,
                     "checkpoint refused: kernel " + C.Kernel +
                         " is not registered in this program");
-    if (C.Args.size() < KR->Info->ParamBufferSize)
-      return Status(ErrorCode::InvalidValue,
-                    "checkpoint refused: the arguments of " + C.Kernel +
-                        " do not match its parameters");
+    if (Status St = checkResumable(C, *KR, *Ctx))
+      return St;
   }
   if (Target && *Target) {
     int To = RT.findContext(Target);

@@ -25,6 +25,17 @@ namespace rt {
 /// HETGPU_DEVICE-style name) when given; resumes the launch it holds.
 Status restoreImage(const std::vector<char> &Image, const char *Target);
 
+struct Checkpoint;
+struct DeviceContext;
+struct KernelRecord;
+
+/// Refuses a parsed checkpoint of kernel \p KR that device \p Ctx cannot
+/// resume as it is: arguments not of the kernel's parameter buffer size,
+/// a launch shape or dynamic shared size the device does not take, a
+/// non-null pointer argument outside every allocation.
+Status checkResumable(const Checkpoint &C, const KernelRecord &KR,
+                      DeviceContext &Ctx);
+
 } // namespace rt
 } // namespace hetgpu
 
