@@ -17,7 +17,8 @@
 # Also printed: the median over the runs of the paired ratio (run r linked /
 # run r whole-TU), less sensitive to a slow phase of the machine.
 # Env: HETGPU_BUILD_DIR (default <repo>/build), BENCH_OUT (default
-#      /tmp/hetgpu-bench-linking), RUNS, REPS, BLOCKS, TILES override.
+#      /tmp/hetgpu-bench-linking), RUNS, REPS, BLOCKS, TILES override;
+#      BENCH_PREBUILT=1 runs the programs already in BENCH_OUT.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,12 +40,16 @@ cc="$build/bin/hetgpu-cc"
 mkdir -p "$out"
 rm -rf "$out/cache-whole" "$out/cache-linked" "$out"/*.txt
 
-"$cc" -O2 "$here/whole.cu" -o "$out/whole"
-for c in kernel stage reduce main; do
-  "$cc" -O2 -dc "$here/$c.cu" -o "$out/$c.o"
-done
-"$cc" -O2 "$out/kernel.o" "$out/stage.o" "$out/reduce.o" "$out/main.o" \
-  -o "$out/linked"
+# BENCH_PREBUILT=1: $out/whole and $out/linked were built on another
+# machine (the GPU machine has no compiler).
+if [ -z "${BENCH_PREBUILT:-}" ]; then
+  "$cc" -O2 "$here/whole.cu" -o "$out/whole"
+  for c in kernel stage reduce main; do
+    "$cc" -O2 -dc "$here/$c.cu" -o "$out/$c.o"
+  done
+  "$cc" -O2 "$out/kernel.o" "$out/stage.o" "$out/reduce.o" "$out/main.o" \
+    -o "$out/linked"
+fi
 
 for r in $(seq 1 "$runs"); do
   for v in whole linked; do

@@ -28,11 +28,19 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 # Thrust/CUB (docs/Libraries.md): benchmark, tests, examples.
 bash "$ROOT/bench/libraries/stage-gpu.sh" "$ROOT/$B" "$C/libraries"
+# Separate compilation's cost (bench/linking/run.sh gpu with BENCH_PREBUILT=1).
+mkdir -p "$C/linking"
+"$CC" -O2 "$ROOT/bench/linking/whole.cu" -o "$C/linking/whole"
+for c in kernel stage reduce main; do
+  "$CC" -O2 -dc "$ROOT/bench/linking/$c.cu" -o "$C/linking/$c.o"
+done
+"$CC" -O2 "$C"/linking/{kernel,stage,reduce,main}.o -o "$C/linking/linked"
+rm -f "$C"/linking/*.o
 cp "$ROOT/$B/bin/hetgpu-info" "$C/bin/"
 cp "$ROOT/$B/lib/libhetgpu-rt.so" "$ROOT/$B/lib/libhetgpu-translate.so" "$C/lib/"
 cp "$ROOT/$B/lib/"hetgpu-math-nvptx64-nvidia-cuda.bc "$C/lib/" 2>/dev/null || true
 gzip -9 -c /usr/lib/x86_64-linux-gnu/libLLVM.so.22.1 > "$C/lib/libLLVM.so.22.1.gz"
-for l in libz3.so.4 libedit.so.2 libbsd.so.0 libmd.so.0 libffi.so.8; do
+for l in libz3.so.4 libedit.so.2 libbsd.so.0 libmd.so.0 libffi.so.8 libxxhash.so.0; do
   gzip -9 -c "/lib/x86_64-linux-gnu/$l" > "$C/libx/$l.gz"
 done
 du -sh "$C"

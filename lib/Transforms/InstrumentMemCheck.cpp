@@ -46,6 +46,9 @@ constexpr uint64_t HeaderBytes = sizeof(MemCheckHeader);
 constexpr uint64_t RangeBytes = sizeof(MemCheckRange);
 constexpr uint64_t ReportBytes = sizeof(MemCheckReport);
 
+/// Bytes of each half of the sink refused global accesses go to.
+constexpr uint64_t SinkHalf = 256;
+
 /// What one access's address is based on.
 struct AddressBase {
   enum Kind {
@@ -116,6 +119,23 @@ AddressBase classify(Value *Ptr, uint64_t Bytes, const DataLayout &DL) {
   return R;
 }
 
+bool isSharedBased(Value *Ptr) {
+  Value *V = Ptr;
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    if (auto *G = dyn_cast<GlobalVariable>(V))
+      return G->getAddressSpace() == AS_Shared;
+    if (isDynamicShared(V))
+      return true;
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      V = GEP->getPointerOperand();
+    else if (auto *ASC = dyn_cast<AddrSpaceCastOperator>(V))
+      V = ASC->getPointerOperand();
+    else
+      return false;
+  }
+  return false;
+}
+
 class MemCheckInstrumenter {
 public:
   explicit MemCheckInstrumenter(Module &M)
@@ -151,6 +171,8 @@ private:
   Value *emitCheck(Instruction &I, Value *Addr, Value *Bytes, Align A,
                    MemCheckAccess Kind, uint64_t StaticBytes);
   void guard(Instruction &I, Value *Ok);
+  bool redirect(Instruction &I, Value *Ok);
+  GlobalVariable *Sink = nullptr;
   bool instrument(Instruction &I);
   void instrumentHeap(CallBase &CB, BuiltinID ID);
 };
@@ -521,7 +543,52 @@ bool MemCheckInstrumenter::instrument(Instruction &I) {
   }
   if (!Ok)
     return false;
-  guard(I, Ok);
+  if (!redirect(I, Ok))
+    guard(I, Ok);
+  return true;
+}
+
+/// Without new control flow (thousands of guarded accesses made the CPU
+/// device's translation of a CUB module take minutes): a refused memcpy or
+/// memset gets length 0, a refused global access goes to the sink (loads
+/// to its half that nothing writes). False when \p I needs a guard: a
+/// shared or constant address, or an access wider than half the sink.
+bool MemCheckInstrumenter::redirect(Instruction &I, Value *Ok) {
+  IRBuilder<> B(&I);
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    Value *Len = MI->getLength();
+    MI->setLength(B.CreateSelect(Ok, Len, ConstantInt::get(Len->getType(), 0)));
+    return true;
+  }
+  unsigned Op = isa<LoadInst>(I)         ? LoadInst::getPointerOperandIndex()
+                : isa<StoreInst>(I)      ? StoreInst::getPointerOperandIndex()
+                : isa<AtomicRMWInst>(I)  ? AtomicRMWInst::getPointerOperandIndex()
+                                         : AtomicCmpXchgInst::getPointerOperandIndex();
+  Value *P = I.getOperand(Op);
+  unsigned AS = P->getType()->getPointerAddressSpace();
+  Type *T = isa<LoadInst>(I)      ? I.getType()
+            : isa<StoreInst>(I)   ? cast<StoreInst>(I).getValueOperand()->getType()
+            : isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getValOperand()->getType()
+                                    : cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType();
+  if ((AS != 0 && AS != AS_Global) || isSharedBased(P) ||
+      DL.getTypeStoreSize(T).getFixedValue() > SinkHalf)
+    return false;
+  if (!Sink) {
+    auto *ST = ArrayType::get(B.getInt8Ty(), 2 * SinkHalf);
+    Sink = new GlobalVariable(M, ST, /*isConstant=*/false,
+                              GlobalValue::InternalLinkage,
+                              ConstantAggregateZero::get(ST),
+                              "hetgpu_memcheck_sink", nullptr,
+                              GlobalValue::NotThreadLocal, AS_Global);
+    Sink->setAlignment(Align(64));
+  }
+  Constant *To = Sink;
+  if (!isa<LoadInst>(I))
+    To = ConstantExpr::getInBoundsGetElementPtr(
+        B.getInt8Ty(), Sink, ConstantInt::get(I64, SinkHalf));
+  if (AS == 0)
+    To = ConstantExpr::getAddrSpaceCast(To, Ptr);
+  I.setOperand(Op, B.CreateSelect(Ok, P, To, "memcheck.addr"));
   return true;
 }
 
