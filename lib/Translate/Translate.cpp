@@ -17,10 +17,11 @@
 #include "hetgpu/Support/RunPasses.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/ExtractKernel.h"
-#include "hetgpu/Transforms/WrapSharedAddresses.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentMemCheck.h"
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/LowerGridSync.h"
+#include "hetgpu/Transforms/WrapSharedAddresses.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -169,6 +170,19 @@ static int translateLocked(const hetgpu_translate_request *Req,
   // target's hardware is one.
   if (!Target->wrapsSharedAddresses())
     hetgpu::wrapSharedAddresses(**M);
+  // Grid barriers: ends of rounds where the device promises no block
+  // residency (not under memcheck: the runtime refuses those launches),
+  // spin barriers everywhere else (before the instrumentations below, which
+  // leave kernels instrumented here alone).
+  if (Target->runsGridSyncInRounds() &&
+      !(Req->flags & HETGPU_TRANSLATE_MEMCHECK)) {
+    if (Error E = runNamedPipeline(**M, "hetgpu-instrument-state<grid-sync>"))
+      return failWith(Res, "grid-barrier instrumentation is not available: " +
+                               toString(std::move(E)));
+    if (!Diags.empty())
+      return failWith(Res, Diags);
+  }
+  hetgpu::lowerGridSync(**M);
   // Memcheck checks the addresses as they will be accessed (wrapped).
   if (Req->flags & HETGPU_TRANSLATE_MEMCHECK) {
     if (Opts.Instrument)
