@@ -1,4 +1,4 @@
-//===- GridRounds.h - Grid barriers in rounds of a launch ------*- C++ -*-===//
+//===- GridRounds.h - Grid barriers in rounds of a launch -------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

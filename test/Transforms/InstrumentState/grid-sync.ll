@@ -25,20 +25,21 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
 ; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
-; CHECK-NEXT: i32 1, label %hetgpu.restore.1
+; The grid barrier is safe point 2 (the loop safe point before it is 1).
+; CHECK-NEXT: i32 2, label %hetgpu.restore.2
 ; CHECK-NEXT: ]
 ; No yield flag: the control block is not read on the way in.
 ; CHECK-NOT: hetgpu.ctrlword
-; CHECK: hetgpu.sp.1:
-; CHECK-NEXT: %hetgpu.y = phi i32 [ 1, %{{.*}} ], [ 0, %hetgpu.land.1 ]
+; CHECK: hetgpu.sp.2:
+; CHECK-NEXT: %hetgpu.y = phi i32 [ 1, %{{.*}} ], [ 0, %hetgpu.land.2 ]
 ; CHECK-NEXT: %hetgpu.grid.arrived = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NEXT: %[[ANY:.*]] = icmp ne i32 %hetgpu.grid.arrived, 0
-; CHECK-NEXT: br i1 %[[ANY]], label %hetgpu.save.1, label %hetgpu.cont.1
+; CHECK-NEXT: br i1 %[[ANY]], label %hetgpu.save.2, label %hetgpu.cont.2
 ; The save path stores the live values (the loop counter and the running
-; sum) and the shared memory, then {round + 1, 1}.
-; CHECK: hetgpu.save.1:
+; sum) and the shared memory, then {round + 1, 2}.
+; CHECK: hetgpu.save.2:
 ; CHECK: store i32 %{{.*}}, ptr %{{.*}}
-; CHECK: store i32 1, ptr %{{.*}}
+; CHECK: store i32 2, ptr %{{.*}}
 ; CHECK-NEXT: %[[NEXT:.*]] = add i32 %hetgpu.round, 1
 ; CHECK-NEXT: store i32 %[[NEXT]], ptr %hetgpu.header
 ; CHECK-NEXT: ret void
@@ -50,18 +51,18 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NOT: ![[P]] = {{.*}}!"instrumented"
 
 ; BLOCKS: define void @k(
-; BLOCKS: hetgpu.land.1:
-; BLOCKS-NEXT: hetgpu.sp.1:
+; BLOCKS: hetgpu.land.2:
+; BLOCKS-NEXT: hetgpu.sp.2:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
-; BLOCKS-NEXT: hetgpu.save.1:
-; BLOCKS-NEXT: hetgpu.cont.1:
+; BLOCKS-NEXT: hetgpu.save.2:
+; BLOCKS-NEXT: hetgpu.cont.2:
 ; BLOCKS-NEXT: define void @plain(
 ; BLOCKS-NEXT: call void @__hetgpu_safepoint()
 ; BLOCKS-NEXT: define internal void @helper(
 
 ; MIGRATE-LABEL: define void @k(ptr %out, i32 %n, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; MIGRATE: call void @__hetgpu_grid_sync()
-; MIGRATE-NOT: hetgpu.save.1:
+; MIGRATE-NOT: hetgpu.save.2:
 
 ; ERR: error: {{.*}}cannot run grid_group::sync() in rounds: function 'helper' calls it but is not a kernel
 
