@@ -68,11 +68,11 @@ void expand(CallBase *CB, GlobalVariable *Words) {
   IRBuilder<> B(Pre);
   B.SetCurrentDebugLocation(CB->getDebugLoc());
   Builtin(B, BuiltinID::barrier);
-  Value *T0 =
-      B.CreateICmpEQ(B.CreateOr(Builtin(B, BuiltinID::tid_x),
-                                B.CreateOr(Builtin(B, BuiltinID::tid_y),
-                                           Builtin(B, BuiltinID::tid_z))),
-                     B.getInt32(0), "hetgpu.grid.t0");
+  Value *TX = Builtin(B, BuiltinID::tid_x);
+  Value *TY = Builtin(B, BuiltinID::tid_y);
+  Value *TZ = Builtin(B, BuiltinID::tid_z);
+  Value *T0 = B.CreateICmpEQ(B.CreateOr(TX, B.CreateOr(TY, TZ)), B.getInt32(0),
+                             "hetgpu.grid.t0");
   B.CreateCondBr(T0, Arrive, After);
 
   B.SetInsertPoint(Arrive);
@@ -81,10 +81,10 @@ void expand(CallBase *CB, GlobalVariable *Words) {
   Value *Gen = B.CreateConstInBoundsGEP2_32(Words->getValueType(), Words, 0, 1);
   LoadInst *G0 = B.CreateAlignedLoad(I32, Gen, Align(4), "hetgpu.grid.gen");
   G0->setAtomic(AtomicOrdering::Acquire);
-  Value *Blocks = B.CreateMul(Builtin(B, BuiltinID::nctaid_x),
-                              B.CreateMul(Builtin(B, BuiltinID::nctaid_y),
-                                          Builtin(B, BuiltinID::nctaid_z)),
-                              "hetgpu.grid.blocks");
+  Value *NX = Builtin(B, BuiltinID::nctaid_x);
+  Value *NY = Builtin(B, BuiltinID::nctaid_y);
+  Value *NZ = Builtin(B, BuiltinID::nctaid_z);
+  Value *Blocks = B.CreateMul(NX, B.CreateMul(NY, NZ), "hetgpu.grid.blocks");
   Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, Count, B.getInt32(1),
                                  Align(4), AtomicOrdering::AcquireRelease);
   B.CreateCondBr(B.CreateICmpEQ(Old, B.CreateSub(Blocks, B.getInt32(1))), Last,
