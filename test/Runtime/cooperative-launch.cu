@@ -10,22 +10,25 @@
 // other): there each grid barrier ends a round of the launch (every block
 // saves its state and ends; the next round resumes them after the
 // barrier), so any grid the occupancy calculator allows runs, 8 blocks on
-// 2 units too. Under HETGPU_MEMCHECK the OpenCL translation has no rounds:
-// the attribute is 0 and the launch is refused with cudaErrorNotSupported.
+// 2 units too, and an ordinary launch of such a kernel as well. Under
+// HETGPU_MEMCHECK the OpenCL translation has no rounds: the attribute is 0
+// and the launch is refused with cudaErrorNotSupported.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // One block per multiprocessor (the first run is the one the end-to-end
-// suites take to the other devices), then 8 on the CPU device.
+// suites take to the other devices), then 8 on the CPU device and on
+// OpenCL (with an ordinary launch of the ring kernel there).
 // RUN: env HETGPU_DEVICE=cpu %t sm | FileCheck %s
 // RUN: env HETGPU_DEVICE=cpu %t 8 | FileCheck %s
 // RUN: %if qemu-riscv64 %{ env HETGPU_DEVICE=tt-sim %t sm | FileCheck %s %}
 // RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t sm | FileCheck %s %}
-// RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t 8 | FileCheck %s %}
+// RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t 8 plain | FileCheck --check-prefixes=CHECK,PLAIN %s %}
 // RUN: %if pocl %{ env HETGPU_DEVICE=opencl HETGPU_MEMCHECK=1 %t sm | FileCheck --check-prefix=NONE %s %}
 // CHECK: attribute 1
 // CHECK-NEXT: phases ok
 // CHECK-NEXT: ring ok
 // CHECK-NEXT: too large: cudaErrorCooperativeLaunchTooLarge
+// PLAIN-NEXT: plain ring ok
 // NONE: attribute 0
 // NONE-NEXT: refused: cudaErrorNotSupported
 #include <cooperative_groups.h>
@@ -162,5 +165,18 @@ int main(int argc, char **argv) {
   e = cudaLaunchCooperativeKernel((const void *)phases, dim3(1 << 20),
                                   dim3(Threads), args, 0, 0);
   std::printf("too large: %s\n", cudaGetErrorName(e));
+  // OpenCL runs a kernel with grid barriers in rounds in an ordinary launch
+  // too (elsewhere it would wait forever unless every block is resident).
+  if (argc > 2 && std::strcmp(argv[2], "plain") == 0) {
+    cudaMemset(out, 0, n * sizeof(long long));
+    ring<<<blocks, Threads>>>(buf, out, iters);
+    s = cudaDeviceSynchronize();
+    cudaMemcpy(ringOut.data(), out, n * sizeof(long long),
+               cudaMemcpyDeviceToHost);
+    if (s != cudaSuccess)
+      std::printf("plain ring: %s\n", cudaGetErrorName(s));
+    else if (ringMatches(ringOut.data(), n, iters))
+      std::printf("plain ring ok\n");
+  }
   return 0;
 }
