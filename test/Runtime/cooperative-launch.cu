@@ -20,6 +20,10 @@
 // OpenCL (with an ordinary launch of the ring kernel there).
 // RUN: env HETGPU_DEVICE=cpu %t sm | FileCheck %s
 // RUN: env HETGPU_DEVICE=cpu %t 8 | FileCheck %s
+// Under live migration the kernels are instrumented; a cooperative launch
+// is not migrated but runs as it is (it crashed before: no hidden
+// arguments).
+// RUN: env HETGPU_MIGRATE=on HETGPU_DEVICE=cpu %t 8 | FileCheck %s
 // RUN: %if qemu-riscv64 %{ env HETGPU_DEVICE=tt-sim %t sm | FileCheck %s %}
 // RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t sm | FileCheck %s %}
 // RUN: %if pocl %{ env HETGPU_DEVICE=opencl %t 8 plain | FileCheck --check-prefixes=CHECK,PLAIN %s %}

@@ -124,8 +124,12 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.Args = Args;
   LP.Cooperative = Cooperative;
   // A kernel with grid barriers on a device without residency runs in
-  // rounds (never migrated: its state buffer is the rounds').
-  if (K->Info && gridRoundsKernel(P, *K->Info)) {
+  // rounds (never migrated: its state buffer is the rounds'). So does a
+  // cooperative launch of a migration-instrumented kernel: with the yield
+  // flag clear no block suspends at a loop safe point, so it is one round,
+  // the launch as it is.
+  if ((K->Info && gridRoundsKernel(P, *K->Info)) ||
+      (Cooperative && activeMigrationService())) {
     std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
     RT().orderLegacy(*S);
     return mapStatus(Ctx, gridRoundsLaunch(Ctx, *S, *Kn, LP));
