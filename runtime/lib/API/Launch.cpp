@@ -134,9 +134,9 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     RT().orderLegacy(*S);
     return mapStatus(Ctx, gridRoundsLaunch(Ctx, *S, *Kn, LP));
   }
-  // A cooperative launch runs as it is: a block suspended at a safe point
-  // would leave the others waiting at the grid barrier.
-  MigrationService *Mig = Cooperative ? nullptr : activeMigrationService();
+  // (A cooperative launch is never migrated: a block suspended at a safe
+  // point would leave the others waiting at the grid barrier.)
+  MigrationService *Mig = activeMigrationService();
   if (Mig) {
     // Live migration (Core/MigrationService.h): a migratable launch.
     {

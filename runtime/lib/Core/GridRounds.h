@@ -48,9 +48,11 @@ container::ModuleInfo gridRoundsModuleInfo(const DeviceProperties &P,
                                            const container::ModuleInfo &MI,
                                            bool AllInstrumented);
 
-/// Runs launch \p P of \p K (gridRoundsKernel) on stream \p S in rounds
-/// until no block is left suspended; returns when the last round ended.
-/// The caller holds \p Ctx's lock and ordered the stream.
+/// Runs launch \p P of \p K (gridRoundsKernel, or any kernel with the
+/// hidden parameters: a migration-instrumented kernel never suspends here,
+/// its yield flag stays clear) on stream \p S in rounds until no block is
+/// left suspended; returns when the last round ended. The caller holds
+/// \p Ctx's lock and ordered the stream.
 Status gridRoundsLaunch(DeviceContext &Ctx, StreamObj &S, Kernel &K,
                         LaunchParams P);
 
