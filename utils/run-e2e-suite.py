@@ -38,13 +38,7 @@ EXPECTED = {
         "Runtime/trap.cu": "checks recovery after __trap(); sticky on "
                            "NVIDIA's driver, as for assert.cu",
     },
-    "opencl": {
-        "Runtime/cooperative-launch.cu": "OpenCL promises no work-groups "
-                                         "running at once: cooperative "
-                                         "launches are refused there (the "
-                                         "test's own opencl RUN line checks "
-                                         "the refusal)",
-    },
+    "opencl": {},
     "tt-sim": {
         "Runtime/funcattr-occupancy.cu": "expects the CPU device's occupancy "
                                          "(8 blocks of 256 threads per SM); "

@@ -33,7 +33,7 @@ namespace container {
 static const char *const FeatureNames[NumFeatures] = {
     "barrier",       "warp",   "atomic.global", "atomic.shared", "atomic.float",
     "printf",        "assert", "malloc",        "dynamic-shared", "double",
-    "math",          "clock",  "fence"};
+    "math",          "clock",  "fence",         "grid"};
 
 const char *featureName(unsigned Bit) {
   return Bit < NumFeatures ? FeatureNames[Bit] : "unknown";

@@ -34,6 +34,12 @@
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
 ///
+/// `hetgpu-instrument-state<grid-sync>` (GridSync) instruments only the
+/// kernels that call `__hetgpu_grid_sync`, and plans their grid barriers
+/// instead of the loop safe points (which it erases): each grid barrier
+/// suspends every block unconditionally, so a launch run round after round
+/// (runtime/lib/Core/GridRounds.cpp) holds the barrier without residency.
+///
 /// The pieces live in InstrumentState/, one per file (Instrumenter.h lists
 /// them): Planning.cpp (the safe points and their layouts), SafePoint.cpp
 /// (yield test, save path, resume landing, the chunked loop's early flag
@@ -151,7 +157,7 @@ bool KernelInstrumenter::run() {
   if (!collectPlans())
     return false;
   cloneWithHiddenParams();
-  if (EarlyFlagRead)
+  if (EarlyFlagRead && !GridSync)
     findChunkHeaders();
   buildEntry();
   if (!checkLiveAllocas())
@@ -187,6 +193,42 @@ static bool isInstrumented(const Function &F) {
   return false;
 }
 
+/// Whether \p K calls `__hetgpu_grid_sync` itself.
+static bool callsGridSync(const Function &K) {
+  for (const Instruction &I : instructions(K))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto BI = getCalledBuiltin(*CB); BI && BI->ID == BuiltinID::grid_sync)
+        return true;
+  return false;
+}
+
+/// `<grid-sync>` turns the grid barriers of kernels into ends of rounds; one
+/// in a function that is not a kernel (not inlined) has no state layout and
+/// would be a spin barrier, which a device without residency does not hold.
+static bool
+checkGridSyncCallers(Module &M,
+                     ArrayRef<std::pair<Function *, KernelInfo>> Infos) {
+  Function *GS = M.getFunction(getBuiltinInfo(BuiltinID::grid_sync).Name);
+  if (!GS)
+    return true;
+  for (User *U : GS->users()) {
+    auto *CB = dyn_cast<CallBase>(U);
+    if (!CB)
+      continue;
+    Function *F = CB->getFunction();
+    if (any_of(Infos, [&](const auto &E) { return E.first == F; }))
+      continue;
+    reportFailure(*F,
+                  "cannot run grid_group::sync() in rounds: function '" +
+                      F->getName() +
+                      "' calls it but is not a kernel (it must be inlined "
+                      "into its kernel)",
+                  CB);
+    return false;
+  }
+  return true;
+}
+
 using instrument::KernelInstrumenter;
 
 PreservedAnalyses InstrumentStatePass::run(Module &M, ModuleAnalysisManager &) {
@@ -204,10 +246,13 @@ PreservedAnalyses InstrumentStatePass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
   bool Changed = false;
+  if (GridSync && !checkGridSyncCallers(M, *Infos))
+    return PreservedAnalyses::all();
   for (auto &[F, KI] : *Infos) {
-    if (F->isDeclaration() || isInstrumented(*F))
+    if (F->isDeclaration() || isInstrumented(*F) ||
+        (GridSync && !callsGridSync(*F)))
       continue;
-    KernelInstrumenter KIr(*F, KI, EarlyFlagRead);
+    KernelInstrumenter KIr(*F, KI, EarlyFlagRead, GridSync);
     Changed |= KIr.run();
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

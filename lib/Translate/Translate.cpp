@@ -13,6 +13,7 @@
 
 #include "hetgpu/Translate/Translate.h"
 #include "hetgpu/IR/ContainerBuilder.h"
+#include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Verifier.h"
 #include "hetgpu/Plugin/Registration.h"
 #include "hetgpu/Support/RunPasses.h"
@@ -21,6 +22,7 @@
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentMemCheck.h"
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/LowerGridSync.h"
 #include "hetgpu/Transforms/WrapSharedAddresses.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -66,6 +68,27 @@ Error runNamedPipeline(Module &M, StringRef Pipeline) {
   if (Error E = PB.parsePassPipeline(MPM, Pipeline))
     return E;
   hetgpu::runModulePasses(M, MPM, PB);
+  return Error::success();
+}
+
+/// Grid barriers (`__hetgpu_grid_sync`): ends of rounds of the launch where
+/// the target's devices promise no block residency (not under memcheck:
+/// the runtime refuses those cooperative launches), spin barriers
+/// everywhere else. Runs before the instrumentations, which leave kernels
+/// instrumented here alone. Without migration the loop safe points go
+/// first (stripSafePoints also undoes their loop chunking); with it the
+/// pass erases those of the kernels it instruments.
+Error lowerGridBarriers(Module &M, const hetgpu::LoweringTarget &T,
+                        bool MemCheck, bool Instrument) {
+  Function *GS =
+      M.getFunction(hetgpu::getBuiltinInfo(hetgpu::BuiltinID::grid_sync).Name);
+  if (GS && !GS->use_empty() && T.runsGridSyncInRounds() && !MemCheck) {
+    if (!Instrument)
+      hetgpu::stripSafePoints(M);
+    if (Error E = runNamedPipeline(M, "hetgpu-instrument-state<grid-sync>"))
+      return E;
+  }
+  hetgpu::lowerGridSync(M);
   return Error::success();
 }
 
@@ -176,6 +199,13 @@ static int translateLocked(const hetgpu_translate_request *Req,
   // target's hardware is one.
   if (!Target->wrapsSharedAddresses())
     hetgpu::wrapSharedAddresses(**M);
+  if (Error E = lowerGridBarriers(**M, *Target,
+                                  Req->flags & HETGPU_TRANSLATE_MEMCHECK,
+                                  Opts.Instrument))
+    return failWith(Res, "grid-barrier instrumentation is not available: " +
+                             toString(std::move(E)));
+  if (!Diags.empty())
+    return failWith(Res, Diags);
   // Memcheck checks the addresses as they will be accessed (wrapped).
   if (Req->flags & HETGPU_TRANSLATE_MEMCHECK) {
     if (Opts.Instrument)

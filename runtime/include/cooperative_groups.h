@@ -358,22 +358,14 @@ __HG_CG coalesced_group coalesced_threads() {
   return coalesced_group(__activemask());
 }
 
-namespace details {
-/// The grid barrier's words, one pair per module: threads arrived, then the
-/// barrier's generation. Zero at load; the arrival count is zero again
-/// after every completed barrier.
-__device__ inline unsigned *grid_barrier_words() {
-  static unsigned Words[2];
-  return Words;
-}
-} // namespace details
-
-/// The whole grid. sync() is a grid-wide barrier, which holds in a
-/// cudaLaunchCooperativeKernel launch (every block runs at once; the
-/// runtime refuses grids larger than the device runs at once with
-/// cudaErrorCooperativeLaunchTooLarge). In an ordinary launch whose blocks
-/// do not all run at once it waits forever, as on CUDA. Cooperative
-/// kernels of one module must not run concurrently (they share the
+/// The whole grid. sync() is a grid-wide barrier (__hetgpu_grid_sync,
+/// which the translator expands per device: docs/Runtime.md "Cooperative
+/// launches"). It holds in a cudaLaunchCooperativeKernel launch: where the
+/// device runs every block at once (the runtime refuses larger grids with
+/// cudaErrorCooperativeLaunchTooLarge) a spin barrier, on OpenCL the end of
+/// a round of the launch. In an ordinary launch whose blocks do not all
+/// run at once the spin barrier waits forever, as on CUDA. Cooperative
+/// kernels of one module must not run concurrently (they share the spin
 /// barrier's words).
 class grid_group {
   friend __device__ grid_group this_grid();
@@ -381,24 +373,7 @@ class grid_group {
 
 public:
   __HG_CG bool is_valid() const { return true; }
-  /// Thread 0 of each block arrives for its block; the last block to
-  /// arrive starts the next generation, the others wait for it.
-  __HG_CG void sync() const {
-    __syncthreads();
-    if (details::block_rank_linear() == 0) {
-      unsigned *W = details::grid_barrier_words();
-      unsigned Blocks = gridDim.x * gridDim.y * gridDim.z;
-      unsigned Gen = __atomic_load_n(&W[1], __ATOMIC_ACQUIRE);
-      if (__atomic_fetch_add(&W[0], 1u, __ATOMIC_ACQ_REL) == Blocks - 1) {
-        __atomic_store_n(&W[0], 0u, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&W[1], 1u, __ATOMIC_RELEASE);
-      } else {
-        while (__atomic_load_n(&W[1], __ATOMIC_ACQUIRE) == Gen) {
-        }
-      }
-    }
-    __syncthreads();
-  }
+  __HG_CG void sync() const { __hetgpu_grid_sync(); }
   __HG_CG unsigned long long thread_rank() const {
     unsigned long long block =
         ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x +

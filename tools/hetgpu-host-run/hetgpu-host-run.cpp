@@ -30,13 +30,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backends/CPU/CPU.h"
-#include "hetgpu/Support/RunPasses.h"
-#include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/ABI/Migration.h"
 #include "hetgpu/IR/Metadata.h"
+#include "hetgpu/Support/RunPasses.h"
+#include "hetgpu/Targets/ExternalTools.h"
 #include "hetgpu/Targets/LoweringTarget.h"
 #include "hetgpu/Transforms/InsertLoopSafePoints.h"
 #include "hetgpu/Transforms/InstrumentState.h"
+#include "hetgpu/Transforms/LowerGridSync.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -303,6 +304,8 @@ Expected<std::vector<char>> sharedObjectFor(const std::string &In) {
     Diag.print("hetgpu-host-run", OS);
     return createStringError(inconvertibleErrorCode(), Msg);
   }
+  // As hetgpu_translate does for the host target: grid barriers spin.
+  hetgpu::lowerGridSync(*M);
   if (MigrateAfter) {
     if (Error E = instrumentForMigration(*M))
       return std::move(E);

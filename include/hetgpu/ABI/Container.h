@@ -61,9 +61,10 @@ enum Feature : uint32_t {
   FeatMath = 1u << 10,
   FeatClock = 1u << 11,
   FeatFence = 1u << 12,
+  FeatGrid = 1u << 13, ///< grid_group::sync (__hetgpu_grid_sync)
 };
 /// Number of feature bits (featureName() spells each).
-constexpr unsigned NumFeatures = 13;
+constexpr unsigned NumFeatures = 14;
 
 } // namespace container
 } // namespace hetgpu

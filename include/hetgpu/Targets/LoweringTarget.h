@@ -67,6 +67,14 @@ public:
   /// offsets that overflow wrap around within the block's shared memory as
   /// on NVIDIA GPUs; the others get `hetgpu-wrap-shared-addresses`.
   virtual bool wrapsSharedAddresses() const { return false; }
+  /// Whether the devices this target serves promise no work-groups running
+  /// at once (OpenCL, Level Zero), so grid barriers cannot spin: kernels
+  /// that call `__hetgpu_grid_sync` are translated with
+  /// `hetgpu-instrument-state<grid-sync>` (each grid barrier ends a round;
+  /// the runtime runs such launches in rounds, runtime/lib/Migration/
+  /// GridRounds.cpp) unless the translation is memcheck-instrumented. The
+  /// others get the spin barrier of `hetgpu-lower-grid-sync`.
+  virtual bool runsGridSyncInRounds() const { return false; }
 };
 
 #define HETGPU_TARGET(Name, Class, Triple)                                     \

@@ -30,12 +30,21 @@ public:
   /// starts (`hetgpu-instrument-state`), else at its safe point
   /// (`hetgpu-instrument-state<late-flag>`;
   /// LoweringTarget::readsYieldFlagEarly).
-  explicit InstrumentStatePass(bool EarlyFlagRead = true)
-      : EarlyFlagRead(EarlyFlagRead) {}
+  /// \p GridSync (`hetgpu-instrument-state<grid-sync>`): only the kernels
+  /// that call `__hetgpu_grid_sync` are instrumented, and only there: every
+  /// grid barrier saves the block's state and ends the block's round
+  /// unconditionally, the next round resumes right after it; loop safe
+  /// points are erased (they never suspend). The runtime runs such a
+  /// launch round after round until no block is suspended, so the grid
+  /// barrier holds without any block residency (docs/Runtime.md
+  /// "Cooperative launches"; LoweringTarget::runsGridSyncInRounds).
+  explicit InstrumentStatePass(bool EarlyFlagRead = true, bool GridSync = false)
+      : EarlyFlagRead(EarlyFlagRead), GridSync(GridSync) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
 
 private:
   bool EarlyFlagRead;
+  bool GridSync;
 };
 
 } // namespace hetgpu

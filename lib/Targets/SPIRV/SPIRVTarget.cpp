@@ -150,6 +150,7 @@ class SPIRVTarget final : public LoweringTarget {
 public:
   StringRef name() const override { return "spirv"; }
   std::string defaultArch() const override { return DefaultArch.str(); }
+  bool runsGridSyncInRounds() const override { return true; }
 
   void registerPasses(PassBuilder &PB) const override {
     PB.registerPipelineParsingCallback(

@@ -72,8 +72,8 @@ struct SharedRegion {
 class KernelInstrumenter {
 public:
   KernelInstrumenter(llvm::Function &K, const KernelInfo &KI,
-                     bool EarlyFlagRead)
-      : K(&K), KI(KI), EarlyFlagRead(EarlyFlagRead) {}
+                     bool EarlyFlagRead, bool GridSync = false)
+      : K(&K), KI(KI), EarlyFlagRead(EarlyFlagRead), GridSync(GridSync) {}
 
   /// False (after a diagnostic) when the kernel cannot be instrumented.
   bool run();
@@ -82,6 +82,9 @@ private:
   llvm::Function *K;
   const KernelInfo &KI;
   bool EarlyFlagRead; ///< see InstrumentStatePass
+  /// The grid barriers are the safe points, each one suspends the block
+  /// (InstrumentStatePass's GridSync).
+  bool GridSync;
   llvm::Module *M = nullptr;
   llvm::LLVMContext *C = nullptr;
   llvm::Type *I8 = nullptr, *I32 = nullptr, *I64 = nullptr, *Ptr = nullptr;
@@ -140,6 +143,7 @@ private:
   void instrumentSafePoint(SafePointPlan &P, llvm::BasicBlock *RestoreBB);
   llvm::LoadInst *readControlWord(SafePointPlan &P, llvm::BasicBlock *Pre);
   YieldTest emitYieldTest(SafePointPlan &P);
+  YieldTest emitGridSyncTest(SafePointPlan &P);
   void emitSavePath(SafePointPlan &P, const YieldTest &YT);
   void emitResumePath(SafePointPlan &P, const YieldTest &YT,
                       llvm::BasicBlock *RestoreBB);

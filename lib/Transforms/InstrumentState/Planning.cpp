@@ -5,11 +5,13 @@
 /// \file
 /// Planning for `hetgpu-instrument-state`: the loop safe points of a kernel
 /// (`__hetgpu_safepoint` calls; barriers keep their layout but are not
-/// tested), each matched with its layout in `!hetgpu.state` and its
-/// `"hetgpu.live"` bundle, slot for slot; for a chunked loop, the chunk
-/// header where the yield flag is read (the early flag read, see
-/// SafePoint.cpp); and the check that every private allocation live across
-/// a safe point has a fixed place in the entry block.
+/// tested), or with `<grid-sync>` its grid barriers (`__hetgpu_grid_sync`;
+/// the loop safe points are erased), each matched with its layout in
+/// `!hetgpu.state` and its `"hetgpu.live"` bundle, slot for slot; for a
+/// chunked loop, the chunk header where the yield flag is read (the early
+/// flag read, see SafePoint.cpp); and the check that every private
+/// allocation live across a safe point has a fixed place in the entry
+/// block.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -33,14 +35,19 @@ bool KernelInstrumenter::collectPlans() {
     ById[SP.Id] = &SP;
     RecordSize = std::max<uint64_t>(RecordSize, SP.RecordSize);
   }
+  // Barriers keep their layout (hetgpu-objdump shows it) but are not
+  // tested: only the loop safe points are, or (GridSync) only the grid
+  // barriers, whose loop safe points are erased: they never suspend.
+  BuiltinID Planned = GridSync ? BuiltinID::grid_sync : BuiltinID::safepoint;
+  SmallVector<CallBase *, 8> LoopSafePoints;
   for (Instruction &I : instructions(*K)) {
     auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)
       continue;
-    // Barriers keep their layout (hetgpu-objdump shows it) but are not
-    // tested: only the loop safe points are.
     auto BI = getCalledBuiltin(*CB);
-    if (!BI || BI->ID != BuiltinID::safepoint)
+    if (BI && GridSync && BI->ID == BuiltinID::safepoint)
+      LoopSafePoints.push_back(CB);
+    if (!BI || BI->ID != Planned)
       continue;
     int Id = getSafePointId(*CB);
     const SafePointInfo *SP = Id > 0 ? ById.lookup(unsigned(Id)) : nullptr;
@@ -69,6 +76,8 @@ bool KernelInstrumenter::collectPlans() {
     }
     Plans.push_back(std::move(P));
   }
+  for (CallBase *CB : LoopSafePoints)
+    CB->eraseFromParent();
   return true;
 }
 

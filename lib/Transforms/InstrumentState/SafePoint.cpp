@@ -4,7 +4,8 @@
 ///
 /// \file
 /// What `hetgpu-instrument-state` puts at one loop safe point
-/// (`__hetgpu_safepoint`):
+/// (`__hetgpu_safepoint`), or, with `<grid-sync>`, at one grid barrier
+/// (`__hetgpu_grid_sync`: the test always says yield on the way in):
 ///
 /// * the read of the control word {Yield, YieldAfter}: at the safe point,
 ///   or, in a chunked loop, early, when the chunk starts (the chunked-loop
@@ -36,7 +37,7 @@ namespace instrument {
 
 void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
                                              BasicBlock *RestoreBB) {
-  YieldTest YT = emitYieldTest(P);
+  YieldTest YT = GridSync ? emitGridSyncTest(P) : emitYieldTest(P);
   emitSavePath(P, YT);
   emitResumePath(P, YT, RestoreBB);
   ++NumInstrumentedSafePoints;
@@ -125,6 +126,27 @@ KernelInstrumenter::emitYieldTest(SafePointPlan &P) {
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
   // A loop safe point (__hetgpu_safepoint) is only this test.
   Any->takeName(CB);
+  CB->eraseFromParent();
+  P.Call = nullptr;
+  return {SP, Y, Any, B.getCurrentDebugLocation()};
+}
+
+/// A grid barrier (`<grid-sync>`): every block suspends there, so a round
+/// ends only when all blocks have reached it (or finished). The test is a
+/// barrier_or of 1 on the way in (the block barrier the grid barrier
+/// implies, before the shared memory is saved) and of 0 from the resume
+/// landing (the block barrier after the shared memory is restored).
+KernelInstrumenter::YieldTest
+KernelInstrumenter::emitGridSyncTest(SafePointPlan &P) {
+  CallBase *CB = P.Call;
+  BasicBlock *Pre = CB->getParent();
+  BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(P.Info->Id));
+  IRBuilder<> B(SP, SP->begin());
+  PHINode *Y = B.CreatePHI(I32, 2, "hetgpu.y");
+  Y->addIncoming(B.getInt32(1), Pre);
+  B.SetInsertPoint(CB);
+  Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
+  Any->setName("hetgpu.grid.arrived");
   CB->eraseFromParent();
   P.Call = nullptr;
   return {SP, Y, Any, B.getCurrentDebugLocation()};

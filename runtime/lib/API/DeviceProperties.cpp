@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "Core/GridRounds.h"
 
 #include <algorithm>
 #include <cstring>
@@ -176,11 +177,13 @@ HETGPU_API cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *Prop,
   Prop->computeMode = cudaComputeModeDefault;
   Prop->surfaceAlignment = 512;
   Prop->concurrentKernels = P.ConcurrentKernels;
-  // Cooperative launches (API/Launch.cpp's limits) everywhere but on
-  // OpenCL and Level Zero, which promise no work-groups running at once
-  // (PoCL runs two groups of a two-unit device one after the other).
+  // Cooperative launches (API/Launch.cpp's limits) everywhere; OpenCL and
+  // Level Zero promise no work-groups running at once (PoCL runs two groups
+  // of a two-unit device one after the other), so there the launch runs in
+  // rounds (Core/GridRounds.h), which memcheck's translation lacks.
   Prop->cooperativeLaunch =
-      P.Kind != BackendKind::OpenCL && P.Kind != BackendKind::LevelZero;
+      (P.Kind != BackendKind::OpenCL && P.Kind != BackendKind::LevelZero) ||
+      runsGridSyncInRounds(P);
   Prop->pciBusID = P.PciBusId;
   Prop->asyncEngineCount = 1;
   Prop->unifiedAddressing = 1;

@@ -10,13 +10,15 @@
 /// handed to the migration service when the process is migratable.
 /// cudaLaunchCooperativeKernel: the same, with the grid checked against
 /// what the device runs at once (cudaErrorCooperativeLaunchTooLarge), never
-/// migrated.
+/// migrated. On OpenCL and Level Zero a kernel that calls grid_group::sync()
+/// runs in rounds (Core/GridRounds.h), in a cooperative launch or not.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
-#include "Core/Log.h"
+#include "Core/GridRounds.h"
 #include "Core/KernelMemCheck.h"
+#include "Core/Log.h"
 #include "Core/MigrationService.h"
 
 using namespace hetgpu;
@@ -30,8 +32,12 @@ namespace {
 /// launch its own thread (up to CPUCooperativeBlocks); GPUs hold what the
 /// occupancy calculator gives per multiprocessor; devices that run one
 /// block per core at a time (tt-sim) one block per core. OpenCL and Level
-/// Zero promise no work-groups running at once: 0, no cooperative launch
-/// (cudaDevAttrCooperativeLaunch is 0 there).
+/// Zero promise no work-groups running at once; their grid barriers end
+/// rounds of the launch (Core/GridRounds.h), which hold for any grid: the
+/// limit is what the occupancy calculator gives for the whole device, as on
+/// a GPU, so a grid sized the usual way (blocks per multiprocessor times
+/// multiprocessors) is accepted. Under memcheck their translation keeps the
+/// spin barrier: 0, no cooperative launch.
 constexpr uint64_t CPUCooperativeBlocks = 1024;
 uint64_t cooperativeBlockLimit(const DeviceProperties &P,
                                const container::KernelInfo *K,
@@ -47,7 +53,10 @@ uint64_t cooperativeBlockLimit(const DeviceProperties &P,
     return P.MultiProcessorCount;
   case BackendKind::OpenCL:
   case BackendKind::LevelZero:
-    return 0;
+    if (!runsGridSyncInRounds(P))
+      return 0;
+    return uint64_t(occupancy(P, K, int(Threads), Shared)) *
+           P.MultiProcessorCount;
   }
   return 0;
 }
@@ -114,11 +123,13 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   }
   if (Cooperative) {
     uint64_t Limit = cooperativeBlockLimit(P, K->Info, Threads, Shared);
-    if (Limit == 0) {
+    if (Limit == 0 && memCheckEnabled() &&
+        (P.Kind == BackendKind::OpenCL || P.Kind == BackendKind::LevelZero)) {
       log(LogLevel::Warn, "cudaLaunchCooperativeKernel: " + P.Name +
-                              " runs no cooperative launches (its driver "
-                              "does not promise that work-groups run at "
-                              "once)");
+                              " runs no cooperative launches under "
+                              "HETGPU_MEMCHECK (its grid barriers need the "
+                              "launch in rounds, which memcheck's "
+                              "translation does not have)");
       return cudaErrorNotSupported;
     }
     if (uint64_t(Grid.x) * Grid.y * Grid.z > Limit)
@@ -137,9 +148,20 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.DynamicShared = Shared;
   LP.Args = Args;
   LP.Cooperative = Cooperative;
-  // A cooperative launch runs as it is: a block suspended at a safe point
-  // would leave the others waiting at the grid barrier.
-  MigrationService *Mig = Cooperative ? nullptr : activeMigrationService();
+  // A kernel with grid barriers on a device without residency runs in
+  // rounds (never migrated: its state buffer is the rounds'). So does a
+  // cooperative launch of a migration-instrumented kernel: with the yield
+  // flag clear no block suspends at a loop safe point, so it is one round,
+  // the launch as it is.
+  if ((K->Info && gridRoundsKernel(P, *K->Info)) ||
+      (Cooperative && activeMigrationService())) {
+    std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+    RT().orderLegacy(*S);
+    return mapStatus(Ctx, gridRoundsLaunch(Ctx, *S, *Kn, LP));
+  }
+  // (A cooperative launch is never migrated: a block suspended at a safe
+  // point would leave the others waiting at the grid barrier.)
+  MigrationService *Mig = activeMigrationService();
   if (Mig) {
     // Live migration (Core/MigrationService.h): a migratable launch.
     {

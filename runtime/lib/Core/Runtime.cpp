@@ -10,8 +10,9 @@
 
 #include "Core/Runtime.h"
 #include "Core/CudaErrors.h"
-#include "Core/Log.h"
+#include "Core/GridRounds.h"
 #include "Core/KernelMemCheck.h"
+#include "Core/Log.h"
 #include "Core/MigrationService.h"
 #include "Core/Prefetch.h"
 #include "Core/Translator.h"
@@ -411,8 +412,11 @@ cudaError_t Runtime::loadModule(DeviceContext &Ctx, BinaryRecord &B,
   else
     S = getTranslation(MI, *Ctx.Dev, Flags, Binary);
   if (S.isOk())
-    S = Ctx.Dev->loadModule(Binary, Mig ? Mig->loadedModuleInfo(MI) : MI,
-                            LM.M);
+    S = Ctx.Dev->loadModule(
+        Binary,
+        Mig ? Mig->loadedModuleInfo(MI)
+            : gridRoundsModuleInfo(Ctx.Dev->properties(), MI, false),
+        LM.M);
   if (S.isOk() && !LM.M)
     S = Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
   if (S) {
@@ -520,6 +524,7 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
   PI.IRHash = MI.IRHash;
   for (const std::string &N : Names)
     PI.Kernels.push_back(*MI.findKernel(N));
+  PI = gridRoundsModuleInfo(Ctx.Dev->properties(), PI, false);
   std::unique_ptr<Module> Part;
   if (S.isOk())
     S = Ctx.Dev->loadModule(Binary, PI, Part);

@@ -48,6 +48,9 @@ __HG_BUILTIN __attribute__((convergent)) int __hetgpu_barrier_count(int);
 __HG_BUILTIN __attribute__((convergent)) int __hetgpu_barrier_and(int);
 __HG_BUILTIN __attribute__((convergent)) int __hetgpu_barrier_or(int);
 
+// grid (cooperative_groups::grid_group::sync)
+__HG_BUILTIN __attribute__((convergent)) void __hetgpu_grid_sync(void);
+
 // fence
 __HG_BUILTIN void __hetgpu_fence_block(void);
 __HG_BUILTIN void __hetgpu_fence_device(void);
