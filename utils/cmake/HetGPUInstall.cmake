@@ -19,6 +19,7 @@ endforeach()
 
 # The CUDA toolkit folder for stock clang (tools/hetgpu-cc/CMakeLists.txt).
 install(FILES ${PROJECT_BINARY_DIR}/share/hetgpu/lib64/libcudart_static.a
+  ${PROJECT_BINARY_DIR}/share/hetgpu/lib64/libcudadevrt.a
   DESTINATION share/hetgpu/lib64 COMPONENT hetgpu)
 install(DIRECTORY DESTINATION share/hetgpu/nvvm/libdevice COMPONENT hetgpu)
 install(CODE "set(tk \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/hetgpu\")
