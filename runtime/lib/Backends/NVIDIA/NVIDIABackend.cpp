@@ -111,6 +111,10 @@ public:
       return St;
     int Version = 0;
     D.DriverGetVersion(&Version);
+    const char *Lib = std::getenv("HETGPU_LIBCUDA");
+    VersionText = "CUDA driver " + std::to_string(Version / 1000) + "." +
+                  std::to_string(Version % 1000 / 10) + " (" +
+                  (Lib && *Lib ? Lib : "libcuda.so.1") + ")";
     int Count = 0;
     if (Status St = check(D, D.DeviceGetCount(&Count), "cuDeviceGetCount"))
       return St;
@@ -191,7 +195,11 @@ public:
     return Status::ok();
   }
 
+  std::string version() const override { return VersionText; }
+
 private:
+  std::string VersionText;
+
   /// The driver ordinals to use, in order: all of them, or those
   /// CUDA_VISIBLE_DEVICES lists (by index or by GPU-<uuid> prefix).
   static Status applyVisibleDevices(const Driver &D,
