@@ -1,4 +1,5 @@
-//===- StockPipeline.cpp - HetGPUClang.so in a stock clang CUDA build ------===//
+//===- StockPipeline.cpp - HetGPUClang.so in a stock clang CUDA build
+//------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

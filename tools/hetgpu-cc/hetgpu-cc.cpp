@@ -174,9 +174,9 @@ public:
         Out = A.str();
       else if ((A.consume_front("--image3=") || A.consume_front("--image=")) &&
                Image.empty() && (A.contains("kind=elf") || A.contains("sm_")))
-        Image = A.substr(A.find("file=") + 5).take_until([](char C) {
-                   return C == ',';
-                 }).str();
+        Image = A.substr(A.find("file=") + 5)
+                    .take_until([](char C) { return C == ','; })
+                    .str();
     }
     if (Out.empty() || Image.empty())
       fail("fatbinary (hetGPU): expected 'fatbinary --create <out> "
@@ -567,8 +567,7 @@ private:
     for (StringRef It : Items) {
       unsigned V = 0;
       if (It.trim().getAsInteger(10, V) || V > 255 || Bytes.size() == Size)
-        fail("ptxas (hetGPU): malformed embedded bitcode in '" + PTXFile +
-             "'");
+        fail("ptxas (hetGPU): malformed embedded bitcode in '" + PTXFile + "'");
       Bytes.push_back(char(V));
     }
     Bytes.resize(Size, '\0'); // the PTX printer leaves out trailing zeros

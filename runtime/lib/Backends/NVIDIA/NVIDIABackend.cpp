@@ -16,13 +16,13 @@
 #include "Backends/NVIDIA/VisibleDevices.h"
 #include "Core/Log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
-#include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace hetgpu {
 namespace rt {

@@ -67,9 +67,8 @@ std::vector<int> visibleOrdinals(const std::string &Spec,
   size_t Pos = 0;
   while (Pos <= Spec.size()) {
     size_t Comma = Spec.find(',', Pos);
-    std::string Entry =
-        trim(Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
-                                                         : Comma - Pos));
+    std::string Entry = trim(Spec.substr(
+        Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos));
     if (Entry.empty() && Comma == std::string::npos && !Out.empty())
       break; // a trailing comma
     int I = ordinalOf(Entry, Uuids);

@@ -124,8 +124,8 @@ private:
         return std::string();
       return std::string(Buf);
     };
-    Versions += (Versions.empty() ? "" : "; ") + Info(CL_PLATFORM_NAME) +
-                ": " + Info(CL_PLATFORM_VERSION);
+    Versions += (Versions.empty() ? "" : "; ") + Info(CL_PLATFORM_NAME) + ": " +
+                Info(CL_PLATFORM_VERSION);
   }
 
 public:
