@@ -11,6 +11,9 @@
 // RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES=0,0,1 FAKE_CUDA_DEVICES=3 HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so %t | FileCheck --check-prefix=REPEAT %s
 // RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES=GPU-d FAKE_CUDA_DEVICES=3 HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so %t | FileCheck --check-prefix=NONE %s
 // RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES= FAKE_CUDA_DEVICES=3 HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so %t | FileCheck --check-prefix=NONE %s
+// A MIG- entry leaves the list to the driver (the fake one shows every GPU).
+// RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES=MIG-1234 FAKE_CUDA_DEVICES=3 HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so %t | FileCheck --check-prefix=MIG %s
+// MIG: count 3
 // ORDER: count 2
 // ORDER-NEXT: 0 nvidia Fake NVIDIA GPU 2
 // ORDER-NEXT: 1 nvidia Fake NVIDIA GPU{{$}}

@@ -98,7 +98,12 @@ public:
     const Driver &D = *DP;
     // hetGPU applies CUDA_VISIBLE_DEVICES itself (visibleOrdinals); the
     // driver, which reads it in cuInit, sees every GPU.
+    // MIG instances are the driver's to select: a list naming one is left
+    // to it.
     const char *VisibleEnv = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (VisibleEnv && (std::strstr(VisibleEnv, "MIG-") ||
+                       std::strstr(VisibleEnv, "mig-")))
+      VisibleEnv = nullptr;
     std::optional<std::string> Visible;
     if (VisibleEnv) {
       Visible = VisibleEnv;

@@ -24,7 +24,8 @@ namespace cu {
 /// followed by a prefix of one device's UUID (\p Uuids[i] is ordinal i's,
 /// "GPU-xxxxxxxx-xxxx-..."). As CUDA does, the list ends at the first entry
 /// that names no device (out of range, unknown or ambiguous UUID, a device
-/// already listed, MIG-, anything else); \p Stopped gets that entry.
+/// already listed, anything else); \p Stopped gets that entry. (A list
+/// with MIG- entries is left to the driver: NVIDIABackend.cpp.)
 std::vector<int> visibleOrdinals(const std::string &Spec,
                                  const std::vector<std::string> &Uuids,
                                  std::string &Stopped);
