@@ -101,8 +101,8 @@ public:
     // MIG instances are the driver's to select: a list naming one is left
     // to it.
     const char *VisibleEnv = std::getenv("CUDA_VISIBLE_DEVICES");
-    if (VisibleEnv && (std::strstr(VisibleEnv, "MIG-") ||
-                       std::strstr(VisibleEnv, "mig-")))
+    if (VisibleEnv &&
+        (std::strstr(VisibleEnv, "MIG-") || std::strstr(VisibleEnv, "mig-")))
       VisibleEnv = nullptr;
     std::optional<std::string> Visible;
     if (VisibleEnv) {
