@@ -17,6 +17,9 @@
 /// "Fake NVIDIA GPU 1", ...; every pair can access each other's memory
 /// unless $FAKE_CUDA_NO_P2P is set (cuDeviceCanAccessPeer says 0 and
 /// cuCtxEnablePeerAccess fails with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED).
+/// Device D's UUID is GPU-d<D>010203-0405-0607-0809-0a0b0c0d0e0f.
+/// CUDA_VISIBLE_DEVICES is not read here: hetGPU applies it itself and
+/// hides it from the driver's cuInit.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +91,15 @@ API cuDeviceGet(CUdevice *D, int Ordinal) {
   if (Ordinal < 0 || Ordinal >= numDevices())
     return CUDA_ERROR_INVALID_DEVICE;
   *D = Ordinal;
+  return CUDA_SUCCESS;
+}
+/// Device D's UUID: bytes 0xd0+D, 0x01, ..., 0x0f (GPU-d<D>010203-...).
+API cuDeviceGetUuid(CUuuid *U, CUdevice D) {
+  if (D < 0 || D >= numDevices())
+    return CUDA_ERROR_INVALID_DEVICE;
+  for (int I = 0; I < 16; ++I)
+    U->Bytes[I] = static_cast<unsigned char>(I);
+  U->Bytes[0] = static_cast<unsigned char>(0xd0 + D);
   return CUDA_SUCCESS;
 }
 API cuDeviceGetName(char *N, int L, CUdevice D) {

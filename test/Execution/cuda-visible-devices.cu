@@ -1,10 +1,12 @@
 // On a GPU machine CUDA programs see the GPUs only (not the CPU device,
-// PoCL or tt-sim), CUDA_VISIBLE_DEVICES filters them as CUDA does (NVIDIA's
-// driver applies it), and with no GPU left the CPU device is the one device.
+// PoCL or tt-sim), CUDA_VISIBLE_DEVICES filters them as CUDA does (hetGPU
+// applies it and hides it from NVIDIA's driver; a list ends at its first
+// invalid entry), and with no GPU left the CPU device is the one device.
 // REQUIRES: gpu-nvidia
 // RUN: hetgpu-cc -O2 %s -o %t
 // RUN: env -u HETGPU_DEVICE -u CUDA_VISIBLE_DEVICES %t | FileCheck --check-prefix=GPUS %s
 // RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES=0 %t | FileCheck --check-prefix=ONE %s
+// RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES=0,99,1 %t | FileCheck --check-prefix=ONE %s
 // RUN: env -u HETGPU_DEVICE CUDA_VISIBLE_DEVICES= %t | FileCheck --check-prefix=NONE %s
 // GPUS: count {{[1-9]}}
 // GPUS-NEXT: 0 nvidia

@@ -71,6 +71,7 @@ const std::string ProfileArch =
     std::to_string(hetgpu::abi::ProfileComputeMinor);
 
 const char *ToolName = "hetgpu-cc";
+bool InvokedAsNvcc = false; ///< run through share/hetgpu/bin/nvcc
 
 class Driver {
 public:
@@ -129,6 +130,58 @@ public:
       return 0;
     }
     link(Objects);
+    return 0;
+  }
+
+  /// ptxas of hetGPU's CUDA toolkit folder (share/hetgpu/bin): a stock
+  /// `clang++ -x cuda` device compile gives it PTX in which HetGPUClang.so
+  /// had the device module's bitcode embedded; the device pipeline (the pass
+  /// plugin at -O3, as hetgpu-cc's device compile) turns that into hetIR,
+  /// written where ptxas writes its cubin.
+  int runPtxasStandIn(ArrayRef<std::string> Args) {
+    std::string In, Out, Arch = "sm_80";
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if ((A == "--output-file" || A == "-o") && I + 1 < Args.size())
+        Out = Args[++I];
+      else if ((A == "--gpu-name" || A == "-arch") && I + 1 < Args.size())
+        Arch = Args[++I];
+      else if (!A.starts_with("-"))
+        In = A.str();
+    }
+    if (In.empty() || Out.empty())
+      fail("ptxas (hetGPU): expected 'ptxas [options] --output-file <cubin> "
+           "<ptx>'");
+    std::string Tmp = intermediate(In, ".bc");
+    writeEmbeddedBitcode(In, Tmp);
+    exec({Clang, "-x", "ir", "--target=nvptx64-nvidia-cuda", "-march=" + Arch,
+          "-O3", "-fpass-plugin=" + LibDir + "/HetGPUPasses.so", "-emit-llvm",
+          "-c", Tmp, "-o", Out},
+         "the device pipeline over '" + In + "'");
+    return 0;
+  }
+
+  /// fatbinary of hetGPU's CUDA toolkit folder: packages the hetIR that the
+  /// ptxas stand-in wrote (the first `kind=elf` image; every image of one
+  /// source is the same portable hetIR) into the container clang embeds.
+  int runFatbinaryStandIn(ArrayRef<std::string> Args) {
+    std::string Out, Image;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if (A == "--create" && I + 1 < Args.size())
+        Out = Args[++I];
+      else if (A.consume_front("--create="))
+        Out = A.str();
+      else if ((A.consume_front("--image3=") || A.consume_front("--image=")) &&
+               Image.empty() && (A.contains("kind=elf") || A.contains("sm_")))
+        Image = A.substr(A.find("file=") + 5)
+                    .take_until([](char C) { return C == ','; })
+                    .str();
+    }
+    if (Out.empty() || Image.empty())
+      fail("fatbinary (hetGPU): expected 'fatbinary --create <out> "
+           "--image3=kind=elf,sm=<N>,file=<hetIR>'");
+    writeContainer(Image, Out, Image);
     return 0;
   }
 
@@ -297,7 +350,10 @@ private:
   void printToolkitLines() const {
     std::string Prefix = sys::path::parent_path(BinDir).str();
     const char *Path = getenv("PATH");
-    errs() << "#$ TOP=" << Prefix << "\n"
+    // As share/hetgpu/bin/nvcc (CMake's Clang-CUDA mode runs it to find the
+    // toolkit clang is given), the toolkit is that folder.
+    errs() << "#$ TOP=" << Prefix << (InvokedAsNvcc ? "/share/hetgpu" : "")
+           << "\n"
            << "#$ NVVMIR_LIBRARY_DIR=" << Prefix
            << "/share/hetgpu/nvvm/libdevice\n"
            << "#$ PATH=" << BinDir << ":" << (Path ? Path : "") << "\n"
@@ -483,6 +539,43 @@ private:
     sys::fs::make_absolute(Abs);
     std::string Cuid = utohexstr(xxh3_64bits(Abs.str()), /*LowerCase=*/true);
     return {"-fgpu-rdc", "--no-offload-new-driver", "-cuid=" + Cuid};
+  }
+
+  /// The `llvm_$_embedded_$_module` array of the PTX file \p PTXFile
+  /// (-fembed-bitcode), written to \p Out.
+  void writeEmbeddedBitcode(const std::string &PTXFile,
+                            const std::string &Out) {
+    auto Buf = MemoryBuffer::getFile(PTXFile);
+    if (!Buf)
+      fail("cannot read '" + PTXFile + "': " + Buf.getError().message());
+    StringRef PTX = (*Buf)->getBuffer();
+    StringRef Key = "llvm_$_embedded_$_module[";
+    size_t At = PTX.find(Key);
+    if (At == StringRef::npos)
+      fail("ptxas (hetGPU): '" + PTXFile +
+           "' holds no device bitcode: compile with -fplugin=" + LibDir +
+           "/HetGPUClang.so -fpass-plugin=" + LibDir +
+           "/HetGPUPasses.so (docs/Driver.md)");
+    StringRef Rest = PTX.drop_front(At + Key.size());
+    size_t Size = 0;
+    if (Rest.consumeInteger(10, Size) || !Rest.consume_front("] = {"))
+      fail("ptxas (hetGPU): malformed embedded bitcode in '" + PTXFile + "'");
+    SmallVector<StringRef, 0> Items;
+    Rest.take_until([](char C) { return C == '}'; }).split(Items, ',');
+    std::string Bytes;
+    Bytes.reserve(Size);
+    for (StringRef It : Items) {
+      unsigned V = 0;
+      if (It.trim().getAsInteger(10, V) || V > 255 || Bytes.size() == Size)
+        fail("ptxas (hetGPU): malformed embedded bitcode in '" + PTXFile + "'");
+      Bytes.push_back(char(V));
+    }
+    Bytes.resize(Size, '\0'); // the PTX printer leaves out trailing zeros
+    std::error_code EC;
+    raw_fd_ostream OS(Out, EC, sys::fs::OF_None);
+    if (EC)
+      fail("cannot write '" + Out + "': " + EC.message());
+    OS << Bytes;
   }
 
   void writeContainer(const std::string &BC, const std::string &Out,
@@ -685,6 +778,15 @@ private:
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
+  // Run as ptxas or fatbinary (links in hetGPU's CUDA toolkit folder).
+  StringRef Self = sys::path::filename(Argv[0]);
+  if (Self == "ptxas" || Self == "fatbinary") {
+    std::vector<std::string> Args(Argv + 1, Argv + Argc);
+    Driver D{Options()};
+    return Self == "ptxas" ? D.runPtxasStandIn(Args)
+                           : D.runFatbinaryStandIn(Args);
+  }
+  InvokedAsNvcc = Self == "nvcc";
   Options O = parseCommandLine(Argc, Argv);
   return Driver(std::move(O)).run();
 }

@@ -5,6 +5,7 @@
 /// \file
 /// Prints the devices libhetgpu-rt found (in CUDA device order, the default
 /// marked), every backend with its discovery status (why it found nothing),
+/// the driver or library version each backend found (where it knows it),
 /// and the JIT cache and translator locations; `--format=json` prints the
 /// same as one JSON object. Exit status 0 when at least one device was
 /// found, 1 otherwise.
@@ -72,10 +73,12 @@ int printJSON(int Count, int Current, cudaError_t E) {
     int Built, Probed, N;
     if (hetgpuGetBackendInfo(B, &Name, &Built, &Probed, &N, &Status))
       continue;
+    const char *Version = hetgpuGetBackendVersion(B);
     printf("%s\n    {\"name\": %s, \"built\": %s, \"probed\": %s, "
-           "\"devices\": %d, \"status\": %s}",
+           "\"devices\": %d, \"status\": %s, \"version\": %s}",
            First ? "" : ",", quoted(Name).c_str(), Built ? "true" : "false",
-           Probed ? "true" : "false", N, N ? "null" : quoted(Status).c_str());
+           Probed ? "true" : "false", N, N ? "null" : quoted(Status).c_str(),
+           Version ? quoted(Version).c_str() : "null");
     First = false;
   }
   printf("\n  ],\n  \"jitCache\": %s,\n  \"translator\": %s,\n"
@@ -159,8 +162,10 @@ int main(int argc, char **argv) {
     int Built, Probed, N;
     if (hetgpuGetBackendInfo(B, &Name, &Built, &Probed, &N, &Status))
       continue;
+    const char *Version = hetgpuGetBackendVersion(B);
     if (N)
-      printf("  %-10s %d device%s\n", Name, N, N == 1 ? "" : "s");
+      printf("  %-10s %d device%s%s%s\n", Name, N, N == 1 ? "" : "s",
+             Version ? ", " : "", Version ? Version : "");
     else
       printf("  %-10s not available: %s\n", Name, Status);
   }

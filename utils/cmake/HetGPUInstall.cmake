@@ -17,6 +17,20 @@ foreach(t ${hetgpu_installed_tools})
   endif()
 endforeach()
 
+# The CUDA toolkit folder for stock clang (tools/hetgpu-cc/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/share/hetgpu/lib64/libcudart_static.a
+  ${PROJECT_BINARY_DIR}/share/hetgpu/lib64/libcudadevrt.a
+  DESTINATION share/hetgpu/lib64 COMPONENT hetgpu)
+install(DIRECTORY DESTINATION share/hetgpu/nvvm/libdevice COMPONENT hetgpu)
+install(CODE "set(tk \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/hetgpu\")
+  file(MAKE_DIRECTORY \"\${tk}/bin\")
+  foreach(tool ptxas fatbinary nvcc)
+    file(CREATE_LINK ../../../bin/hetgpu-cc \"\${tk}/bin/\${tool}\" SYMBOLIC)
+  endforeach()
+  file(CREATE_LINK ../../${HETGPU_INSTALL_INCLUDEDIR} \"\${tk}/include\" SYMBOLIC)
+  file(CREATE_LINK ../../../lib/libhetgpu-rt.so \"\${tk}/lib64/libcudart.so\" SYMBOLIC)"
+  COMPONENT hetgpu)
+
 if(TARGET hetgpu-rt)
   set_target_properties(hetgpu-rt PROPERTIES INSTALL_RPATH "$ORIGIN")
   install(TARGETS hetgpu-rt EXPORT HetGPUTargets

@@ -31,6 +31,11 @@ int hetgpuGetBackendCount(void);
 int hetgpuGetBackendInfo(int index, const char **name, int *built,
                          int *probed, int *numDevices, const char **status);
 
+/** The version of the driver or library backend \p index found ("CUDA
+ *  driver 12.8 (libcuda.so.1)"), or NULL when it found none or does not
+ *  know it. */
+const char *hetgpuGetBackendVersion(int index);
+
 /** Backend name, lowering target ("host", "nvptx", ...) and processor of
  *  device \p device. Any out pointer may be NULL. */
 int hetgpuGetDeviceInfo(int device, const char **backend, const char **target,

@@ -50,6 +50,16 @@ HETGPU_API int hetgpuGetBackendInfo(int Index, const char **Name, int *Built,
   return 0;
 }
 
+HETGPU_API const char *hetgpuGetBackendVersion(int Index) {
+  Runtime &R = Runtime::get();
+  R.init();
+  const auto &Reports = R.backendReports();
+  if (Index < 0 || Index >= static_cast<int>(Reports.size()) ||
+      Reports[Index].Version.empty())
+    return nullptr;
+  return Reports[Index].Version.c_str();
+}
+
 HETGPU_API int hetgpuGetDeviceInfo(int Device, const char **Backend,
                                    const char **Target, const char **Arch) {
   Runtime &R = Runtime::get();

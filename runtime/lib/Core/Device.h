@@ -275,6 +275,10 @@ public:
   /// Appends the devices found. Returns a non-ok status (e.g. "libcuda.so.1
   /// not found") when the backend is unavailable; `hetgpu-info` prints it.
   virtual Status discover(std::vector<std::unique_ptr<Device>> &Out) = 0;
+  /// After discover(): the version of the driver or library it found, as
+  /// the vendor numbers it ("CUDA driver 12.8 (libcuda.so.1)"); empty when
+  /// the backend does not know it (`hetgpu-info --format=json`).
+  virtual std::string version() const { return {}; }
 };
 
 } // namespace rt

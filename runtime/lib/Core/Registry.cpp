@@ -96,6 +96,7 @@ void hetgpu::rt::discoverDevices(const std::vector<std::string> &Only,
         R.Discovery = Status(ErrorCode::DriverFailure, "backend not created");
       } else {
         R.Discovery = BE->discover(Found);
+        R.Version = BE->version();
         // Devices may refer to their backend (driver handles): it lives as
         // long as the process.
         static std::vector<std::unique_ptr<Backend>> *Keep =

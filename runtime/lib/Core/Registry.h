@@ -26,6 +26,7 @@ struct BackendReport {
   bool Probed = false;    ///< discover() was called
   Status Discovery;       ///< its result
   unsigned NumDevices = 0;
+  std::string Version;    ///< Backend::version(), after discover()
 };
 
 struct DiscoveredDevice {

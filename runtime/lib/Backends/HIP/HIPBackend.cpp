@@ -88,6 +88,7 @@ using namespace hip;
 
 class HIPBackend final : public Backend {
 public:
+  std::string version() const override { return VersionText; }
   const char *name() const override { return "hip"; }
 
   Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
@@ -100,6 +101,7 @@ public:
       return St;
     int Version = 0;
     R.DriverGetVersion(&Version);
+    VersionText = "HIP driver " + std::to_string(Version) + " (" + R.Path + ")";
     int Count = 0;
     if (Status St = check(R, R.GetDeviceCount(&Count), "hipGetDeviceCount"))
       return St;
@@ -175,6 +177,9 @@ public:
     }
     return Status::ok();
   }
+
+private:
+  std::string VersionText; ///< hipDriverGetVersion's, after discover()
 };
 
 } // namespace

@@ -30,6 +30,9 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
+struct CUuuid {
+  unsigned char Bytes[16];
+};
 using CUhostFn = void (*)(void *UserData);
 
 // CUresult values the backend distinguishes.
@@ -125,6 +128,7 @@ constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(DeviceGetCount, "cuDeviceGetCount", (int *Count))                          \
   X(DeviceGet, "cuDeviceGet", (CUdevice * D, int Ordinal))                     \
   X(DeviceGetName, "cuDeviceGetName", (char *Name, int Len, CUdevice D))       \
+  X(DeviceGetUuid, "cuDeviceGetUuid", (CUuuid * Uuid, CUdevice D))            \
   X(DeviceGetAttribute, "cuDeviceGetAttribute",                                \
     (int *V, CUdevice_attribute A, CUdevice D))                                \
   X(DeviceTotalMem, "cuDeviceTotalMem_v2", (size_t * Bytes, CUdevice D))       \

@@ -13,12 +13,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backends/NVIDIA/NVIDIADevice.h"
+#include "Backends/NVIDIA/VisibleDevices.h"
 #include "Core/Log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <optional>
 
 namespace hetgpu {
 namespace rt {
@@ -92,17 +96,40 @@ public:
     if (!DP)
       return Status(ErrorCode::NotSupported, Err);
     const Driver &D = *DP;
-    if (Status St = check(D, D.Init(0), "cuInit"))
+    // hetGPU applies CUDA_VISIBLE_DEVICES itself (visibleOrdinals); the
+    // driver, which reads it in cuInit, sees every GPU.
+    // MIG instances are the driver's to select: a list naming one is left
+    // to it.
+    const char *VisibleEnv = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (VisibleEnv &&
+        (std::strstr(VisibleEnv, "MIG-") || std::strstr(VisibleEnv, "mig-")))
+      VisibleEnv = nullptr;
+    std::optional<std::string> Visible;
+    if (VisibleEnv) {
+      Visible = VisibleEnv;
+      unsetenv("CUDA_VISIBLE_DEVICES");
+    }
+    CUresult InitResult = D.Init(0);
+    if (Visible)
+      setenv("CUDA_VISIBLE_DEVICES", Visible->c_str(), 1);
+    if (Status St = check(D, InitResult, "cuInit"))
       return St;
     int Version = 0;
     D.DriverGetVersion(&Version);
+    const char *Lib = std::getenv("HETGPU_LIBCUDA");
+    VersionText = "CUDA driver " + std::to_string(Version / 1000) + "." +
+                  std::to_string(Version % 1000 / 10) + " (" +
+                  (Lib && *Lib ? Lib : "libcuda.so.1") + ")";
     int Count = 0;
     if (Status St = check(D, D.DeviceGetCount(&Count), "cuDeviceGetCount"))
       return St;
     if (Count == 0)
       return Status(ErrorCode::NotSupported, "cuDeviceGetCount: no NVIDIA GPU");
+    std::vector<int> Ordinals;
+    if (Status St = applyVisibleDevices(D, Visible, Count, Ordinals))
+      return St;
     unsigned MaxPTX = maxPTXVersionForDriver(Version);
-    for (int I = 0; I < Count; ++I) {
+    for (int I : Ordinals) {
       CUdevice Dev = 0;
       if (Status St = check(D, D.DeviceGet(&Dev, I), "cuDeviceGet"))
         return St;
@@ -170,6 +197,44 @@ public:
                                 ")");
       Out.push_back(std::make_unique<NVIDIADevice>(D, Dev, Ctx, std::move(P)));
     }
+    return Status::ok();
+  }
+
+  std::string version() const override { return VersionText; }
+
+private:
+  std::string VersionText;
+
+  /// The driver ordinals to use, in order: all of them, or those
+  /// CUDA_VISIBLE_DEVICES lists (by index or by GPU-<uuid> prefix).
+  static Status applyVisibleDevices(const Driver &D,
+                                    const std::optional<std::string> &Visible,
+                                    int Count, std::vector<int> &Ordinals) {
+    if (!Visible) {
+      for (int I = 0; I < Count; ++I)
+        Ordinals.push_back(I);
+      return Status::ok();
+    }
+    std::vector<std::string> Uuids;
+    for (int I = 0; I < Count; ++I) {
+      CUdevice Dev = 0;
+      CUuuid U = {};
+      if (D.DeviceGet(&Dev, I) != CUDA_SUCCESS ||
+          D.DeviceGetUuid(&U, Dev) != CUDA_SUCCESS)
+        std::fill(std::begin(U.Bytes), std::end(U.Bytes), 0);
+      Uuids.push_back(formatUuid(U.Bytes));
+    }
+    std::string Stopped;
+    Ordinals = visibleOrdinals(*Visible, Uuids, Stopped);
+    if (!Stopped.empty())
+      log(LogLevel::Warn, "CUDA_VISIBLE_DEVICES='" + *Visible +
+                              "': the list ends at '" + Stopped +
+                              "', which names no NVIDIA GPU (" +
+                              std::to_string(Count) + " found)");
+    if (Ordinals.empty())
+      return Status(ErrorCode::NotSupported,
+                    "CUDA_VISIBLE_DEVICES='" + *Visible +
+                        "' leaves no NVIDIA GPU visible");
     return Status::ok();
   }
 };

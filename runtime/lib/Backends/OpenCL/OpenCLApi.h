@@ -64,6 +64,7 @@ constexpr cl_device_type CL_DEVICE_TYPE_CPU = 1 << 1;
 constexpr cl_device_type CL_DEVICE_TYPE_GPU = 1 << 2;
 constexpr cl_device_type CL_DEVICE_TYPE_ALL = 0xFFFFFFFF;
 
+constexpr cl_platform_info CL_PLATFORM_VERSION = 0x0901;
 constexpr cl_platform_info CL_PLATFORM_NAME = 0x0902;
 constexpr cl_device_info CL_DEVICE_TYPE = 0x1000;
 constexpr cl_device_info CL_DEVICE_MAX_COMPUTE_UNITS = 0x1002;

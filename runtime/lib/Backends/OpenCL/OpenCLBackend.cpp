@@ -112,6 +112,23 @@ void enlargeThreadStacks() {
 class OpenCLBackend final : public Backend {
 public:
   const char *name() const override { return "opencl"; }
+  std::string version() const override { return Versions; }
+
+private:
+  std::string Versions; ///< "<platform name>: <CL_PLATFORM_VERSION>; ..."
+
+  void notePlatformVersion(const API &A, cl_platform_id P) {
+    auto Info = [&](cl_platform_info What) {
+      char Buf[256] = {0};
+      if (A.clGetPlatformInfo(P, What, sizeof Buf - 1, Buf, nullptr))
+        return std::string();
+      return std::string(Buf);
+    };
+    Versions += (Versions.empty() ? "" : "; ") + Info(CL_PLATFORM_NAME) + ": " +
+                Info(CL_PLATFORM_VERSION);
+  }
+
+public:
   Status discover(std::vector<std::unique_ptr<Device>> &Out) override {
     std::string Err;
     enlargeThreadStacks();
@@ -134,6 +151,7 @@ public:
       cl_uint ND = 0;
       if (A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &ND) || ND == 0)
         continue;
+      notePlatformVersion(*A, P);
       std::vector<cl_device_id> Ds(ND);
       A->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, ND, Ds.data(), nullptr);
       for (cl_device_id D : Ds) {
