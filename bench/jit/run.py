@@ -42,6 +42,9 @@ def run_once(cmd, env):
             vals[f[0]] = float(f[1])
         if f and f[0] == "RESULT":
             vals["OK"] = f[1] == "ok"
+        # bench.cu checks each kernel: "KERNEL name ms ok|WRONG".
+        if f and f[0] == "KERNEL":
+            vals["OK"] = vals.get("OK", True) and f[-1] == "ok"
     if p.returncode != 0:
         vals["OK"] = False
         sys.stderr.write(" ".join(cmd) + f": exit {p.returncode}\n{p.stderr[-2000:]}\n")

@@ -25,6 +25,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <cstdlib>
+#include <mutex>
+#include <set>
 #include <csignal>
 #include <cstring>
 #include <sys/resource.h>
@@ -86,9 +89,26 @@ static int probeBitcode(StringRef Bytes) {
   return WIFEXITED(St) && WEXITSTATUS(St) == 0 ? 0 : 1;
 }
 
+/// Whether \p Bytes still needs the probe: once per distinct bitcode in a
+/// process (a module translated in kernel groups is read once per group),
+/// never with HETGPU_BITCODE_PROBE=0.
+static bool needsProbe(StringRef Bytes) {
+  static const bool Enabled = [] {
+    const char *E = std::getenv("HETGPU_BITCODE_PROBE");
+    return !(E && std::strcmp(E, "0") == 0);
+  }();
+  if (!Enabled)
+    return false;
+  static std::mutex M;
+  static std::set<std::pair<uint64_t, uint64_t>> Probed;
+  container::Hash128 H = container::hash128(Bytes.data(), Bytes.size());
+  std::lock_guard<std::mutex> L(M);
+  return Probed.insert({H.Low, H.High}).second;
+}
+
 Expected<std::unique_ptr<Module>>
 parseCheckedBitcode(StringRef Bytes, StringRef Name, LLVMContext &Ctx) {
-  if (int Probe = probeBitcode(Bytes); Probe < 0)
+  if (int Probe = needsProbe(Bytes) ? probeBitcode(Bytes) : 0; Probe < 0)
     return createStringError(inconvertibleErrorCode(),
                              Name +
                                  ": malformed bitcode (LLVM's reader "

@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <array>
 #include <cstddef>
 
 using namespace llvm;
@@ -165,12 +166,14 @@ private:
   Value *field(IRBuilder<> &B, Value *Hdr, uint64_t Offset);
   Value *reportsOffset(IRBuilder<> &B, Value *Hdr);
   void emitRangeTest(IRBuilder<> &B, Value *Hdr, Value *Range, Value *Addr,
-                     Value *Size, Value *Site, BasicBlock *Ok,
-                     BasicBlock *Next);
+                     ArrayRef<Value *> Who, Value *Size, Value *Site,
+                     BasicBlock *Ok, BasicBlock *Next);
   unsigned addSite(Instruction &I, MemCheckAccess Kind, uint64_t Bytes);
   Value *emitCheck(Instruction &I, Value *Addr, Value *Bytes, Align A,
                    MemCheckAccess Kind, uint64_t StaticBytes);
   void guard(Instruction &I, Value *Ok);
+  ArrayRef<Value *> whoAmI(Function &F);
+  DenseMap<Function *, std::array<Value *, 3>> WhoOf;
   bool redirect(Instruction &I, Value *Ok);
   GlobalVariable *Sink = nullptr;
   bool instrument(Instruction &I);
@@ -206,8 +209,8 @@ Value *MemCheckInstrumenter::field(IRBuilder<> &B, Value *Hdr,
 /// void report(ptr hdr, i32 site, i32 problem, i64 addr, i64 size): counts
 /// the report and writes it when there is room, with the block and thread.
 void MemCheckInstrumenter::createReport() {
-  auto *FT =
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I32, I32, I64, I64}, false);
+  auto *FT = FunctionType::get(Type::getVoidTy(Ctx),
+                               {Ptr, I32, I32, I64, I64, I64, I64, I64}, false);
   Report = Function::Create(FT, GlobalValue::InternalLinkage,
                             "hetgpu_memcheck_report", M);
   Report->addFnAttr(Attribute::NoInline);
@@ -234,14 +237,17 @@ void MemCheckInstrumenter::createReport() {
   Store(Report->getArg(2), offsetof(MemCheckReport, Problem));
   Store(Report->getArg(3), offsetof(MemCheckReport, Address));
   Store(Report->getArg(4), offsetof(MemCheckReport, Size));
-  const BuiltinID Index[6] = {BuiltinID::ctaid_x, BuiltinID::ctaid_y,
-                              BuiltinID::ctaid_z, BuiltinID::tid_x,
-                              BuiltinID::tid_y,   BuiltinID::tid_z};
-  for (unsigned D = 0; D < 6; ++D)
-    Store(B.CreateCall(getOrDeclareBuiltin(M, Index[D])),
-          (D < 3 ? offsetof(MemCheckReport, Block)
-                 : offsetof(MemCheckReport, Thread)) +
-              4 * (D % 3));
+  // Block and thread, packed two 32-bit words per argument by the caller
+  // (whoAmI): the helpers use no thread-context builtin, so the CPU
+  // device's SIMT->MIMD lowering need not inline them at every access.
+  for (unsigned D = 0; D < 6; ++D) {
+    Value *W = Report->getArg(5 + D / 2);
+    if (D % 2)
+      W = B.CreateLShr(W, 32);
+    Store(B.CreateTrunc(W, I32), (D < 3 ? offsetof(MemCheckReport, Block)
+                                        : offsetof(MemCheckReport, Thread)) +
+                                     4 * (D % 3));
+  }
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
@@ -251,7 +257,8 @@ void MemCheckInstrumenter::createReport() {
 /// \p Range, it is reported (freed, or running past the end) or accepted;
 /// otherwise control goes on to \p Next.
 void MemCheckInstrumenter::emitRangeTest(IRBuilder<> &B, Value *Hdr,
-                                         Value *Range, Value *Addr, Value *Size,
+                                         Value *Range, Value *Addr,
+                                         ArrayRef<Value *> Who, Value *Size,
                                          Value *Site, BasicBlock *Ok,
                                          BasicBlock *Next) {
   Function *F = B.GetInsertBlock()->getParent();
@@ -273,7 +280,8 @@ void MemCheckInstrumenter::emitRangeTest(IRBuilder<> &B, Value *Hdr,
   Value *Problem =
       B.CreateSelect(B.CreateICmpEQ(State, B.getInt32(MRS_Live)),
                      B.getInt32(MCP_OutOfBounds), B.getInt32(MCP_Freed));
-  B.CreateCall(Report, {Hdr, Site, Problem, Addr, Size});
+  B.CreateCall(Report,
+               {Hdr, Site, Problem, Addr, Size, Who[0], Who[1], Who[2]});
   B.CreateRet(B.getFalse());
 }
 
@@ -282,8 +290,8 @@ void MemCheckInstrumenter::emitRangeTest(IRBuilder<> &B, Value *Hdr,
 /// a binary search of the sorted ranges, then the heap ranges (the live
 /// ones before the freed ones, as free() keeps its range for reports).
 void MemCheckInstrumenter::createCheckGlobal() {
-  auto *FT =
-      FunctionType::get(Type::getInt1Ty(Ctx), {I64, I64, I64, I32}, false);
+  auto *FT = FunctionType::get(Type::getInt1Ty(Ctx),
+                               {I64, I64, I64, I32, I64, I64, I64}, false);
   CheckGlobal = Function::Create(FT, GlobalValue::InternalLinkage,
                                  "hetgpu_memcheck_global", M);
   // One copy: inlined at thousands of accesses it made the translation of
@@ -292,6 +300,7 @@ void MemCheckInstrumenter::createCheckGlobal() {
   Function *F = CheckGlobal;
   Value *Addr = F->getArg(0), *Size = F->getArg(1), *Al = F->getArg(2),
         *Site = F->getArg(3);
+  Value *Who[3] = {F->getArg(4), F->getArg(5), F->getArg(6)};
   auto BB = [&](const char *N) { return BasicBlock::Create(Ctx, N, F); };
   BasicBlock *Entry = BB("entry"), *On = BB("on"),
              *Misaligned = BB("misaligned"), *Search = BB("search"),
@@ -309,7 +318,8 @@ void MemCheckInstrumenter::createCheckGlobal() {
   Value *Mis = B.CreateAnd(Addr, B.CreateSub(Al, B.getInt64(1)));
   B.CreateCondBr(B.CreateICmpNE(Mis, B.getInt64(0)), Misaligned, Search);
   B.SetInsertPoint(Misaligned);
-  B.CreateCall(Report, {Hdr, Site, B.getInt32(MCP_Misaligned), Addr, Size});
+  B.CreateCall(Report, {Hdr, Site, B.getInt32(MCP_Misaligned), Addr, Size,
+                        Who[0], Who[1], Who[2]});
   B.CreateRet(B.getFalse());
 
   // Binary search: the last range whose Begin <= Addr.
@@ -352,11 +362,19 @@ void MemCheckInstrumenter::createCheckGlobal() {
       B.getInt8Ty(), Ranges,
       B.CreateMul(B.CreateSub(Lo, B.getInt64(1)), B.getInt64(RangeBytes)),
       "range");
-  emitRangeTest(B, Hdr, Range, Addr, Size, Site, Ok, HeapScan);
+  // Just past the range's end (its red zone): out of bounds if no other
+  // range holds the address.
+  Value *RangeEnd = B.CreateLoad(I64, field(B, Range, 8));
+  Value *NearRange = B.CreateICmpULT(B.CreateSub(Addr, RangeEnd),
+                                     B.getInt64(MemCheckNearBytes));
+  emitRangeTest(B, Hdr, Range, Addr, Who, Size, Site, Ok, HeapScan);
 
   // Heap ranges: unsorted, appended by malloc; a live one containing Addr
   // wins over a freed one (the allocator may reuse freed blocks).
   B.SetInsertPoint(HeapScan);
+  PHINode *NearTable = B.CreatePHI(B.getInt1Ty(), 2, "near.table");
+  NearTable->addIncoming(B.getFalse(), Step);
+  NearTable->addIncoming(NearRange, Found);
   Value *Heap = field(B, Hdr, HeaderBytes);
   Value *Cap = B.CreateZExt(
       B.CreateLoad(I32, field(B, Hdr, offsetof(MemCheckHeader, HeapCapacity))),
@@ -372,8 +390,10 @@ void MemCheckInstrumenter::createCheckGlobal() {
   B.SetInsertPoint(HeapHead);
   PHINode *Idx = B.CreatePHI(I64, 2, "i");
   PHINode *FreedHit = B.CreatePHI(B.getInt1Ty(), 2, "freed");
+  PHINode *Near = B.CreatePHI(B.getInt1Ty(), 2, "near");
   Idx->addIncoming(B.getInt64(0), HeapScan);
   FreedHit->addIncoming(B.getFalse(), HeapScan);
+  Near->addIncoming(NearTable, HeapScan);
   B.CreateCondBr(B.CreateICmpULT(Idx, Count), HeapLoop, Unknown);
   B.SetInsertPoint(HeapLoop);
   Value *HR = B.CreateGEP(B.getInt8Ty(), Heap,
@@ -390,18 +410,30 @@ void MemCheckInstrumenter::createCheckGlobal() {
   BasicBlock *HeapPast = BB("heap.past");
   B.CreateCondBr(B.CreateICmpULE(Size, B.CreateSub(HEnd, Addr)), Ok, HeapPast);
   B.SetInsertPoint(HeapPast);
-  B.CreateCall(Report, {Hdr, Site, B.getInt32(MCP_OutOfBounds), Addr, Size});
+  B.CreateCall(Report, {Hdr, Site, B.getInt32(MCP_OutOfBounds), Addr, Size,
+                        Who[0], Who[1], Who[2]});
   B.CreateRet(B.getFalse());
   B.SetInsertPoint(HeapNext);
   Idx->addIncoming(B.CreateAdd(Idx, B.getInt64(1)), HeapNext);
   FreedHit->addIncoming(B.CreateOr(FreedHit, In), HeapNext);
+  Near->addIncoming(
+      B.CreateOr(Near, B.CreateICmpULT(B.CreateSub(Addr, HEnd),
+                                       B.getInt64(MemCheckNearBytes))),
+      HeapNext);
   B.CreateBr(HeapHead);
 
+  // In no range: freed memory and the bytes just past a range are reported;
+  // any other address is let through (a pointer to shared or stack memory
+  // whose origin the pass could not see; a wild one faults as without
+  // memcheck).
   B.SetInsertPoint(Unknown);
+  BasicBlock *Refuse = BB("refuse");
+  B.CreateCondBr(B.CreateOr(FreedHit, Near), Refuse, Ok);
+  B.SetInsertPoint(Refuse);
   B.CreateCall(Report, {Hdr, Site,
                         B.CreateSelect(FreedHit, B.getInt32(MCP_Freed),
                                        B.getInt32(MCP_OutOfBounds)),
-                        Addr, Size});
+                        Addr, Size, Who[0], Who[1], Who[2]});
   B.CreateRet(B.getFalse());
   B.SetInsertPoint(Ok);
   B.CreateRet(B.getTrue());
@@ -411,14 +443,15 @@ void MemCheckInstrumenter::createCheckGlobal() {
 /// access Size bytes at offset Off of a shared variable of Limit bytes
 /// (~0: the dynamic shared memory, whose size the table gives).
 void MemCheckInstrumenter::createCheckShared() {
-  auto *FT =
-      FunctionType::get(Type::getInt1Ty(Ctx), {I64, I64, I64, I64, I32}, false);
+  auto *FT = FunctionType::get(Type::getInt1Ty(Ctx),
+                               {I64, I64, I64, I64, I32, I64, I64, I64}, false);
   CheckShared = Function::Create(FT, GlobalValue::InternalLinkage,
                                  "hetgpu_memcheck_shared", M);
   CheckShared->addFnAttr(Attribute::NoInline);
   Function *F = CheckShared;
   Value *Off = F->getArg(0), *Size = F->getArg(1), *Limit = F->getArg(2),
         *Addr = F->getArg(3), *Site = F->getArg(4);
+  Value *Who[3] = {F->getArg(5), F->getArg(6), F->getArg(7)};
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
   BasicBlock *On = BasicBlock::Create(Ctx, "on", F);
   BasicBlock *Bad = BasicBlock::Create(Ctx, "bad", F);
@@ -438,8 +471,8 @@ void MemCheckInstrumenter::createCheckShared() {
                               B.CreateICmpULE(Off, B.CreateSub(L, Size)));
   B.CreateCondBr(Inside, Ok, Bad);
   B.SetInsertPoint(Bad);
-  B.CreateCall(Report,
-               {Hdr, Site, B.getInt32(MCP_SharedOutOfBounds), Addr, Size});
+  B.CreateCall(Report, {Hdr, Site, B.getInt32(MCP_SharedOutOfBounds), Addr,
+                        Size, Who[0], Who[1], Who[2]});
   B.CreateRet(B.getFalse());
   B.SetInsertPoint(Ok);
   B.CreateRet(B.getTrue());
@@ -454,8 +487,8 @@ unsigned MemCheckInstrumenter::addSite(Instruction &I, MemCheckAccess Kind,
   if (New)
     OS << "f\t" << It->second << '\t'
        << demangle(I.getFunction()->getName().str()) << '\n';
-  OS << NumSites << '\t' << Names[Kind] << '\t' << Bytes << '\t'
-     << It->second << '\t';
+  OS << NumSites << '\t' << Names[Kind] << '\t' << Bytes << '\t' << It->second
+     << '\t';
   if (const DebugLoc &DL = I.getDebugLoc())
     OS << DL->getFilename() << ':' << DL.getLine() << ':' << DL.getCol();
   OS << '\n';
@@ -486,11 +519,35 @@ Value *MemCheckInstrumenter::emitCheck(Instruction &I, Value *Addr,
     Value *BaseInt = B.CreatePtrToInt(Generic(AB.Base), I64);
     Value *Off = B.CreateSub(AddrInt, BaseInt, "shared.off");
     uint64_t Limit = AB.K == AddressBase::SharedVar ? AB.Size : ~0ull;
-    return B.CreateCall(
-        CheckShared, {Off, Size, B.getInt64(Limit), AddrInt, B.getInt32(Site)});
+    ArrayRef<Value *> W = whoAmI(*I.getFunction());
+    return B.CreateCall(CheckShared, {Off, Size, B.getInt64(Limit), AddrInt,
+                                      B.getInt32(Site), W[0], W[1], W[2]});
   }
-  return B.CreateCall(CheckGlobal,
-                      {AddrInt, Size, B.getInt64(A.value()), B.getInt32(Site)});
+  ArrayRef<Value *> W = whoAmI(*I.getFunction());
+  return B.CreateCall(CheckGlobal, {AddrInt, Size, B.getInt64(A.value()),
+                                    B.getInt32(Site), W[0], W[1], W[2]});
+}
+
+/// The block and thread of the caller of the check helpers, packed into
+/// three i64 (ctaid.x | ctaid.y << 32, ctaid.z | tid.x << 32, tid.y |
+/// tid.z << 32), computed once at the entry of \p F.
+ArrayRef<Value *> MemCheckInstrumenter::whoAmI(Function &F) {
+  auto [It, New] = WhoOf.try_emplace(&F);
+  if (New) {
+    IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+    const BuiltinID Index[6] = {BuiltinID::ctaid_x, BuiltinID::ctaid_y,
+                                BuiltinID::ctaid_z, BuiltinID::tid_x,
+                                BuiltinID::tid_y,   BuiltinID::tid_z};
+    for (unsigned W = 0; W < 3; ++W) {
+      Value *Lo =
+          B.CreateZExt(B.CreateCall(getOrDeclareBuiltin(M, Index[2 * W])), I64);
+      Value *Hi = B.CreateZExt(
+          B.CreateCall(getOrDeclareBuiltin(M, Index[2 * W + 1])), I64);
+      It->second[W] =
+          B.CreateOr(Lo, B.CreateShl(Hi, 32), "memcheck.who" + Twine(W));
+    }
+  }
+  return It->second;
 }
 
 /// Makes \p I happen only when \p Ok: a refused load gives zero.
@@ -560,26 +617,28 @@ bool MemCheckInstrumenter::redirect(Instruction &I, Value *Ok) {
     MI->setLength(B.CreateSelect(Ok, Len, ConstantInt::get(Len->getType(), 0)));
     return true;
   }
-  unsigned Op = isa<LoadInst>(I)         ? LoadInst::getPointerOperandIndex()
-                : isa<StoreInst>(I)      ? StoreInst::getPointerOperandIndex()
-                : isa<AtomicRMWInst>(I)  ? AtomicRMWInst::getPointerOperandIndex()
-                                         : AtomicCmpXchgInst::getPointerOperandIndex();
+  unsigned Op = isa<LoadInst>(I)    ? LoadInst::getPointerOperandIndex()
+                : isa<StoreInst>(I) ? StoreInst::getPointerOperandIndex()
+                : isa<AtomicRMWInst>(I)
+                    ? AtomicRMWInst::getPointerOperandIndex()
+                    : AtomicCmpXchgInst::getPointerOperandIndex();
   Value *P = I.getOperand(Op);
   unsigned AS = P->getType()->getPointerAddressSpace();
-  Type *T = isa<LoadInst>(I)      ? I.getType()
-            : isa<StoreInst>(I)   ? cast<StoreInst>(I).getValueOperand()->getType()
-            : isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getValOperand()->getType()
-                                    : cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType();
+  Type *T = isa<LoadInst>(I) ? I.getType()
+            : isa<StoreInst>(I)
+                ? cast<StoreInst>(I).getValueOperand()->getType()
+            : isa<AtomicRMWInst>(I)
+                ? cast<AtomicRMWInst>(I).getValOperand()->getType()
+                : cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType();
   if ((AS != 0 && AS != AS_Global) || isSharedBased(P) ||
       DL.getTypeStoreSize(T).getFixedValue() > SinkHalf)
     return false;
   if (!Sink) {
     auto *ST = ArrayType::get(B.getInt8Ty(), 2 * SinkHalf);
-    Sink = new GlobalVariable(M, ST, /*isConstant=*/false,
-                              GlobalValue::InternalLinkage,
-                              ConstantAggregateZero::get(ST),
-                              "hetgpu_memcheck_sink", nullptr,
-                              GlobalValue::NotThreadLocal, AS_Global);
+    Sink = new GlobalVariable(
+        M, ST, /*isConstant=*/false, GlobalValue::InternalLinkage,
+        ConstantAggregateZero::get(ST), "hetgpu_memcheck_sink", nullptr,
+        GlobalValue::NotThreadLocal, AS_Global);
     Sink->setAlignment(Align(64));
   }
   Constant *To = Sink;

@@ -35,6 +35,12 @@ constexpr const char *MemCheckSitesVar = "__hetgpu_memcheck_sites";
 /// u64: bytes of __hetgpu_memcheck_sites (backends do not all know the
 /// size of a variable the container does not list).
 constexpr const char *MemCheckSitesBytesVar = "__hetgpu_memcheck_sites_bytes";
+/// Bytes after the end of a range in which an address that lies in no
+/// range is reported as out of bounds (cudaMalloc leaves a red zone of
+/// this size after each block while memcheck is on); addresses farther
+/// from every range are not reported.
+constexpr uint64_t MemCheckNearBytes = 256;
+
 /// The table: this header, HeapCapacity heap ranges (device malloc,
 /// appended by the kernels; they outlive a launch), MaxReports reports,
 /// then NumRanges ranges sorted by Begin and not overlapping (rewritten

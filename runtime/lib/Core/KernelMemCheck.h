@@ -23,6 +23,7 @@
 #define HETGPU_RUNTIME_CORE_KERNELMEMCHECK_H
 
 #include "Core/Device.h"
+#include "hetgpu/ABI/MemCheck.h"
 
 namespace hetgpu {
 namespace rt {
@@ -36,7 +37,7 @@ struct StreamObj;
 bool memCheckEnabled();
 
 /// Bytes cudaMalloc leaves unused after each block while memcheck is on.
-constexpr size_t MemCheckRedZone = 256;
+constexpr size_t MemCheckRedZone = abi::MemCheckNearBytes;
 
 /// The translation flags of whole modules: live migration's and memcheck's.
 unsigned moduleTranslateFlags();

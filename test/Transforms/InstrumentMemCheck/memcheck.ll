@@ -25,13 +25,16 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 ; CHECK: @__hetgpu_memcheck_sites = addrspace(1) global [{{[0-9]+}} x i8] c"f\090\09k\0A0\09read\094\090\09\0A1\09write\094\090\09\0A2\09atomic\094\090\09\0A3\09write\098\090\09\0A4\09read\098\090\09\0A5\09write\094\090\09\0A\00"
 
 ; CHECK-LABEL: define void @k(
+; CHECK: %[[CX:[0-9]+]] = call i32 @__hetgpu_ctaid_x()
+; CHECK: %memcheck.who0 = or i64
+; CHECK: %memcheck.who2 = or i64
 define void @k(ptr %p, i64 %i) #0 {
 entry:
   %priv = alloca [4 x i32], align 4
 ; A load through a parameter: checked against the table, from the sink
 ; when refused.
 ; CHECK: %[[A:[0-9]+]] = ptrtoint ptr %g to i64
-; CHECK-NEXT: %[[OK:[0-9]+]] = call i1 @hetgpu_memcheck_global(i64 %[[A]], i64 4, i64 4, i32 0)
+; CHECK-NEXT: %[[OK:[0-9]+]] = call i1 @hetgpu_memcheck_global(i64 %[[A]], i64 4, i64 4, i32 0, i64 %memcheck.who0, i64 %memcheck.who1, i64 %memcheck.who2)
 ; CHECK-NEXT: %memcheck.addr = select i1 %[[OK]], ptr %g, ptr addrspacecast (ptr addrspace(1) @hetgpu_memcheck_sink to ptr)
 ; CHECK-NEXT: %v = load i32, ptr %memcheck.addr, align 4
   %g = getelementptr inbounds i32, ptr %p, i64 %i
@@ -45,21 +48,21 @@ entry:
   store i32 %v, ptr addrspace(1) getelementptr inbounds (i8, ptr addrspace(1) @var, i64 8), align 4
 ; A variable offset of a shared variable: checked against its 256 bytes.
 ; CHECK: %shared.off = sub i64
-; CHECK-NEXT: %[[SOK:[0-9]+]] = call i1 @hetgpu_memcheck_shared(i64 %shared.off, i64 4, i64 256, i64 %{{[0-9]+}}, i32 1)
+; CHECK-NEXT: %[[SOK:[0-9]+]] = call i1 @hetgpu_memcheck_shared(i64 %shared.off, i64 4, i64 256, i64 %{{[0-9]+}}, i32 1, i64 %memcheck.who0, i64 %memcheck.who1, i64 %memcheck.who2)
 ; CHECK-NEXT: br i1 %[[SOK]], label %[[SDO:.*]], label
 ; CHECK: [[SDO]]:
 ; CHECK-NEXT: store i32 %v, ptr addrspace(3) %s, align 4
   %s = getelementptr inbounds [64 x i32], ptr addrspace(3) @tile, i64 0, i64 %i
   store i32 %v, ptr addrspace(3) %s, align 4
 ; Dynamic shared memory: the limit comes from the table (~0).
-; CHECK: call i1 @hetgpu_memcheck_shared(i64 %shared.off{{[0-9]*}}, i64 4, i64 -1, i64 %{{[0-9]+}}, i32 2)
+; CHECK: call i1 @hetgpu_memcheck_shared(i64 %shared.off{{[0-9]*}}, i64 4, i64 -1, i64 %{{[0-9]+}}, i32 2, i64 %memcheck.who0, i64 %memcheck.who1, i64 %memcheck.who2)
 ; CHECK: atomicrmw add ptr addrspace(3) %d, i32 1 monotonic
   %dyn = call ptr addrspace(3) @__hetgpu_dynamic_shared()
   %d = getelementptr inbounds i32, ptr addrspace(3) %dyn, i64 %i
   %old = atomicrmw add ptr addrspace(3) %d, i32 1 monotonic
 ; memcpy: destination and source both checked, alignment 1.
-; CHECK: call i1 @hetgpu_memcheck_global(i64 %{{[0-9]+}}, i64 8, i64 1, i32 3)
-; CHECK: call i1 @hetgpu_memcheck_global(i64 %{{[0-9]+}}, i64 8, i64 1, i32 4)
+; CHECK: call i1 @hetgpu_memcheck_global(i64 %{{[0-9]+}}, i64 8, i64 1, i32 3, i64 %memcheck.who0, i64 %memcheck.who1, i64 %memcheck.who2)
+; CHECK: call i1 @hetgpu_memcheck_global(i64 %{{[0-9]+}}, i64 8, i64 1, i32 4, i64 %memcheck.who0, i64 %memcheck.who1, i64 %memcheck.who2)
 ; CHECK: %[[BOTH:[0-9]+]] = and i1
 ; CHECK-NEXT: %[[LEN:[0-9]+]] = select i1 %[[BOTH]], i64 8, i64 0
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %g, ptr %p, i64 %[[LEN]], i1 false)
@@ -80,9 +83,12 @@ entry:
 }
 
 ; The helpers read the table through @__hetgpu_memcheck; off when it is 0.
+; The block and thread come packed from the caller, so the helpers use no
+; thread-context builtin (the CPU device's SIMT->MIMD lowering would inline
+; them at every access).
 ; CHECK-LABEL: define internal void @hetgpu_memcheck_report(
-; CHECK: call i32 @__hetgpu_ctaid_x()
-; CHECK: call i32 @__hetgpu_tid_z()
+; CHECK-NOT: @__hetgpu_tid
+; CHECK: lshr i64 %{{[0-9]+}}, 32
 ; CHECK-LABEL: define internal i1 @hetgpu_memcheck_global(
 ; CHECK: load i64, ptr addrspace(1) @__hetgpu_memcheck
 ; CHECK: icmp eq i64 %memcheck.table, 0
