@@ -16,6 +16,7 @@
 
 #include "LowerToNVPTX.h"
 #include "NVPTXMath.h"
+#include "hetgpu/ABI/MemCheck.h"
 
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
@@ -326,6 +327,12 @@ void NVPTXLowering::lowerKernels() {
     // emits for __launch_bounds__).
     if (K.MaxThreads)
       F->addFnAttr("nvvm.maxntid", std::to_string(K.MaxThreads));
+    // A memcheck translation calls its check helpers at every access, which
+    // costs registers: bounded for 1024 threads, it still launches with any
+    // block size the uninstrumented kernel launched with (a 32x32 matmul
+    // failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+    else if (M.getNamedGlobal(abi::MemCheckTableVar))
+      F->addFnAttr("nvvm.maxntid", "1024");
     if (K.MinBlocks)
       F->addFnAttr("nvvm.minctasm", std::to_string(K.MinBlocks));
   }

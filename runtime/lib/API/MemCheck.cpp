@@ -15,7 +15,9 @@
 ///     pageable: cudaErrorInvalidValue;
 ///   - a host side is pageable memory (in no allocation: not checkable) or
 ///     lies inside a live allocation; past its end, or freed device
-///     memory: cudaErrorInvalidValue. Device memory is host memory only on
+///     memory of an integrated device: cudaErrorInvalidValue (freed memory
+///     of a device with memory of its own that is mapped host memory by
+///     now counts as pageable). Device memory is host memory only on
 ///     integrated devices;
 ///   - a plain device-to-device cudaMemcpy (and symbol and peer copies)
 ///     that touches freed device memory returns cudaSuccess and copies
@@ -29,6 +31,8 @@
 
 #include <cstdio>
 #include <string>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -45,6 +49,15 @@ std::string hex(const void *P) {
 std::string where(const Allocation &A) {
   return "allocation of " + std::to_string(A.Size) + " bytes at " +
          hex(reinterpret_cast<void *>(A.Base));
+}
+
+/// Whether the page of \p P is mapped in this process (mincore fails with
+/// ENOMEM on an unmapped one).
+bool hostMapped(const void *P) {
+  long Page = sysconf(_SC_PAGESIZE);
+  uintptr_t U = reinterpret_cast<uintptr_t>(P) & ~uintptr_t(Page - 1);
+  unsigned char V;
+  return mincore(reinterpret_cast<void *>(U), size_t(Page), &V) == 0;
 }
 
 cudaError_t refuse(const char *Who, const std::string &Why) {
@@ -104,9 +117,20 @@ cudaError_t api::checkRange(const void *P, size_t N, MemSide Side,
   case Runtime::RangeState::PastEnd:
     return refuse(Who, std::to_string(N) + " bytes at " + hex(P) +
                            " run past the end of the " + where(Out.A));
-  case Runtime::RangeState::Freed:
+  case Runtime::RangeState::Freed: {
+    // Memory a device of its own gave back: its addresses may hold host
+    // memory now (glibc maps large buffers where a freed GPU range was), so
+    // as a host side it is pageable memory. Only an integrated device's
+    // quarantine keeps freed blocks from the host program.
+    DeviceContext *Owner = R.context(Out.A.Device);
+    bool Integrated = Owner && Owner->Dev->properties().Integrated;
+    if (Side == MemSide::Host && !Integrated && hostMapped(P)) {
+      Out.State = Runtime::RangeState::Unknown;
+      return cudaSuccess;
+    }
     return refuse(Who, hex(P) + " is in freed device memory (the " +
                            where(Out.A) + ", freed by cudaFree)");
+  }
   case Runtime::RangeState::Unknown:
     if (Side == MemSide::Host)
       return cudaSuccess; // pageable memory
