@@ -421,16 +421,20 @@ static void collectSharedUses(const Function &F,
   }
 }
 
-SharedLayout computeSharedLayout(const Function &Kernel) {
-  // Functions reachable from the kernel through direct calls.
+std::vector<const Function *> reachableFunctions(const Function &Root) {
   SetVector<const Function *> Reach;
-  Reach.insert(&Kernel);
+  Reach.insert(&Root);
   for (unsigned I = 0; I < Reach.size(); ++I)
     for (const Instruction &Inst : instructions(*Reach[I]))
       if (auto *CB = dyn_cast<CallBase>(&Inst))
         if (const Function *Callee = CB->getCalledFunction())
           if (!Callee->isDeclaration())
             Reach.insert(Callee);
+  return {Reach.begin(), Reach.end()};
+}
+
+SharedLayout computeSharedLayout(const Function &Kernel) {
+  std::vector<const Function *> Reach = reachableFunctions(Kernel);
   SmallPtrSet<const GlobalVariable *, 16> Used;
   for (const Function *F : Reach)
     collectSharedUses(*F, Used);

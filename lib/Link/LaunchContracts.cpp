@@ -17,7 +17,6 @@
 #include "hetgpu/IR/Contracts.h"
 #include "hetgpu/IR/Metadata.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -44,19 +43,6 @@ std::optional<size_t> originOf(const Function &F) {
   if (auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0)))
     return C->getZExtValue();
   return std::nullopt;
-}
-
-/// \p K and the functions it reaches through direct calls.
-SetVector<const Function *> callGraphOf(const Function &K) {
-  SetVector<const Function *> Reach;
-  Reach.insert(&K);
-  for (unsigned I = 0; I < Reach.size(); ++I)
-    for (const Instruction &Inst : instructions(*Reach[I]))
-      if (auto *CB = dyn_cast<CallBase>(&Inst))
-        if (const Function *Callee = CB->getCalledFunction())
-          if (!Callee->isDeclaration())
-            Reach.insert(Callee);
-  return Reach;
 }
 
 std::string rangeText(const SegmentRange &R) {
@@ -87,7 +73,7 @@ Error checkDynamicShared(Module &M, ArrayRef<Component> Components) {
       SegmentRange R;
     };
     std::vector<Use> Uses;
-    for (const Function *F : callGraphOf(*K))
+    for (const Function *F : reachableFunctions(*K))
       if (auto R = dynamicSharedRange(*F))
         if (auto C = originOf(*F))
           Uses.push_back({F, *C, *R});
@@ -136,7 +122,7 @@ Error kernelGeometry(const Function &K, container::KernelInfo &Info,
   std::map<size_t, const Function *> Comps;
   std::optional<Reached> Warps, Size, Max;
   std::string WarpsWhy;
-  for (const Function *F : callGraphOf(K)) {
+  for (const Function *F : reachableFunctions(K)) {
     auto C = originOf(*F);
     if (!C)
       continue;

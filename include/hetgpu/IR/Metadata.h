@@ -98,6 +98,11 @@ struct SharedLayout {
 };
 SharedLayout computeSharedLayout(const llvm::Function &Kernel);
 
+/// \p Root and every defined function it reaches through direct calls, in
+/// discovery order (Root first).
+std::vector<const llvm::Function *>
+reachableFunctions(const llvm::Function &Root);
+
 } // namespace hetgpu
 
 #endif // HETGPU_IR_METADATA_H
