@@ -6,6 +6,8 @@
 #                                   on cpu, opencl (PoCL installed) and nvidia
 #                                   (a GPU visible); MIG_DEVICES="cpu opencl"
 #                                   picks the devices
+#   run.sh --apicost PROGRAM DEV..  only the API-call table, with a prebuilt
+#                                   bench/migration/apicost.cu
 #   run.sh --overhead PROGRAM DEV.. only the overhead table, with a prebuilt
 #                                   bench/migration/overhead.cu (the GPU
 #                                   machine: run-gpu.sh --prebuilt calls it)
@@ -17,6 +19,10 @@
 #     alternation (MIG_ROUNDS rounds, default 3), best time per kernel over
 #     the rounds, ratio per kernel and geomean, per device. Problem size:
 #     MIG_SCALE (default 1 on cpu/opencl/tt-sim, 32 on nvidia).
+#  3. cost of API calls in a migratable process (apicost.cu: a loop of
+#     cudaMalloc + launch + cudaFree, MIG_API_ITERS iterations (default
+#     2000) of MIG_API_WORDS ints (default 1M = 4 MiB, and 1024)), with and
+#     without HETGPU_MIGRATE=on, best of MIG_ROUNDS, per device;
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
@@ -59,6 +65,41 @@ overhead() {
     }' "$T"/ov.plain.* "$T"/ov.instr.*
 }
 
+# apicost PROGRAM DEVICE: the API-call table of one device.
+apicost() {
+  prog=$1 dev=$2
+  echo "== API calls in a migratable process ($dev, ${MIG_API_ITERS:-2000} x cudaMalloc + launch + cudaFree) =="
+  for words in ${MIG_API_WORDS:-1048576 1024}; do
+    for mode in plain on; do
+      best=""
+      r=1
+      while [ "$r" -le "${MIG_ROUNDS:-3}" ]; do
+        if [ $mode = on ]; then
+          out=$(HETGPU_DEVICE=$dev HETGPU_MIGRATE=on "$prog" "${MIG_API_ITERS:-2000}" "$words") || out="APICOST 0 0 FAIL"
+        else
+          out=$(HETGPU_DEVICE=$dev "$prog" "${MIG_API_ITERS:-2000}" "$words") || out="APICOST 0 0 FAIL"
+        fi
+        set -- $out
+        [ "$4" = ok ] || { best=FAIL; break; }
+        if [ -z "$best" ] || awk -v a="$2" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$2; fi
+        r=$((r + 1))
+      done
+      eval "t_$mode=\$best"
+    done
+    awk -v dev="$dev" -v w="$words" -v p="$t_plain" -v i="$t_on" 'BEGIN {
+      if (p == "FAIL" || i == "FAIL" || p <= 0) { print "APICOST " dev " words=" w " FAIL"; exit }
+      printf "APICOST %s words=%d plain %.1f ms migratable %.1f ms ratio %.3f\n", dev, w, p, i, i / p }'
+  done
+}
+
+if [ "$1" = "--apicost" ]; then
+  prog=$2
+  shift 2
+  for dev in "$@"; do apicost "$prog" "$dev"; done
+  rm -rf "$T"
+  exit 0
+fi
+
 if [ "$1" = "--overhead" ]; then
   prog=$2
   shift 2
@@ -93,4 +134,6 @@ if [ -z "${MIG_DEVICES:-}" ]; then
   command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1 && devs="$devs nvidia"
 fi
 for dev in $devs; do overhead "$T/overhead" "$dev"; done
+"$B/bin/hetgpu-cc" -O3 "$HERE/apicost.cu" -o "$T/apicost"
+for dev in $devs; do apicost "$T/apicost" "$dev"; done
 rm -rf "$T"

@@ -171,6 +171,7 @@ Status Arena::allocate(uint64_t Bytes, uint64_t Align, unsigned Tag,
       Free[Start + Bytes] = End - (Start + Bytes);
     Used[Start] = Bytes;
     useChunks(Start, Bytes, Tag, +1);
+    claimResident(Start, Bytes);
     Addr = Base + Start;
     return Status::ok();
   }
@@ -195,14 +196,17 @@ Status Arena::release(uint64_t Addr) {
     if (auto C = Chunks.find(I); C != Chunks.end() && C->second.Lent)
       AnyLent = true;
   useChunks(Start, Bytes, 0, -1);
-  // Give the whole pages of large blocks back to the system (cudaMalloc'ed
-  // memory has no defined contents).
+  // The whole pages of large blocks go back to the system, in batches
+  // (cudaMalloc'ed memory has no defined contents, so reusing them is fine).
   if (!AnyLent && Bytes >= (64u << 10)) {
     uint64_t PS = 4096, A = (Start + PS - 1) & ~(PS - 1),
              E = (Start + Bytes) & ~(PS - 1);
-    if (E > A)
-      fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(A),
-                off_t(E - A));
+    if (E > A) {
+      Resident[A] = E - A;
+      ResidentBytes += E - A;
+      if (ResidentBytes > ResidentLimit)
+        punchResident();
+    }
   }
   auto Next = Free.lower_bound(Start);
   if (Next != Free.end() && Next->first == Start + Bytes) {
@@ -219,6 +223,43 @@ Status Arena::release(uint64_t Addr) {
   }
   Free[Start] = Bytes;
   return Status::ok();
+}
+
+void Arena::claimResident(uint64_t Off, uint64_t Bytes) {
+  uint64_t PS = 4096, End = Off + Bytes;
+  // The first listed range that may overlap: the one before Off, if any.
+  auto It = Resident.upper_bound(Off);
+  if (It != Resident.begin())
+    --It;
+  while (It != Resident.end() && It->first < End) {
+    uint64_t RA = It->first, RE = RA + It->second;
+    if (RE <= Off) {
+      ++It;
+      continue;
+    }
+    ResidentBytes -= It->second;
+    It = Resident.erase(It);
+    // Keep the whole pages on either side (a partial page holds bytes of
+    // the new block: punching it would zero them).
+    uint64_t LeftEnd = Off & ~(PS - 1), RightStart = (End + PS - 1) & ~(PS - 1);
+    if (LeftEnd > RA) {
+      Resident[RA] = LeftEnd - RA;
+      ResidentBytes += LeftEnd - RA;
+    }
+    if (RE > RightStart) {
+      It = Resident.emplace(RightStart, RE - RightStart).first;
+      ResidentBytes += RE - RightStart;
+      ++It;
+    }
+  }
+}
+
+void Arena::punchResident() {
+  for (const auto &[Off, Bytes] : Resident)
+    fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(Off),
+              off_t(Bytes));
+  Resident.clear();
+  ResidentBytes = 0;
 }
 
 uint64_t Arena::allocationSize(uint64_t Addr) {

@@ -65,8 +65,13 @@ public:
   /// Allocates \p Bytes (rounded to 256) aligned to \p Align in chunks that
   /// are free or carry \p Tag.
   Status allocate(uint64_t Bytes, uint64_t Align, unsigned Tag, uint64_t &Addr);
-  /// Frees the allocation starting at \p Addr (its bytes are dropped from the
-  /// file). A chunk still lent is not touched here: its borrower reclaims it.
+  /// Frees the allocation starting at \p Addr. The whole pages of a block of
+  /// 64 KiB or more stay resident until ResidentLimit bytes of freed pages
+  /// have piled up, then all of them are dropped from the file at once:
+  /// punching every free out made the next allocation at the same place
+  /// fault in every page again (a malloc + launch + free loop of 4 MiB
+  /// ran 1.65x slower than without the arena). A chunk still lent is not
+  /// touched here: its borrower reclaims it.
   Status release(uint64_t Addr);
   /// Size of the allocation starting at \p Addr, or 0.
   uint64_t allocationSize(uint64_t Addr);
@@ -116,6 +121,14 @@ private:
   bool chunksFit(uint64_t Off, uint64_t Bytes, unsigned Tag,
                  uint64_t &NextTry);
   void useChunks(uint64_t Off, uint64_t Bytes, unsigned Tag, int Delta);
+  /// The resident pages (Resident) that [Off, Off + Bytes) uses again are no
+  /// longer free: only the whole pages outside it stay listed.
+  void claimResident(uint64_t Off, uint64_t Bytes);
+  /// Drops every listed page from the file.
+  void punchResident();
+
+  /// Freed bytes kept resident before they are dropped together (release).
+  static constexpr uint64_t ResidentLimit = 256ull << 20;
 
   std::once_flag MapOnce;
   Status MapStatus;
@@ -125,6 +138,10 @@ private:
   unsigned NextTag = 1;
   std::map<uint64_t, uint64_t> Free, Used; ///< offset -> bytes
   std::map<uint64_t, Chunk> Chunks;        ///< chunk index -> state
+  /// Whole pages of freed blocks not yet dropped from the file: offset ->
+  /// bytes, page-aligned; ResidentBytes is their sum.
+  std::map<uint64_t, uint64_t> Resident;
+  uint64_t ResidentBytes = 0;
 };
 
 } // namespace rt
