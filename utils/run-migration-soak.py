@@ -30,6 +30,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no utils/__pycache__ in the source tree
 spec = importlib.util.spec_from_file_location(
     "e2e", os.path.join(HERE, "run-e2e-suite.py"))
 e2e = importlib.util.module_from_spec(spec)
