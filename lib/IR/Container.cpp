@@ -414,7 +414,30 @@ bool readHeader(const unsigned char *Bytes, size_t Size, Header &H,
   return true;
 }
 
-void readModule(Reader &P, uint32_t MI, ModuleInfo &M) {
+void readImages(Reader &P, uint32_t MI, ModuleInfo &M) {
+  uint32_t NI = P.count("image count", 48);
+  for (uint32_t I = 0; I < NI && !P.failed(); ++I) {
+    AOTImage Img;
+    Img.Target = P.str("image target");
+    Img.TranslatorVersion = P.get<uint32_t>("image translator version");
+    Img.Flags = P.get<uint32_t>("image flags");
+    Img.SourceIRHash = P.hash("image source IR hash");
+    Img.Bytes = P.str("image bytes");
+    Img.BytesHash = P.hash("image hash");
+    if (P.failed())
+      break;
+    if (Img.Target.empty())
+      P.fail("image target", "empty target of image " + std::to_string(I) +
+                                 " in module " + std::to_string(MI));
+    else if (hash128(Img.Bytes.data(), Img.Bytes.size()) != Img.BytesHash)
+      P.fail("image bytes", "hash mismatch in image " + std::to_string(I) +
+                                " (" + Img.Target + ") of module " +
+                                std::to_string(MI));
+    M.Images.push_back(std::move(Img));
+  }
+}
+
+void readModule(Reader &P, uint32_t MI, ModuleInfo &M, uint16_t Minor) {
   uint32_t Kind = P.get<uint32_t>("module kind");
   if (!P.failed() && Kind != static_cast<uint32_t>(ModuleKind::HetIRBitcode) &&
       Kind != static_cast<uint32_t>(ModuleKind::RelocatableHetIR))
@@ -441,6 +464,8 @@ void readModule(Reader &P, uint32_t MI, ModuleInfo &M) {
   M.IRHash = P.hash("module IR hash");
   if (!P.failed() && hash128(M.IR.data(), M.IR.size()) != M.IRHash)
     P.fail("module IR", "hash mismatch in module " + std::to_string(MI));
+  if (Minor >= 1 && !P.failed())
+    readImages(P, MI, M);
 }
 
 } // namespace
@@ -518,6 +543,17 @@ std::string write(const Container &C) {
     }
     W.str(M.IR);
     W.hash(hash128(M.IR.data(), M.IR.size()));
+    if (C.Minor < 1)
+      continue; // 2.0 has no image list
+    W.u32(static_cast<uint32_t>(M.Images.size()));
+    for (const AOTImage &Img : M.Images) {
+      W.str(Img.Target);
+      W.u32(Img.TranslatorVersion);
+      W.u32(Img.Flags);
+      W.hash(Img.SourceIRHash);
+      W.str(Img.Bytes);
+      W.hash(hash128(Img.Bytes.data(), Img.Bytes.size()));
+    }
   }
   W.patch64(16, W.Out.size());
   W.patchHash(32,
@@ -553,7 +589,7 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
     P.get<char>("header");
   for (uint32_t MI = 0; MI < H.NumModules && !P.failed(); ++MI) {
     ModuleInfo M;
-    readModule(P, MI, M);
+    readModule(P, MI, M, H.Minor);
     Out.Modules.push_back(std::move(M));
   }
   if (P.failed()) {
@@ -574,6 +610,7 @@ std::string writeTables(const ModuleInfo &M) {
   Container C;
   C.Modules.push_back(M);
   C.Modules.back().IR.clear();
+  C.Modules.back().Images.clear();
   return write(C);
 }
 

@@ -72,6 +72,12 @@ int main(int argc, char **argv) {
       for (const container::GlobalInfo &G : M.Globals)
         outs() << "global " << G.Name << ": " << G.Size << " bytes, "
                << (G.AddrSpace == 4 ? "constant" : "device") << "\n";
+      for (const container::AOTImage &Img : M.Images)
+        outs() << "image " << Img.Target << ": " << Img.Bytes.size()
+               << " bytes, translator " << Img.TranslatorVersion
+               << ", flags " << Img.Flags << ", from hetIR "
+               << Img.SourceIRHash.hex()
+               << (Img.SourceIRHash == M.IRHash ? "" : " (stale)") << "\n";
       for (const container::KernelInfo &K : M.Kernels) {
         printKernelInfo(outs(), K);
         if (!NoState)

@@ -150,6 +150,18 @@ struct Hash128 {
 /// XXH3-128 of \p Size bytes at \p Data (libxxhash).
 Hash128 hash128(const void *Data, size_t Size);
 
+/// A pre-translated native image of a module (container 2.1, hetgpu-cc
+/// --offload-arch): valid only for its target, translator version and
+/// translation flags, and for the hetIR whose hash it records.
+struct AOTImage {
+  std::string Target;        ///< "host", "sm_90", "gfx942", "spirv", ...
+  uint32_t TranslatorVersion = 0;
+  uint32_t Flags = 0;        ///< translation flags (plain translation only)
+  Hash128 SourceIRHash;      ///< XXH3-128 of the hetIR it was made from
+  std::string Bytes;         ///< the image (object, PTX, SPIR-V, ...)
+  Hash128 BytesHash;         ///< recomputed by write(), checked by read()
+};
+
 struct ModuleInfo {
   ModuleKind Kind = ModuleKind::HetIRBitcode;
   uint32_t IRVersionMajor = 0;
@@ -159,6 +171,8 @@ struct ModuleInfo {
   std::string IR; ///< the bitcode bytes
   /// XXH3-128 of IR; the JIT cache keys translations on it.
   Hash128 IRHash;
+  /// Ahead-of-time images (container 2.1; empty when read from 2.0).
+  std::vector<AOTImage> Images;
 
   const KernelInfo *findKernel(const std::string &Name) const;
 };
