@@ -11,7 +11,7 @@
 # Usage: scaling.sh [scale [reps]]   (defaults 0.015625 = 1/64 and 10)
 # Env: HETGPU_BUILD_DIR (default <repo>/build), BENCH_OUT (default
 #      /tmp/hetgpu-bench-scaling), THREADS (default "1 2 4 8 16"),
-#      RUNS (default 3; minimum per kernel over the runs).
+#      RUNS (default 3; minimum per kernel over the runs), BENCH_PREBUILT.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -25,7 +25,11 @@ mkdir -p "$out"
 rm -f "$out"/hetgpu-t*.txt "$out"/pocl-t*.txt
 rm -rf "$out/cache"
 
-"$build/bin/hetgpu-cc" -O2 "$root/bench/nvidia/bench.cu" -o "$out/bench-hetgpu"
+# BENCH_PREBUILT=1: $out/bench-hetgpu was built elsewhere (a machine with no
+# LLVM, such as the GPU machine; HETGPU_TRANSLATOR and LD_LIBRARY_PATH set).
+if [ "${BENCH_PREBUILT:-0}" != 1 ]; then
+  "$build/bin/hetgpu-cc" -O2 "$root/bench/nvidia/bench.cu" -o "$out/bench-hetgpu"
+fi
 pocl=0
 if g++ -O2 -std=c++17 "$here/ocl_bench.cpp" -o "$out/ocl_bench" -lOpenCL \
     2>"$out/ocl-build.log"; then
