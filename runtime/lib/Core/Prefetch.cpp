@@ -126,7 +126,7 @@ Prefetcher &prefetcher() {
 /// of a translation while kernels ran on the CPU device; translations are
 /// serialised, so the suspect is a write outside its buffer by a kernel or
 /// the runtime, which serial runs hide; issue 21). Seen again on
-/// 2026-12-02 with a cold cache: of 8 runs, 3 hung after every group was
+/// 2026-12-02 with a cold cache: of 9 runs, 4 passed, 4 hung after every group was
 /// translated (one thread busy in user code, the others waiting: a kernel
 /// spinning, e.g. on a look-back flag) and 1 exited with nothing printed,
 /// while the same program under HETGPU_MEMCHECK=1 without the prefetch
