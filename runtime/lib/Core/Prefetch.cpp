@@ -125,14 +125,14 @@ Prefetcher &prefetcher() {
 /// test/Libraries/thrust-algorithms.cu: LLVM's heap corrupted in the middle
 /// of a translation while kernels ran on the CPU device; translations are
 /// serialised, so the suspect is a write outside its buffer by a kernel or
-/// the runtime, which serial runs hide; issue 21). Seen again on
-/// 2026-12-02 with a cold cache: of 9 runs, 4 passed, 4 hung after every group was
+/// the runtime, which serial runs hide; issue 21). Seen again on 2026-12-02
+/// with a cold cache: of 9 runs, 4 passed, 4 hung after every group was
 /// translated (one thread busy in user code, the others waiting: a kernel
-/// spinning, e.g. on a look-back flag) and 1 exited with nothing printed,
-/// while the same program under HETGPU_MEMCHECK=1 without the prefetch
-/// reported 0 errors, so the suspect moves to what differs with the
-/// prefetch on: a kernel group loaded twice (its kernel alone, then the
-/// group), or translation running beside the CPU device's workers.
+/// spinning, e.g. on a look-back flag) and 1 exited with nothing printed, while
+/// the same program under HETGPU_MEMCHECK=1 without the prefetch reported 0
+/// errors, so the suspect moves to what differs with the prefetch on: a kernel
+/// group loaded twice (its kernel alone, then the group), or translation
+/// running beside the CPU device's workers.
 bool prefetchEnabled() {
   const char *E = std::getenv("HETGPU_PREFETCH");
   return E && std::strcmp(E, "1") == 0;
