@@ -423,13 +423,13 @@ void readImages(Reader &P, uint32_t MI, ModuleInfo &M) {
     Img.Flags = P.get<uint32_t>("image flags");
     Img.SourceIRHash = P.hash("image source IR hash");
     Img.Bytes = P.str("image bytes");
-    Img.BytesHash = P.hash("image hash");
+    Hash128 BytesHash = P.hash("image hash");
     if (P.failed())
       break;
     if (Img.Target.empty())
       P.fail("image target", "empty target of image " + std::to_string(I) +
                                  " in module " + std::to_string(MI));
-    else if (hash128(Img.Bytes.data(), Img.Bytes.size()) != Img.BytesHash)
+    else if (hash128(Img.Bytes.data(), Img.Bytes.size()) != BytesHash)
       P.fail("image bytes", "hash mismatch in image " + std::to_string(I) +
                                 " (" + Img.Target + ") of module " +
                                 std::to_string(MI));

@@ -158,8 +158,8 @@ struct AOTImage {
   uint32_t TranslatorVersion = 0;
   uint32_t Flags = 0;        ///< translation flags (plain translation only)
   Hash128 SourceIRHash;      ///< XXH3-128 of the hetIR it was made from
-  std::string Bytes;         ///< the image (object, PTX, SPIR-V, ...)
-  Hash128 BytesHash;         ///< recomputed by write(), checked by read()
+  std::string Bytes; ///< the image (object, PTX, SPIR-V, ...); its hash is
+                     ///< written by write() and checked by read()
 };
 
 struct ModuleInfo {
