@@ -11,6 +11,7 @@
 #include "hetgpu/IR/ImageTargets.h"
 
 #include <cctype>
+#include <set>
 
 using namespace hetgpu;
 using namespace hetgpu::container;
@@ -19,7 +20,6 @@ namespace {
 
 constexpr const char *HostArch = "x86-64-v3";
 constexpr const char *SPIRVArch = "spirv1.2";
-constexpr const char *SPIRVFeatures = "+defer-unsupported";
 
 bool allDigits(const std::string &S, size_t From, size_t To) {
   if (From >= To || To > S.size())
@@ -50,6 +50,66 @@ bool isGfxName(const std::string &N) {
   return true;
 }
 
+/// The SPIR-V target's features an image may name (SPIRVTarget.cpp).
+bool isSPIRVFeature(const std::string &F) {
+  for (const char *K : {"defer-unsupported", "subgroups32", "fence-as-atomic",
+                        "flat-atomics", "warp-loop", "warp-loop-all"})
+    if (F == K)
+      return true;
+  return false;
+}
+
+/// `spirv`, `spirv1.N`, either followed by `+feature`s: SPIR-V 1.N (1.2 by
+/// default) with "+defer-unsupported" and the features named, sorted.
+bool parseSPIRVName(const std::string &Name, ImageTranslation &Out,
+                    std::string &Why) {
+  size_t Plus = Name.find('+');
+  std::string Base = Name.substr(0, Plus);
+  if (Base == "spirv")
+    Out.Arch = SPIRVArch;
+  else if (Base.size() == 8 && Base.rfind("spirv1.", 0) == 0 &&
+           Base[7] >= '0' && Base[7] <= '6')
+    Out.Arch = Base;
+  else
+    return false;
+  Out.Target = "spirv";
+  std::set<std::string> Features = {"defer-unsupported"};
+  while (Plus != std::string::npos) {
+    size_t Next = Name.find('+', Plus + 1);
+    std::string F =
+        Name.substr(Plus + 1, Next == std::string::npos ? std::string::npos
+                                                        : Next - Plus - 1);
+    if (!isSPIRVFeature(F)) {
+      Why = "image target '" + Name + "': unknown SPIR-V feature '" + F +
+            "' (expected defer-unsupported, subgroups32, fence-as-atomic, "
+            "flat-atomics, warp-loop or warp-loop-all)";
+      return false;
+    }
+    Features.insert(F);
+    Plus = Next;
+  }
+  for (const std::string &F : Features)
+    Out.Features += (Out.Features.empty() ? "+" : ",+") + F;
+  return true;
+}
+
+/// \p Features ("+a,+b") as a set.
+std::set<std::string> featureSet(const std::string &Features) {
+  std::set<std::string> Out;
+  size_t Start = 0;
+  while (Start < Features.size()) {
+    size_t Comma = Features.find(',', Start);
+    std::string F = Features.substr(
+        Start, Comma == std::string::npos ? std::string::npos : Comma - Start);
+    if (!F.empty())
+      Out.insert(F);
+    if (Comma == std::string::npos)
+      break;
+    Start = Comma + 1;
+  }
+  return Out;
+}
+
 } // namespace
 
 bool container::cpuRunsHostImages() {
@@ -63,6 +123,7 @@ bool container::cpuRunsHostImages() {
 bool container::imageTranslation(const std::string &Name, ImageTranslation &Out,
                                  std::string &Why) {
   Out = ImageTranslation();
+  Why.clear();
   if (Name == "host") {
     Out.Target = "host";
     Out.Arch = HostArch;
@@ -72,13 +133,11 @@ bool container::imageTranslation(const std::string &Name, ImageTranslation &Out,
   } else if (isGfxName(Name)) {
     Out.Target = "amdgpu";
     Out.Arch = Name;
-  } else if (Name == "spirv") {
-    Out.Target = "spirv";
-    Out.Arch = SPIRVArch;
-    Out.Features = SPIRVFeatures;
-  } else {
-    Why = "unknown image target '" + Name +
-          "' (expected host, sm_NN, gfxNNN or spirv)";
+  } else if (!parseSPIRVName(Name, Out, Why)) {
+    if (Why.empty())
+      Why = "unknown image target '" + Name +
+            "' (expected host, sm_NN, gfxNNN or spirv[1.N][+feature...])";
+    Out = ImageTranslation();
     return false;
   }
   return true;
@@ -102,7 +161,7 @@ bool container::imageFitsDevice(const std::string &Name,
   else if (T.Target == "amdgpu")
     Fits = Arch.substr(0, Arch.find(':')) == T.Arch; // xnack/sramecc: any
   else
-    Fits = Arch == T.Arch && Features == T.Features;
+    Fits = Arch == T.Arch && featureSet(Features) == featureSet(T.Features);
   if (!Fits && T.Target == "host" && T.Target == Target)
     Why = std::string("built for ") + HostArch + " (AVX2, FMA, ...), which " +
           (Arch.empty() || Arch == "native" ? "this CPU lacks"

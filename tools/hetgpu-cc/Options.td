@@ -159,7 +159,7 @@ defm generate_code : V<"generate-code", "gencode", "arch=<a>,code=<c>",
   "Requested architecture/code pair; an sm_NN code embeds an image for it">;
 defm offload_arch : V<"offload-arch", "offload-arch", "<target>,...",
   "Embed an ahead-of-time image of the device code for each target "
-  "(host, sm_NN, gfxNNN, spirv) beside the portable hetIR">;
+  "(host, sm_NN, gfxNNN, spirv[1.N][+feature...]) beside the portable hetIR">;
 defm no_offload_images : F<"no-offload-images", "no-offload-images",
   "Embed no ahead-of-time images (not even for the sm_NN codes of -arch)">;
 defm use_fast_math : F<"use_fast_math", "use_fast_math",

@@ -140,7 +140,14 @@ TEST(ImageTargets, Translations) {
   EXPECT_EQ(T.Target, "amdgpu");
   ASSERT_TRUE(imageTranslation("spirv", T, Why));
   EXPECT_EQ(T.Arch, "spirv1.2");
-  for (const char *Bad : {"sm_9", "compute_90", "gfx9", "cuda", "", "HOST"}) {
+  ASSERT_TRUE(imageTranslation("spirv1.3+warp-loop+fence-as-atomic", T, Why));
+  EXPECT_EQ(T.Arch, "spirv1.3");
+  EXPECT_EQ(T.Features, "+defer-unsupported,+fence-as-atomic,+warp-loop");
+  EXPECT_FALSE(imageTranslation("spirv+bogus", T, Why));
+  EXPECT_NE(Why.find("unknown SPIR-V feature 'bogus'"), std::string::npos)
+      << Why;
+  for (const char *Bad : {"sm_9", "compute_90", "gfx9", "cuda", "", "HOST",
+                          "spirv1.7", "spirv2"}) {
     EXPECT_FALSE(imageTranslation(Bad, T, Why)) << Bad;
     EXPECT_NE(Why.find(std::string("'") + Bad + "'"), std::string::npos) << Why;
   }
@@ -165,6 +172,11 @@ TEST(ImageTargets, FitsDevice) {
   EXPECT_TRUE(
       imageFitsDevice("spirv", "spirv", "spirv1.2", "+defer-unsupported", Why));
   EXPECT_FALSE(imageFitsDevice("spirv", "spirv", "spirv1.2",
+                               "+defer-unsupported,+flat-atomics", Why));
+  EXPECT_TRUE(imageFitsDevice(
+      "spirv+flat-atomics+warp-loop+fence-as-atomic", "spirv", "spirv1.2",
+      "+defer-unsupported,+fence-as-atomic,+flat-atomics,+warp-loop", Why));
+  EXPECT_FALSE(imageFitsDevice("spirv1.3+flat-atomics", "spirv", "spirv1.2",
                                "+defer-unsupported,+flat-atomics", Why));
   EXPECT_FALSE(imageFitsDevice("bogus", "host", "native", "", Why));
   EXPECT_NE(Why.find("unknown image target 'bogus'"), std::string::npos);

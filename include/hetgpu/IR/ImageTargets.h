@@ -18,9 +18,14 @@
 ///            sm_NNf too); PTX at the lowest ISA version for that processor,
 ///            which every driver that knows the processor accepts
 ///   gfxNNNN  an AMD device of exactly that processor
-///   spirv    an OpenCL / Level Zero device that the runtime translates for
-///            SPIR-V 1.2 with the features "+defer-unsupported" and nothing
-///            else (PoCL through its IL path gets others: no match)
+///   spirv[1.N][+feature...]
+///            an OpenCL / Level Zero device that the runtime translates for
+///            SPIR-V 1.N (default 1.2) with exactly the features
+///            "+defer-unsupported" and those named (subgroups32,
+///            fence-as-atomic, flat-atomics, warp-loop, warp-loop-all), in
+///            any order: `spirv` alone fits no PoCL device, PoCL's CPU
+///            device here is `spirv+fence-as-atomic+flat-atomics+warp-loop`
+///            (hetgpu-info and HETGPU_LOG=info show a device's features)
 ///
 /// Plain C++, no LLVM (the runtime links it).
 ///
