@@ -285,9 +285,10 @@ std::string flagsName(unsigned Flags) {
   return S;
 }
 
-/// Why \p Img may not stand for the translation of \p M for \p Props with
-/// \p Flags, and how loudly to say it; empty when it may.
-std::string imageRefusal(const container::ModuleInfo &M,
+/// Why \p Img may not stand for the translation, for \p Props with \p Flags,
+/// of a module whose imageSourceHash() is \p Source, and how loudly to say
+/// it; empty when it may.
+std::string imageRefusal(const container::Hash128 &Source,
                          const container::AOTImage &Img,
                          const DeviceProperties &Props, unsigned Flags,
                          LogLevel &Level) {
@@ -299,9 +300,9 @@ std::string imageRefusal(const container::ModuleInfo &M,
     return "made by translator version " +
            std::to_string(Img.TranslatorVersion) + ", the runtime's is " +
            std::to_string(HETGPU_TRANSLATOR_ABI_VERSION);
-  if (Img.SourceIRHash != container::imageSourceHash(M))
+  if (Img.SourceIRHash != Source)
     return "stale: made from hetIR " + Img.SourceIRHash.hex() +
-           ", the module's is " + container::imageSourceHash(M).hex();
+           ", the module's is " + Source.hex();
   Level = LogLevel::Info;
   if (!container::imageFitsDevice(Img.Target, Props.Target, Props.Arch,
                                   Props.Features, Why))
@@ -349,10 +350,13 @@ hetgpu::rt::chooseImage(const container::ModuleInfo &M, Device &Dev,
                         unsigned Flags, bool Log) {
   const DeviceProperties &Props = Dev.properties();
   const container::AOTImage *Chosen = nullptr;
+  if (M.Images.empty())
+    return nullptr;
+  container::Hash128 Source = container::imageSourceHash(M);
   for (size_t I = 0; I < M.Images.size(); ++I) {
     const container::AOTImage &Img = M.Images[I];
     LogLevel Level;
-    std::string Why = imageRefusal(M, Img, Props, Flags, Level);
+    std::string Why = imageRefusal(Source, Img, Props, Flags, Level);
     if (Why.empty() && !Chosen) {
       Chosen = &Img;
       continue;
