@@ -8,7 +8,9 @@
 #
 # The seeds were made from the test inputs: container and module-tables =
 # the .hetgpu files of hetgpu-cc -keep of test/Container/Inputs/kernels.cu
-# and byval-launch.cu; checkpoint = two small version-4 images (memory
+# and byval-launch.cu (container also: kernels.cu with --offload-arch=sm_90,
+# and that with its image's bytes damaged by
+# test/Container/Inputs/tamper-image.py); checkpoint = two small version-4 images (memory
 # only; a suspended launch) laid out as Migration/CheckpointImage.cpp
 # writes them; inline-ptx = the asm strings of test/Transforms/InlinePTX/.
 set -euo pipefail

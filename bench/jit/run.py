@@ -8,7 +8,11 @@
       builds jit_bench.cu and bench/nvidia/bench.cu with hetgpu-cc (and with
       nvcc when /usr/local/cuda/bin/nvcc exists) into DIR, for the GPU machine.
   run.py gpu DIR [--runs N]
-      on the GPU machine: hetGPU on the NVIDIA device against nvcc's build.
+      on the GPU machine: hetGPU on the NVIDIA device against nvcc's build
+      (and, cold, the build with an sm_90 image: --offload-arch=sm_90).
+  run.py aot [--build BUILD] [--runs N]
+      here: cold first launch on the CPU device of jit_bench.cu built
+      without and with a host image (--offload-arch=host), and the ratio.
 
 Configurations per program: "cold" (an empty JIT cache for every run, and
 the driver's own compute cache off: CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0)
@@ -112,12 +116,37 @@ def cpu(args):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def aot(args):
+    build = args.build
+    tmp = tempfile.mkdtemp(prefix="hetgpu-aot-")
+    plain = os.path.join(tmp, "jit-hetgpu")
+    image = os.path.join(tmp, "jit-hetgpu-aot")
+    cc = os.path.join(build, "bin/hetgpu-cc")
+    src = os.path.join(HERE, "jit_bench.cu")
+    subprocess.run([cc, "-O3", src, "-o", plain], check=True)
+    subprocess.run([cc, "-O3", "--offload-arch=host", src, "-o", image], check=True)
+    env = dict(os.environ, HETGPU_DEVICE="cpu")
+    rows = []
+    for setup in ("0",):
+        base = measure([plain, setup], env, True, args.runs, "HETGPU_CACHE_DIR")
+        mine = measure([image, setup], env, True, args.runs, "HETGPU_CACHE_DIR")
+        warm = measure([plain, setup], env, False, args.runs, "HETGPU_CACHE_DIR")
+        rows.append(("jit_bench (128 kern.)", "cold", setup, "JIT", base, None))
+        rows.append(("jit_bench (128 kern.)", "cold", setup, "image", mine, base))
+        rows.append(("jit_bench (128 kern.)", "warm", setup, "JIT", warm, base))
+    print("ratios: against the cold JIT run")
+    report(rows)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def stage(args):
     os.makedirs(args.dir, exist_ok=True)
     cc = os.path.join(args.build, "bin/hetgpu-cc")
     for src, name in ((os.path.join(HERE, "jit_bench.cu"), "jit"),
                       (os.path.join(ROOT, "bench/nvidia/bench.cu"), "bench")):
         subprocess.run([cc, "-O3", src, "-o", os.path.join(args.dir, name + "-hetgpu")], check=True)
+        subprocess.run([cc, "-O3", "--offload-arch=sm_90", src, "-o",
+                        os.path.join(args.dir, name + "-hetgpu-aot")], check=True)
         nvcc = "/usr/local/cuda/bin/nvcc"
         if os.path.exists(nvcc):
             subprocess.run([nvcc, "-O3", "-arch=sm_90", src, "-o",
@@ -144,6 +173,11 @@ def gpu(args):
                 if base and cold:
                     rows.append((label, "-", setup, "nvcc", base, None))
                 rows.append((label, tag, setup, "hetGPU", mine, base))
+            aotbin = os.path.join(d, name + "-hetgpu-aot")
+            if os.path.exists(aotbin):
+                henv = dict(env, CUDA_CACHE_DISABLE="1")
+                mine = measure([aotbin] + a, henv, True, args.runs, "HETGPU_CACHE_DIR")
+                rows.append((label, "cold", setup, "sm_90 img", mine, base))
     report(rows)
 
 
@@ -156,11 +190,14 @@ def main():
     s = sub.add_parser("stage")
     s.add_argument("build")
     s.add_argument("dir")
+    a = sub.add_parser("aot")
+    a.add_argument("--build", default=os.path.join(ROOT, "build"))
+    a.add_argument("--runs", type=int, default=3)
     g = sub.add_parser("gpu")
     g.add_argument("dir")
     g.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
-    {"cpu": cpu, "stage": stage, "gpu": gpu}[args.mode](args)
+    {"cpu": cpu, "stage": stage, "gpu": gpu, "aot": aot}[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -429,10 +429,14 @@ void readImages(Reader &P, uint32_t MI, ModuleInfo &M) {
     if (Img.Target.empty())
       P.fail("image target", "empty target of image " + std::to_string(I) +
                                  " in module " + std::to_string(MI));
-    else if (hash128(Img.Bytes.data(), Img.Bytes.size()) != BytesHash)
-      P.fail("image bytes", "hash mismatch in image " + std::to_string(I) +
-                                " (" + Img.Target + ") of module " +
-                                std::to_string(MI));
+    // Damaged bytes cost the image, not the module: its hetIR (checked
+    // above) still translates.
+    if (!P.failed() &&
+        hash128(Img.Bytes.data(), Img.Bytes.size()) != BytesHash) {
+      Img.Damage = "hash mismatch in image " + std::to_string(I) + " (" +
+                   Img.Target + ") of module " + std::to_string(MI);
+      Img.Bytes.clear();
+    }
     M.Images.push_back(std::move(Img));
   }
 }
@@ -604,6 +608,11 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
     return false;
   }
   return true;
+}
+
+Hash128 imageSourceHash(const ModuleInfo &M) {
+  std::string S = M.IR + writeTables(M);
+  return hash128(S.data(), S.size());
 }
 
 std::string writeTables(const ModuleInfo &M) {

@@ -13,6 +13,8 @@
 
 #include "DriverOptions.h"
 
+#include "hetgpu/IR/ImageTargets.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Option/Arg.h"
@@ -341,6 +343,9 @@ bool applySwitch(const Arg *A, Options &O) {
   case OPT_resource_usage:
     O.ResourceUsage = true;
     return true;
+  case OPT_no_offload_images:
+    O.Images = false;
+    return true;
   case OPT_generate_dependencies:
     O.Deps = DepMode::Only;
     return true;
@@ -483,6 +488,27 @@ void checkCombinations(const Options &O) {
 
 } // namespace
 
+std::vector<std::string> imageNames(const Options &O,
+                                    std::vector<bool> *Explicit) {
+  std::vector<std::string> Names;
+  auto Add = [&](const std::string &N, bool E) {
+    if (std::find(Names.begin(), Names.end(), N) != Names.end())
+      return;
+    Names.push_back(N);
+    if (Explicit)
+      Explicit->push_back(E);
+  };
+  if (!O.Images)
+    return Names;
+  for (const std::string &N : O.ImageTargets)
+    Add(N, true);
+  for (const GpuTarget &T : O.Targets)
+    for (const std::string &C : T.Codes)
+      if (StringRef(C).starts_with("sm_"))
+        Add(C, false);
+  return Names;
+}
+
 [[noreturn]] void fail(const Twine &Msg) {
   WithColor::error(errs(), "hetgpu-cc") << Msg << "\n";
   exit(1);
@@ -552,10 +578,24 @@ Options parseCommandLine(int Argc, char **Argv) {
         fail("unsupported language '-x " + V + "' (cu, c++, c or none)");
       break;
     case OPT_gpu_architecture:
-    case OPT_offload_arch:
       checkArch(flagName(A), V, true);
       Arches.push_back(V.str());
       break;
+    case OPT_offload_arch: {
+      SmallVector<StringRef, 4> Parts;
+      V.split(Parts, ',', -1, false);
+      if (Parts.empty())
+        fail("'" + flagName(A) + "' names no image target");
+      for (StringRef P : Parts) {
+        hetgpu::container::ImageTranslation T;
+        std::string Why;
+        if (!hetgpu::container::imageTranslation(P.trim().str(), T, Why))
+          fail("'" + flagName(A) + "': " + Why);
+        O.ImageTargets.push_back(P.trim().str());
+      }
+      break;
+    }
+
     case OPT_gpu_code:
       for (std::string &C : splitCodes(flagName(A), V))
         Codes.push_back(std::move(C));

@@ -28,7 +28,7 @@ struct Input {
 /// One architecture/code pair the command line asked for (-arch, -code,
 /// -gencode, --offload-arch), in nvcc's meaning: a virtual architecture
 /// (`compute_90`) and the codes built for it (`sm_90`, `compute_90`).
-/// Recorded for ahead-of-time images; the binary itself is portable.
+/// Each real code (sm_NN) asks for an ahead-of-time image (imageNames()).
 struct GpuTarget {
   std::string Arch; ///< compute_NN[a|f], or native / all / all-major
   std::vector<std::string> Codes; ///< sm_NN[a|f] / compute_NN[a|f]
@@ -71,12 +71,23 @@ struct Options {
   std::string DepTarget; ///< -MT
   bool DepPhony = false; ///< -MP
   std::vector<GpuTarget> Targets;
+  /// --offload-arch names (host, sm_NN, gfxNNN, spirv): an ahead-of-time
+  /// image of each module for each (hetgpu/IR/ImageTargets.h).
+  std::vector<std::string> ImageTargets;
+  bool Images = true; ///< off: --no-offload-images (none from -arch either)
   std::vector<std::string> CommonFlags; // -I -D -U -include -isystem -g -w ...
   std::vector<std::string> DeviceFlags; // --use_fast_math and its parts
   std::vector<std::string> HostFlags;   // -Xcompiler
   std::vector<std::string> LinkFlags;   // -l -L -Xlinker
   std::vector<Input> Inputs;
 };
+
+/// The ahead-of-time images to embed, in order, without repeats: the
+/// --offload-arch names, then the sm_NN codes of -arch / -code / -gencode
+/// (nvcc builds SASS for those; a compute_NN code's role is the hetIR's).
+/// \p Explicit tells which came from --offload-arch.
+std::vector<std::string> imageNames(const Options &O,
+                                    std::vector<bool> *Explicit = nullptr);
 
 /// Parses \p Argv (nvcc's spellings, Options.td). Prints --help / --version
 /// and exits; bad input exits with a message naming the option.

@@ -152,13 +152,16 @@ defm std : V<"std", "std", "{c++03|c++11|c++14|c++17|c++20}",
 defm x : V<"x", "x", "{cu|c++|c|none}", "Language of the following inputs">;
 defm gpu_architecture : V<"gpu-architecture", "arch", "<arch>",
   "Requested GPU architecture (compute_NN, sm_NN, native, all, all-major); "
-  "recorded and validated, the binary stays portable">;
+  "sm_NN embeds an ahead-of-time image for it beside the portable hetIR">;
 defm gpu_code : V<"gpu-code", "code", "<code>,...",
-  "Requested GPU code (sm_NN, compute_NN); recorded and validated">;
+  "Requested GPU code (sm_NN, compute_NN); sm_NN embeds an image for it">;
 defm generate_code : V<"generate-code", "gencode", "arch=<a>,code=<c>",
-  "Requested architecture/code pair; recorded and validated">;
-defm offload_arch : V<"offload-arch", "offload-arch", "<arch>",
-  "Same as --gpu-architecture">;
+  "Requested architecture/code pair; an sm_NN code embeds an image for it">;
+defm offload_arch : V<"offload-arch", "offload-arch", "<target>,...",
+  "Embed an ahead-of-time image of the device code for each target "
+  "(host, sm_NN, gfxNNN, spirv[1.N][+feature...]) beside the portable hetIR">;
+defm no_offload_images : F<"no-offload-images", "no-offload-images",
+  "Embed no ahead-of-time images (not even for the sm_NN codes of -arch)">;
 defm use_fast_math : F<"use_fast_math", "use_fast_math",
   "--ftz=true --prec-div=false --prec-sqrt=false --fmad=true, fast intrinsics">;
 defm ftz : V<"ftz", "ftz", "{true|false}", "Flush denormal floats to zero">;

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverOptions.h"
+#include "Images.h"
 
 #include "hetgpu/ABI/Profile.h"
 #include "hetgpu/IR/Container.h"
@@ -364,19 +365,37 @@ private:
     errs() << "\n";
   }
 
-  /// -arch / -code / -gencode as parsed (recorded for ahead-of-time
-  /// images; the binary itself is portable).
+  /// -arch / -code / -gencode as parsed, and the ahead-of-time images
+  /// they and --offload-arch ask for (the hetIR stays the portable code).
   void printRequestedTargets() const {
-    if (Opts.Targets.empty())
-      return;
-    errs() << "#$ (hetgpu-cc) requested targets (not used: portable hetIR):";
-    for (const GpuTarget &T : Opts.Targets) {
-      errs() << " " << (T.Arch.empty() ? "?" : T.Arch) << "=";
-      ListSeparator Comma(",");
-      for (const std::string &C : T.Codes)
-        errs() << Comma << C;
+    if (!Opts.Targets.empty()) {
+      errs() << "#$ (hetgpu-cc) requested targets:";
+      for (const GpuTarget &T : Opts.Targets) {
+        errs() << " " << (T.Arch.empty() ? "?" : T.Arch) << "=";
+        ListSeparator Comma(",");
+        for (const std::string &C : T.Codes)
+          errs() << Comma << C;
+      }
+      errs() << "\n";
     }
+    std::vector<std::string> Names = imageNames(Opts);
+    if (Names.empty())
+      return;
+    errs() << "#$ (hetgpu-cc) ahead-of-time images:";
+    for (const std::string &N : Names)
+      errs() << " " << N;
     errs() << "\n";
+  }
+
+  /// The images of imageNames() for every loadable module of \p C (none
+  /// for relocatable hetIR: the device link makes them).
+  void addImagesTo(hetgpu::container::Container &C, const std::string &What) {
+    std::vector<bool> Explicit;
+    std::vector<std::string> Names = imageNames(Opts, &Explicit);
+    for (hetgpu::container::ModuleInfo &M : C.Modules)
+      if (M.Kind == hetgpu::container::ModuleKind::HetIRBitcode)
+        if (Error E = addImages(M, Names, Explicit, What, Opts.Verbose))
+          fail(toString(std::move(E)));
   }
 
   bool dependenciesOnly() const {
@@ -595,6 +614,7 @@ private:
       printResourceUsage(*MI, Src);
     hetgpu::container::Container C;
     C.Modules.push_back(std::move(*MI));
+    addImagesTo(C, "'" + Src + "'");
     std::string Bytes = hetgpu::container::write(C);
     std::error_code EC;
     raw_fd_ostream OS(Out, EC, sys::fs::OF_None);
@@ -694,6 +714,7 @@ private:
       if (!C)
         fail(toString(C.takeError()));
       Linked = std::move(*C);
+      addImagesTo(*Linked, "the device link");
     }
     std::string BC = intermediate(Obj, ".dlink.bc");
     std::error_code EC;

@@ -74,10 +74,13 @@ int main(int argc, char **argv) {
                << (G.AddrSpace == 4 ? "constant" : "device") << "\n";
       for (const container::AOTImage &Img : M.Images)
         outs() << "image " << Img.Target << ": " << Img.Bytes.size()
-               << " bytes, translator " << Img.TranslatorVersion
-               << ", flags " << Img.Flags << ", from hetIR "
-               << Img.SourceIRHash.hex()
-               << (Img.SourceIRHash == M.IRHash ? "" : " (stale)") << "\n";
+               << " bytes, translator " << Img.TranslatorVersion << ", flags "
+               << Img.Flags << ", from hetIR " << Img.SourceIRHash.hex()
+               << (Img.SourceIRHash == container::imageSourceHash(M)
+                       ? ""
+                       : " (stale)")
+               << (Img.Damage.empty() ? "" : " (damaged: " + Img.Damage + ")")
+               << "\n";
       for (const container::KernelInfo &K : M.Kernels) {
         printKernelInfo(outs(), K);
         if (!NoState)

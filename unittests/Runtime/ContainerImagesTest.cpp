@@ -5,12 +5,14 @@
 /// \file
 /// The image list of container 2.1 (lib/IR/Container.cpp): written and read
 /// back field by field, absent from 2.0 containers, left out of the tables
-/// the JIT cache keys on, and an image whose bytes do not match their hash
-/// refused by name.
+/// the JIT cache keys on, an image whose bytes do not match their hash
+/// marked damaged by name (the module stays), an empty target refused, and
+/// the source hash an image records covering the IR and the tables.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/IR/Container.h"
+#include "hetgpu/IR/ImageTargets.h"
 
 #include <gtest/gtest.h>
 
@@ -86,8 +88,98 @@ TEST(ContainerImages, DamagedImageRefused) {
   reseal(Bytes); // only the image's own hash can catch it now
   Container Out;
   std::string Error;
-  EXPECT_FALSE(readBack(Bytes, Out, Error));
-  EXPECT_NE(Error.find("image 0 (sm_90)"), std::string::npos) << Error;
+  // The module stays (its hetIR is sound); the image is marked, by name.
+  ASSERT_TRUE(readBack(Bytes, Out, Error)) << Error;
+  ASSERT_EQ(Out.Modules[0].Images.size(), 1u);
+  const AOTImage &Img = Out.Modules[0].Images[0];
+  EXPECT_NE(Img.Damage.find("image 0 (sm_90)"), std::string::npos)
+      << Img.Damage;
+  EXPECT_TRUE(Img.Bytes.empty());
+}
+
+TEST(ContainerImages, SoundImageHasNoDamage) {
+  Container Out;
+  std::string Error;
+  ASSERT_TRUE(readBack(write(withImage()), Out, Error)) << Error;
+  EXPECT_TRUE(Out.Modules[0].Images[0].Damage.empty());
+}
+
+TEST(ContainerImages, EmptyTargetRefused) {
+  Container C = withImage(), Out;
+  C.Modules[0].Images[0].Target.clear();
+  std::string Error;
+  EXPECT_FALSE(readBack(write(C), Out, Error));
+  EXPECT_NE(Error.find("empty target of image 0"), std::string::npos) << Error;
+}
+
+TEST(ContainerImages, SourceHashCoversIRAndTables) {
+  Container C = withImage();
+  ModuleInfo M = C.Modules[0];
+  Hash128 H = imageSourceHash(M);
+  ModuleInfo OtherIR = M;
+  OtherIR.IR += "x";
+  EXPECT_NE(imageSourceHash(OtherIR), H);
+  ModuleInfo OtherTables = M;
+  OtherTables.Globals.push_back({"g", 4, 1, 0});
+  EXPECT_NE(imageSourceHash(OtherTables), H);
+  ModuleInfo NoImages = M;
+  NoImages.Images.clear();
+  EXPECT_EQ(imageSourceHash(NoImages), H);
+}
+
+TEST(ImageTargets, Translations) {
+  ImageTranslation T;
+  std::string Why;
+  ASSERT_TRUE(imageTranslation("host", T, Why));
+  EXPECT_EQ(T.Target, "host");
+  EXPECT_EQ(T.Arch, "x86-64-v3");
+  ASSERT_TRUE(imageTranslation("sm_90a", T, Why));
+  EXPECT_EQ(T.Target, "nvptx");
+  EXPECT_EQ(T.Arch, "sm_90a");
+  ASSERT_TRUE(imageTranslation("gfx90a", T, Why));
+  EXPECT_EQ(T.Target, "amdgpu");
+  ASSERT_TRUE(imageTranslation("spirv", T, Why));
+  EXPECT_EQ(T.Arch, "spirv1.2");
+  ASSERT_TRUE(imageTranslation("spirv1.3+warp-loop+fence-as-atomic", T, Why));
+  EXPECT_EQ(T.Arch, "spirv1.3");
+  EXPECT_EQ(T.Features, "+defer-unsupported,+fence-as-atomic,+warp-loop");
+  EXPECT_FALSE(imageTranslation("spirv+bogus", T, Why));
+  EXPECT_NE(Why.find("unknown SPIR-V feature 'bogus'"), std::string::npos)
+      << Why;
+  for (const char *Bad : {"sm_9", "compute_90", "gfx9", "cuda", "", "HOST",
+                          "spirv1.7", "spirv2"}) {
+    EXPECT_FALSE(imageTranslation(Bad, T, Why)) << Bad;
+    EXPECT_NE(Why.find(std::string("'") + Bad + "'"), std::string::npos) << Why;
+  }
+}
+
+TEST(ImageTargets, FitsDevice) {
+  std::string Why;
+  EXPECT_EQ(imageFitsDevice("host", "host", "native", "", Why),
+            cpuRunsHostImages());
+  EXPECT_FALSE(imageFitsDevice("host", "host", "znver1", "", Why));
+  EXPECT_NE(Why.find("not the device's znver1"), std::string::npos) << Why;
+  EXPECT_FALSE(imageFitsDevice("host", "nvptx", "sm_90", "+ptx85", Why));
+  EXPECT_NE(Why.find("built for host:x86-64-v3, the device is nvptx:sm_90"),
+            std::string::npos)
+      << Why;
+  EXPECT_TRUE(imageFitsDevice("sm_90", "nvptx", "sm_90", "+ptx85", Why));
+  EXPECT_FALSE(imageFitsDevice("sm_90", "nvptx", "sm_80", "+ptx85", Why));
+  EXPECT_FALSE(imageFitsDevice("sm_90", "nvptx", "sm_90a", "", Why));
+  EXPECT_TRUE(
+      imageFitsDevice("gfx942", "amdgpu", "gfx942:sramecc+:xnack-", "", Why));
+  EXPECT_FALSE(imageFitsDevice("gfx942", "amdgpu", "gfx90a", "", Why));
+  EXPECT_TRUE(
+      imageFitsDevice("spirv", "spirv", "spirv1.2", "+defer-unsupported", Why));
+  EXPECT_FALSE(imageFitsDevice("spirv", "spirv", "spirv1.2",
+                               "+defer-unsupported,+flat-atomics", Why));
+  EXPECT_TRUE(imageFitsDevice(
+      "spirv+flat-atomics+warp-loop+fence-as-atomic", "spirv", "spirv1.2",
+      "+defer-unsupported,+fence-as-atomic,+flat-atomics,+warp-loop", Why));
+  EXPECT_FALSE(imageFitsDevice("spirv1.3+flat-atomics", "spirv", "spirv1.2",
+                               "+defer-unsupported,+flat-atomics", Why));
+  EXPECT_FALSE(imageFitsDevice("bogus", "host", "native", "", Why));
+  EXPECT_NE(Why.find("unknown image target 'bogus'"), std::string::npos);
 }
 
 } // namespace

@@ -362,6 +362,32 @@ TEST(Launch, BadConfigurationsAreNotSticky) {
   cudaFree(D);
 }
 
+// hetgpuPrecompile (hetgpu-precompile's entry) refuses what it cannot fill
+// the cache for, with the CUDA error and a message naming it.
+TEST(Precompile, RefusesBadInput) {
+  const char *Why = nullptr;
+  unsigned Cached = 7, Images = 7, Translated = 7;
+  const char Garbage[] = "not a container, not even close to 64 bytes";
+  EXPECT_EQ(hetgpuPrecompile(0, Garbage, sizeof(Garbage), &Cached, &Images,
+                             &Translated, &Why),
+            cudaErrorInvalidKernelImage);
+  ASSERT_NE(Why, nullptr);
+  EXPECT_EQ(std::string(Why).rfind("container: ", 0), 0u) << Why;
+  container::Container C;
+  container::ModuleInfo &M = C.Modules.emplace_back();
+  M.Kind = container::ModuleKind::RelocatableHetIR;
+  M.IR = "relocatable hetIR is never translated by the runtime";
+  std::string Bytes = container::write(C);
+  EXPECT_EQ(hetgpuPrecompile(0, Bytes.data(), Bytes.size(), nullptr, nullptr,
+                             nullptr, &Why),
+            cudaErrorInvalidKernelImage);
+  EXPECT_NE(std::string(Why).find("relocatable"), std::string::npos) << Why;
+  EXPECT_EQ(hetgpuPrecompile(1000, Bytes.data(), Bytes.size(), nullptr,
+                             nullptr, nullptr, &Why),
+            cudaErrorInvalidDevice);
+  EXPECT_NE(std::string(Why).find("no device 1000"), std::string::npos) << Why;
+}
+
 TEST(Launch, MalformedContainerAndFailedTranslation) {
   EXPECT_EQ(launch(&badKernel, 1, 1, 0, nullptr),
             cudaErrorInvalidKernelImage);

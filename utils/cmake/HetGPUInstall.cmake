@@ -9,6 +9,7 @@ set(HETGPU_INSTALL_CMAKEDIR share/cmake/HetGPU)
 set(HETGPU_INSTALL_INCLUDEDIR include/hetgpu/cuda)
 
 set(hetgpu_installed_tools hetgpu-cc hetgpu-info hetgpu-objdump hetgpu-opt
+  hetgpu-precompile
   hetgpu-translate-tool)
 foreach(t ${hetgpu_installed_tools})
   if(TARGET ${t})

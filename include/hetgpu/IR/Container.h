@@ -151,15 +151,22 @@ struct Hash128 {
 Hash128 hash128(const void *Data, size_t Size);
 
 /// A pre-translated native image of a module (container 2.1, hetgpu-cc
-/// --offload-arch): valid only for its target, translator version and
-/// translation flags, and for the hetIR whose hash it records.
+/// --offload-arch): valid only for its target (hetgpu/IR/ImageTargets.h),
+/// translator version and translation flags, and for the module it was made
+/// from (imageSourceHash).
 struct AOTImage {
   std::string Target;        ///< "host", "sm_90", "gfx942", "spirv", ...
+  /// HETGPU_TRANSLATOR_ABI_VERSION of the translator that made it.
   uint32_t TranslatorVersion = 0;
   uint32_t Flags = 0;        ///< translation flags (plain translation only)
-  Hash128 SourceIRHash;      ///< XXH3-128 of the hetIR it was made from
-  std::string Bytes; ///< the image (object, PTX, SPIR-V, ...); its hash is
-                     ///< written by write() and checked by read()
+  Hash128 SourceIRHash;      ///< imageSourceHash() of the module it came from
+  /// What the runtime's translation would give (the JIT cache's payload
+  /// before Device::finalizeBinary: shared object, PTX, SPIR-V, code
+  /// object); its hash is written by write() and checked by read().
+  std::string Bytes;
+  /// Set by read() when Bytes do not match their hash (Bytes then empty):
+  /// the runtime refuses the image by name and translates the hetIR.
+  std::string Damage;
 };
 
 struct ModuleInfo {
@@ -176,6 +183,11 @@ struct ModuleInfo {
 
   const KernelInfo *findKernel(const std::string &Name) const;
 };
+
+/// What an image of \p M records as its source: XXH3-128 of the hetIR
+/// followed by writeTables(M), the tables the translator checked the IR
+/// against (so an image is stale when either changes).
+Hash128 imageSourceHash(const ModuleInfo &M);
 
 struct Container {
   uint16_t Major = VersionMajor;

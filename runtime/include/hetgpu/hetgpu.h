@@ -49,6 +49,19 @@ const char *hetgpuGetTranslatorPath(void);
 /** 1 when the translator library has been loaded in this process. */
 int hetgpuTranslatorLoaded(void);
 
+/** Fills the JIT cache with what device \p device would translate of the
+ *  hetGPU container at \p data (\p size bytes) when it first launches its
+ *  kernels: each module whole, or in kernel groups where the runtime would
+ *  translate groups (HETGPU_KERNEL_GROUP); a module with an embedded image
+ *  for the device uses the image (finalised and cached where the device has
+ *  a finalisation step). Counts modules or groups found in the cache, made
+ *  from images and translated (any pointer may be NULL). On failure
+ *  returns a cudaError_t and \p why (if not NULL) says what failed (valid
+ *  until the next call). hetgpu-precompile calls it. */
+int hetgpuPrecompile(int device, const void *data, size_t size,
+                     unsigned *cached, unsigned *images, unsigned *translated,
+                     const char **why);
+
 /*===--- Live migration (docs/Migration.md; the migration work's block) ---===*/
 /** 1 when launches are migratable (HETGPU_MIGRATE set and valid). */
 int hetgpuMigrationEnabled(void);

@@ -3,12 +3,16 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Device/backend introspection and JIT cache information.
+/// Device/backend introspection, JIT cache information and its fill
+/// (hetgpuPrecompile).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/hetgpu.h"
 
+#include "Core/CudaErrors.h"
+#include "Core/KernelMemCheck.h"
+#include "Core/Prefetch.h"
 #include "Core/Runtime.h"
 #include "Core/Translator.h"
 
@@ -89,3 +93,58 @@ HETGPU_API const char *hetgpuGetTranslatorPath(void) {
 }
 
 HETGPU_API int hetgpuTranslatorLoaded(void) { return translatorLoaded(); }
+
+HETGPU_API int hetgpuPrecompile(int Device, const void *Data, size_t Size,
+                                unsigned *Cached, unsigned *Images,
+                                unsigned *Translated, const char **Why) {
+  static thread_local std::string Message;
+  unsigned Counts[3] = {0, 0, 0}; // by TranslationSource
+  auto Fail = [&](int E, const std::string &M) {
+    Message = M;
+    if (Why)
+      *Why = Message.c_str();
+    return E;
+  };
+  Runtime &R = Runtime::get();
+  if (cudaError_t E = R.init())
+    return Fail(E, "no device");
+  DeviceContext *Ctx = R.context(Device);
+  if (!Ctx)
+    return Fail(cudaErrorInvalidDevice, "no device " + std::to_string(Device));
+  container::Container C;
+  std::string Error;
+  if (!container::read(Data, Size, C, Error))
+    return Fail(cudaErrorInvalidKernelImage, Error);
+  unsigned Flags = moduleTranslateFlags();
+  for (size_t I = 0; I < C.Modules.size(); ++I) {
+    const container::ModuleInfo &MI = C.Modules[I];
+    if (MI.Kind != container::ModuleKind::HetIRBitcode)
+      return Fail(cudaErrorInvalidKernelImage,
+                  "module " + std::to_string(I) +
+                      " is relocatable hetIR (device-link it first)");
+    // What the first launches would ask for (Runtime::getKernel).
+    std::vector<std::vector<std::string>> Parts;
+    unsigned GroupSize = kernelGroupSize(MI);
+    if (GroupSize && !chooseImage(MI, *Ctx->Dev, 0, false)) {
+      for (size_t G = 0; G * GroupSize < MI.Kernels.size(); ++G)
+        Parts.push_back(kernelGroup(MI, int(G)));
+    } else {
+      Parts.emplace_back();
+    }
+    for (const std::vector<std::string> &Kernels : Parts) {
+      std::vector<char> Binary;
+      TranslationSource Src = TranslationSource::Translated;
+      if (Status S = getTranslation(MI, *Ctx->Dev, Kernels.empty() ? Flags : 0,
+                                    Binary, Kernels, &Src))
+        return Fail(toCudaError(S.Code), S.Message);
+      ++Counts[static_cast<int>(Src)];
+    }
+  }
+  if (Cached)
+    *Cached = Counts[int(TranslationSource::Cache)];
+  if (Images)
+    *Images = Counts[int(TranslationSource::Image)];
+  if (Translated)
+    *Translated = Counts[int(TranslationSource::Translated)];
+  return 0;
+}

@@ -58,7 +58,10 @@ struct Prefetcher {
       return;
     for (int I = 0; I < int(B.C.Modules.size()); ++I) {
       const container::ModuleInfo &MI = B.C.Modules[I];
-      unsigned Size = kernelGroupSize(MI);
+      // A module with an image for the device is one job (the image).
+      unsigned Size = chooseImage(MI, *Dev, moduleTranslateFlags(), false)
+                          ? 0
+                          : kernelGroupSize(MI);
       int Groups = Size ? int((MI.Kernels.size() + Size - 1) / Size) : 0;
       for (int G = Size ? 0 : -1; G < Groups; ++G) {
         JobKey K{&B, I, G};

@@ -501,6 +501,14 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
   }
   if (LM.M || LM.Error)
     return false;
+  // An embedded image is the whole module, translated already (loadModule
+  // takes it and logs the images passed over); without one, say once why
+  // each image was passed over.
+  if (chooseImage(MI, *Ctx.Dev, 0, false))
+    return false;
+  if (!LM.ImagesChecked && !MI.Images.empty())
+    chooseImage(MI, *Ctx.Dev, 0, true);
+  LM.ImagesChecked = true;
   // The kernel's group if the prefetch made it (or is making it); the
   // kernel alone while its group waits in the prefetch queue; else the group.
   std::vector<std::string> Names = kernelGroup(MI, Group);

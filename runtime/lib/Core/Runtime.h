@@ -97,6 +97,9 @@ struct LoadedModule {
   /// module per group, described by a ModuleInfo that lists its kernels.
   std::list<container::ModuleInfo> PartInfos;
   std::vector<std::unique_ptr<Module>> Parts;
+  /// The images passed over were logged by the first launch that
+  /// translates a kernel group (no image fits the device).
+  bool ImagesChecked = false;
 };
 
 /// One device and what the runtime keeps for it (CUDA's primary context).

@@ -3,7 +3,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Cache lookup, lazy loading of the translator library and cache fill.
+/// Cache lookup, embedded ahead-of-time images, lazy loading of the
+/// translator library and cache fill.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "Core/JITCache.h"
 #include "Core/Log.h"
+#include "hetgpu/IR/ImageTargets.h"
 #include "hetgpu/Translate/Translate.h"
 
 #include <algorithm>
@@ -272,15 +274,122 @@ bool lookupCached(const Request &R, const DeviceProperties &Props,
   return false;
 }
 
+std::string flagsName(unsigned Flags) {
+  char Buf[16];
+  snprintf(Buf, sizeof(Buf), "0x%x", Flags);
+  std::string S = Buf;
+  if (Flags & HETGPU_TRANSLATE_INSTRUMENT)
+    S += " (instrumented for migration)";
+  else if (Flags & HETGPU_TRANSLATE_MEMCHECK)
+    S += " (memcheck)";
+  return S;
+}
+
+/// Why \p Img may not stand for the translation, for \p Props with \p Flags,
+/// of a module whose imageSourceHash() is \p Source, and how loudly to say
+/// it; empty when it may.
+std::string imageRefusal(const container::Hash128 &Source,
+                         const container::AOTImage &Img,
+                         const DeviceProperties &Props, unsigned Flags,
+                         LogLevel &Level) {
+  std::string Why;
+  Level = LogLevel::Warn;
+  if (!Img.Damage.empty())
+    return "damaged (" + Img.Damage + ")";
+  if (Img.TranslatorVersion != HETGPU_TRANSLATOR_ABI_VERSION)
+    return "made by translator version " +
+           std::to_string(Img.TranslatorVersion) + ", the runtime's is " +
+           std::to_string(HETGPU_TRANSLATOR_ABI_VERSION);
+  if (Img.SourceIRHash != Source)
+    return "stale: made from hetIR " + Img.SourceIRHash.hex() +
+           ", the module's is " + Source.hex();
+  Level = LogLevel::Info;
+  if (!container::imageFitsDevice(Img.Target, Props.Target, Props.Arch,
+                                  Props.Features, Why))
+    return "other target: " + Why;
+  if (Img.Flags != Flags)
+    return "the translation needs flags " + flagsName(Flags) +
+           ", the image has " + flagsName(Img.Flags);
+  return "";
+}
+
+/// \p Img's bytes in \p Out, finalised for the device; for a device with a
+/// finalisation step (a binary tag) the result is cached under a key of its
+/// own (the image's bytes, not the translator, made it).
+Status useImage(const container::AOTImage &Img, const Request &Plain,
+                Device &Dev, std::vector<char> &Out) {
+  const DeviceProperties &Props = Dev.properties();
+  std::string What = "image '" + Img.Target + "' of " + Plain.What;
+  Request R = Plain;
+  if (!R.BinaryTag.empty()) {
+    R.KI.Extra += ";image=" +
+                  container::hash128(Img.Bytes.data(), Img.Bytes.size()).hex();
+    R.Key = JITCache::key(R.KI);
+    R.What = What;
+    if (lookupCached(R, Props, Out))
+      return Status::ok();
+  }
+  Out.assign(Img.Bytes.begin(), Img.Bytes.end());
+  auto T0 = std::chrono::steady_clock::now();
+  if (Status S = Dev.finalizeBinary(Out))
+    return Status(S.Code, "finalising the " + What + ": " + S.Message);
+  log(LogLevel::Info,
+      "using embedded " + What + " (" + std::to_string(Img.Bytes.size()) +
+          " bytes" +
+          (R.BinaryTag.empty() ? "" : ", finalised in " + msSince(T0) + " ms") +
+          ")");
+  if (!R.BinaryTag.empty())
+    storeCached(R, Props, Out);
+  return Status::ok();
+}
+
 } // namespace
+
+const container::AOTImage *
+hetgpu::rt::chooseImage(const container::ModuleInfo &M, Device &Dev,
+                        unsigned Flags, bool Log) {
+  const DeviceProperties &Props = Dev.properties();
+  const container::AOTImage *Chosen = nullptr;
+  if (M.Images.empty())
+    return nullptr;
+  container::Hash128 Source = container::imageSourceHash(M);
+  for (size_t I = 0; I < M.Images.size(); ++I) {
+    const container::AOTImage &Img = M.Images[I];
+    LogLevel Level;
+    std::string Why = imageRefusal(Source, Img, Props, Flags, Level);
+    if (Why.empty() && !Chosen) {
+      Chosen = &Img;
+      continue;
+    }
+    if (Log && !Why.empty())
+      log(Level, "not using image " + std::to_string(I) + " ('" + Img.Target +
+                     "') of module " + M.IRHash.hex().substr(0, 16) + " on " +
+                     Props.Name + ": " + Why);
+  }
+  return Chosen;
+}
 
 Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
                                   unsigned Flags, std::vector<char> &Out,
-                                  const std::vector<std::string> &Kernels) {
+                                  const std::vector<std::string> &Kernels,
+                                  TranslationSource *Source) {
   const DeviceProperties &Props = Dev.properties();
   Request R = makeRequest(M, Dev, Flags, Kernels);
+  if (Source)
+    *Source = TranslationSource::Cache;
   if (lookupCached(R, Props, Out))
     return Status::ok();
+  if (Kernels.empty())
+    if (const container::AOTImage *Img = chooseImage(M, Dev, Flags, true)) {
+      Status S = useImage(*Img, R, Dev, Out);
+      if (Source)
+        *Source = TranslationSource::Image;
+      if (S.isOk() || S.Code == ErrorCode::OutOfMemory)
+        return S;
+      log(LogLevel::Warn, S.Message + "; translating the hetIR");
+    }
+  if (Source)
+    *Source = TranslationSource::Translated;
 
   TranslatorLib &L = lib();
   {

@@ -1,4 +1,5 @@
-//===- Translator.h - hetIR -> native code, through the JIT cache -*- C++ -*-===//
+//===- Translator.h - hetIR -> native code, through the JIT cache -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -6,7 +7,9 @@
 /// Gives the native binary of a module for a device: from the JIT cache when
 /// present, otherwise by dlopen'ing libhetgpu-translate.so (HETGPU_TRANSLATOR,
 /// else next to libhetgpu-rt.so, else the default library search) and
-/// calling hetgpu_translate(). A warm start never loads the translator.
+/// calling hetgpu_translate(). A warm start never loads the translator,
+/// nor does a module whose container holds an image for the device
+/// (hetgpu-cc --offload-arch).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,15 +24,32 @@
 namespace hetgpu {
 namespace rt {
 
+/// Where getTranslation() found its binary.
+enum class TranslationSource { Cache, Image, Translated };
+
 /// The native binary of \p M for device \p Dev (its lowering target's
-/// output after Device::finalizeBinary), from the JIT cache or translated
-/// and cached, or NoBinaryForGpu with the translator's message when
-/// translation fails. With \p Kernels, the binary of those kernels alone
-/// (the translator's HETGPU_TRANSLATE_SOME_KERNELS; cached on its own).
+/// output after Device::finalizeBinary): from the JIT cache; else, for the
+/// whole module, from an embedded image (chooseImage; finalised, and cached
+/// when the device has a finalisation step); else translated and cached.
+/// NoBinaryForGpu with the translator's message when translation fails.
+/// With \p Kernels, the binary of those kernels alone (the translator's
+/// HETGPU_TRANSLATE_SOME_KERNELS; cached on its own, never an image).
 /// Thread-safe; the translator runs one translation at a time.
 Status getTranslation(const container::ModuleInfo &M, Device &Dev,
                       unsigned Flags, std::vector<char> &Out,
-                      const std::vector<std::string> &Kernels = {});
+                      const std::vector<std::string> &Kernels = {},
+                      TranslationSource *Source = nullptr);
+
+/// The embedded image of \p M (container 2.1) that a translation of the
+/// whole module for \p Dev with translation flags \p Flags may be replaced
+/// by: its target fits the device (hetgpu/IR/ImageTargets.h), its
+/// translator version is HETGPU_TRANSLATOR_ABI_VERSION, its source hash is
+/// container::imageSourceHash(M), its flags are \p Flags and its bytes are
+/// sound. Null when none is; with \p Log, each image passed over is logged
+/// with the reason (HETGPU_LOG=warn: damaged, stale, other translator
+/// version; info: other target, other flags).
+const container::AOTImage *chooseImage(const container::ModuleInfo &M,
+                                       Device &Dev, unsigned Flags, bool Log);
 
 /// The translator library that a miss would load.
 std::string translatorPath();
