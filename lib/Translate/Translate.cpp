@@ -96,18 +96,29 @@ Error lowerGridBarriers(Module &M, const hetgpu::LoweringTarget &T,
 
 namespace {
 /// Translations may run on a runtime thread (Core/Prefetch.h) while the
-/// program exits. This object's destructor runs before LLVM's own static
-/// destructors (this library's constructors ran after libLLVM's): it waits
-/// for the translation in flight and refuses later ones, so no translation
-/// uses LLVM after it is torn down.
+/// program exits. Closing the gate waits for the translation in flight and
+/// refuses later ones, so no translation uses LLVM after it is torn down.
+/// The gate closes in this object's destructor, which runs before libLLVM's
+/// static destructors (this library's constructors ran after libLLVM's), and
+/// in an exit handler registered after every translation: LLVM's
+/// function-local statics (SelectionDAG's value-type set, the library-call
+/// name table) are built during the first translations and destroyed before
+/// every exit handler registered earlier, so a handler registered at load
+/// would let a translation in flight use them after their destructors ran
+/// (seen as crashes and hangs at exit with HETGPU_PREFETCH=1; issue 21).
+/// What is still open: a static built for the first time by the translation
+/// in flight at exit is destroyed before that translation ends.
 struct ExitGate {
   std::mutex M;
   bool Closed = false;
-  ~ExitGate() {
+  void close() {
     std::lock_guard<std::mutex> L(M);
     Closed = true;
   }
+  ~ExitGate() { close(); }
 } Gate;
+
+void closeGateAtExit() { Gate.close(); }
 } // namespace
 
 static int translateLocked(const hetgpu_translate_request *Req,
@@ -123,7 +134,10 @@ extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
   std::lock_guard<std::mutex> L(Gate.M);
   if (Gate.Closed)
     return failWith(Res, "hetgpu_translate: the process is exiting");
-  return translateLocked(Req, Res);
+  int Rc = translateLocked(Req, Res);
+  // After the statics this translation built (see ExitGate).
+  std::atexit(closeGateAtExit);
+  return Rc;
 }
 
 static int translateLocked(const hetgpu_translate_request *Req,

@@ -42,6 +42,8 @@ struct Entry {
   std::vector<char> Binary;
 };
 
+void stopPrefetchAtExit();
+
 struct Prefetcher {
   std::mutex M;
   std::condition_variable CV;
@@ -104,6 +106,11 @@ struct Prefetcher {
       E.Binary = std::move(Bin);
       E.State = Entry::Done;
       CV.notify_all();
+      // Stop before whatever this job built is destroyed at exit (the
+      // translator's gate, lib/Translate/Translate.cpp, says why).
+      L.unlock();
+      std::atexit(stopPrefetchAtExit);
+      L.lock();
     }
   }
 
@@ -122,6 +129,8 @@ Prefetcher &prefetcher() {
   static Prefetcher *P = new Prefetcher();
   return *P;
 }
+
+void stopPrefetchAtExit() { prefetcher().stop(); }
 
 /// Off unless HETGPU_PREFETCH=1: with the prefetch on, Thrust programs on
 /// the CPU device crashed now and then (1 run in 3-6 of
@@ -161,7 +170,7 @@ void hetgpu::rt::startPrefetch(Device &Dev,
   }
   // Registered after the backends' libraries were loaded, so it runs before
   // their destructors.
-  std::atexit([] { prefetcher().stop(); });
+  std::atexit(stopPrefetchAtExit);
   std::thread([] { prefetcher().run(); }).detach();
   log(LogLevel::Debug, "prefetching translations for " +
                            Dev.properties().Name);
