@@ -185,6 +185,16 @@ int main() {
   EXPECT_ERR(cudaGraphAddKernelNode(&emptyN, g, nullptr, 0, &kp),
              cudaErrorInvalidDeviceFunction);
   EXPECT_ERR(cudaGraphDestroy((cudaGraph_t)&f), cudaErrorInvalidValue);
+  // A child node's graph is a fixed copy: no nodes added, not destroyed.
+  cudaGraph_t embedded;
+  CHECK(cudaGraphChildGraphNodeGetGraph(childNode, &embedded));
+  EXPECT_TRUE(embedded != child);
+  size_t inChild = 0;
+  CHECK(cudaGraphGetNodes(embedded, nullptr, &inChild));
+  EXPECT_TRUE(inChild == 1);
+  EXPECT_ERR(cudaGraphAddEmptyNode(&emptyN, embedded, nullptr, 0),
+             cudaErrorInvalidValue);
+  EXPECT_ERR(cudaGraphDestroy(embedded), cudaErrorInvalidValue);
 
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(g));

@@ -70,8 +70,8 @@ thread_local cudaStreamCaptureMode ThreadMode = cudaStreamCaptureModeGlobal;
 
 void invalidate(CaptureSeq &Q, const std::string &Why) {
   if (!Q.Invalidated)
-    log(LogLevel::Info, "stream capture " + std::to_string(Q.Id) +
-                            " invalidated: " + Why);
+    log(LogLevel::Info,
+        "stream capture " + std::to_string(Q.Id) + " invalidated: " + Why);
   Q.Invalidated = true;
 }
 
@@ -188,8 +188,8 @@ cudaError_t api::captureUnsafe(const char *Who) {
   bool Hit = false;
   for (auto &[Id, Q] : state().Seqs) {
     bool Own = Q->Thread == Me && Q->Mode != cudaStreamCaptureModeRelaxed;
-    bool Other = ThreadMode == cudaStreamCaptureModeGlobal &&
-                 Q->Thread != Me && Q->Mode == cudaStreamCaptureModeGlobal;
+    bool Other = ThreadMode == cudaStreamCaptureModeGlobal && Q->Thread != Me &&
+                 Q->Mode == cudaStreamCaptureModeGlobal;
     if (Own || Other) {
       invalidate(*Q, std::string(Who) + " is not permitted during capture "
                                         "(use cudaStreamCaptureModeRelaxed)");
@@ -418,7 +418,7 @@ cudaError_t captureInfo(cudaStream_t Stream, cudaStreamCaptureStatus *Status,
   if (legacyConflict(*S, "cudaStreamGetCaptureInfo"))
     return cudaErrorStreamCaptureImplicit;
   CaptureSeq *Q = S->Capture;
-  *Status = !Q              ? cudaStreamCaptureStatusNone
+  *Status = !Q               ? cudaStreamCaptureStatusNone
             : Q->Invalidated ? cudaStreamCaptureStatusInvalidated
                              : cudaStreamCaptureStatusActive;
   if (*Status != cudaStreamCaptureStatusActive)
@@ -443,10 +443,12 @@ cudaError_t captureInfo(cudaStream_t Stream, cudaStreamCaptureStatus *Status,
 
 } // namespace
 
-HETGPU_API cudaError_t cudaStreamGetCaptureInfo(
-    cudaStream_t Stream, cudaStreamCaptureStatus *Status,
-    unsigned long long *Id, cudaGraph_t *Graph, const cudaGraphNode_t **Deps,
-    size_t *NumDeps) {
+HETGPU_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t Stream,
+                                                cudaStreamCaptureStatus *Status,
+                                                unsigned long long *Id,
+                                                cudaGraph_t *Graph,
+                                                const cudaGraphNode_t **Deps,
+                                                size_t *NumDeps) {
   return ret(captureInfo(Stream, Status, Id, Graph, Deps, nullptr, NumDeps));
 }
 
@@ -457,9 +459,9 @@ HETGPU_API cudaError_t cudaStreamGetCaptureInfo_v3(
   return ret(captureInfo(Stream, Status, Id, Graph, Deps, Edges, NumDeps));
 }
 
-HETGPU_API cudaError_t cudaStreamUpdateCaptureDependencies(
-    cudaStream_t Stream, cudaGraphNode_t *Deps, size_t Num,
-    unsigned int Flags) {
+HETGPU_API cudaError_t
+cudaStreamUpdateCaptureDependencies(cudaStream_t Stream, cudaGraphNode_t *Deps,
+                                    size_t Num, unsigned int Flags) {
   if ((Num && !Deps) || Flags > cudaStreamSetCaptureDependencies)
     return ret(cudaErrorInvalidValue);
   StreamObj *S;

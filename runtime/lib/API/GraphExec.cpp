@@ -111,9 +111,9 @@ cudaError_t replayMemset(GraphExecObj &X, const GraphNode &N, cudaStream_t S) {
     return cudaMemset2DAsync(P.dst, P.pitch, V, Row, P.height, S);
   }
   for (size_t R = 0; R < P.height; ++R)
-    if (cudaError_t E = memcpyImpl(static_cast<char *>(P.dst) + R * P.pitch,
-                                   It->second, Row, cudaMemcpyDefault, S,
-                                   false))
+    if (cudaError_t E =
+            memcpyImpl(static_cast<char *>(P.dst) + R * P.pitch, It->second,
+                       Row, cudaMemcpyDefault, S, false))
       return E;
   return cudaSuccess;
 }
@@ -182,10 +182,10 @@ cudaError_t instantiate(cudaGraphExec_t *Out, cudaGraph_t G,
   auto *Gr = reinterpret_cast<GraphObj *>(G);
   if (!Out || !isLiveGraph(Gr))
     return cudaErrorInvalidValue;
-  const unsigned long long Known =
-      cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
-      cudaGraphInstantiateFlagDeviceLaunch |
-      cudaGraphInstantiateFlagUseNodePriority;
+  const unsigned long long Known = cudaGraphInstantiateFlagAutoFreeOnLaunch |
+                                   cudaGraphInstantiateFlagUpload |
+                                   cudaGraphInstantiateFlagDeviceLaunch |
+                                   cudaGraphInstantiateFlagUseNodePriority;
   if (Flags & ~Known)
     return cudaErrorInvalidValue;
   if (Flags & cudaGraphInstantiateFlagDeviceLaunch) {
@@ -278,8 +278,7 @@ bool sameShape(const GraphObj &Old, const GraphObj &New,
 
 } // namespace
 
-HETGPU_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Out,
-                                            cudaGraph_t G,
+HETGPU_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Out, cudaGraph_t G,
                                             unsigned long long Flags) {
   return ret(instantiate(Out, G, Flags, nullptr));
 }
@@ -290,9 +289,8 @@ HETGPU_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *Out,
   return ret(instantiate(Out, G, Flags, nullptr));
 }
 
-HETGPU_API cudaError_t
-cudaGraphInstantiateWithParams(cudaGraphExec_t *Out, cudaGraph_t G,
-                               cudaGraphInstantiateParams *P) {
+HETGPU_API cudaError_t cudaGraphInstantiateWithParams(
+    cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P) {
   if (!P)
     return ret(cudaErrorInvalidValue);
   cudaError_t E = instantiate(Out, G, P->flags, P);
@@ -334,8 +332,8 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
   std::lock_guard<std::mutex> L(X->M);
   if (X->Last && X->Last != S) {
     // After the previous launch of this graph, which ran on another stream.
-    Status St = X->DoneCtx == S->Ctx ? S->Q->wait(*X->Done)
-                                     : X->Done->synchronize();
+    Status St =
+        X->DoneCtx == S->Ctx ? S->Q->wait(*X->Done) : X->Done->synchronize();
     if (cudaError_t E = mapStatus(*S->Ctx, St))
       return ret(E);
   }
@@ -381,27 +379,24 @@ HETGPU_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t H) {
   return cudaSuccess;
 }
 
-HETGPU_API cudaError_t
-cudaGraphExecKernelNodeSetParams(cudaGraphExec_t H, cudaGraphNode_t Node,
-                                 const cudaKernelNodeParams *P) {
+HETGPU_API cudaError_t cudaGraphExecKernelNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaKernelNodeParams *P) {
   GraphNode *N = execNode(asExec(H), Node, NodeKind::Kernel);
   if (!N)
     return ret(cudaErrorInvalidValue);
   return ret(setKernelParams(*N, P, "cudaGraphExecKernelNodeSetParams"));
 }
 
-HETGPU_API cudaError_t
-cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t H, cudaGraphNode_t Node,
-                                 const cudaMemcpy3DParms *P) {
+HETGPU_API cudaError_t cudaGraphExecMemcpyNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaMemcpy3DParms *P) {
   GraphNode *N = execNode(asExec(H), Node, NodeKind::Memcpy);
   if (!N)
     return ret(cudaErrorInvalidValue);
   return ret(setMemcpyParams(*N, P));
 }
 
-HETGPU_API cudaError_t
-cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t H, cudaGraphNode_t Node,
-                                 const cudaMemsetParams *P) {
+HETGPU_API cudaError_t cudaGraphExecMemsetNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaMemsetParams *P) {
   GraphExecObj *X = asExec(H);
   GraphNode *N = execNode(X, Node, NodeKind::Memset);
   if (!N)
@@ -414,17 +409,16 @@ cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t H, cudaGraphNode_t Node,
   return ret(preparePattern(*X, *N));
 }
 
-HETGPU_API cudaError_t
-cudaGraphExecHostNodeSetParams(cudaGraphExec_t H, cudaGraphNode_t Node,
-                               const cudaHostNodeParams *P) {
+HETGPU_API cudaError_t cudaGraphExecHostNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaHostNodeParams *P) {
   GraphNode *N = execNode(asExec(H), Node, NodeKind::Host);
   if (!N)
     return ret(cudaErrorInvalidValue);
   return ret(setHostParams(*N, P));
 }
 
-HETGPU_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t H, cudaGraph_t G,
-                                           cudaGraphExecUpdateResultInfo *Info) {
+HETGPU_API cudaError_t cudaGraphExecUpdate(
+    cudaGraphExec_t H, cudaGraph_t G, cudaGraphExecUpdateResultInfo *Info) {
   GraphExecObj *X = asExec(H);
   auto *Gr = reinterpret_cast<GraphObj *>(G);
   if (!X || !isLiveGraph(Gr) || !Info)

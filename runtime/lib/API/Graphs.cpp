@@ -45,12 +45,16 @@ cudaError_t addNode(cudaGraphNode_t *Out, cudaGraph_t G,
   GraphObj *Gr = asGraph(G);
   if (!Out || !Gr || (NumDeps && !Deps))
     return cudaErrorInvalidValue;
+  if (Gr->Embedded) {
+    log(LogLevel::Info, "cudaGraphAdd*Node: the graph is the child graph of "
+                        "a node (its structure is fixed)");
+    return cudaErrorInvalidValue;
+  }
   std::vector<GraphNode *> D;
   for (size_t I = 0; I < NumDeps; ++I) {
     GraphNode *N = asNode(Deps[I]);
     if (!N || N->Owner != Gr || std::count(D.begin(), D.end(), N)) {
-      log(LogLevel::Info, "cudaGraphAdd*Node: dependency " +
-                              std::to_string(I) +
+      log(LogLevel::Info, "cudaGraphAdd*Node: dependency " + std::to_string(I) +
                               " is no node of this graph or repeats one");
       return cudaErrorInvalidValue;
     }
@@ -258,10 +262,10 @@ HETGPU_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *Out,
                                               const cudaGraphNode_t *Deps,
                                               size_t NumDeps,
                                               const cudaKernelNodeParams *P) {
-  return ret(addNode(Out, G, Deps, NumDeps, NodeKind::Kernel,
-                     [&](GraphNode &N) {
-                       return setKernelParams(N, P, "cudaGraphAddKernelNode");
-                     }));
+  return ret(
+      addNode(Out, G, Deps, NumDeps, NodeKind::Kernel, [&](GraphNode &N) {
+        return setKernelParams(N, P, "cudaGraphAddKernelNode");
+      }));
 }
 
 HETGPU_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t H,
@@ -345,16 +349,15 @@ HETGPU_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t H,
   return cudaSuccess;
 }
 
-HETGPU_API cudaError_t
-cudaGraphMemsetNodeSetParams(cudaGraphNode_t H, const cudaMemsetParams *P) {
+HETGPU_API cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t H,
+                                                    const cudaMemsetParams *P) {
   GraphNode *N = nodeOf(H, NodeKind::Memset);
   if (!N)
     return ret(cudaErrorInvalidValue);
   return ret(setMemsetParams(*N, P));
 }
 
-HETGPU_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *Out,
-                                            cudaGraph_t G,
+HETGPU_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *Out, cudaGraph_t G,
                                             const cudaGraphNode_t *Deps,
                                             size_t NumDeps,
                                             const cudaHostNodeParams *P) {
@@ -371,8 +374,8 @@ HETGPU_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t H,
   return cudaSuccess;
 }
 
-HETGPU_API cudaError_t
-cudaGraphHostNodeSetParams(cudaGraphNode_t H, const cudaHostNodeParams *P) {
+HETGPU_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t H,
+                                                  const cudaHostNodeParams *P) {
   GraphNode *N = nodeOf(H, NodeKind::Host);
   if (!N)
     return ret(cudaErrorInvalidValue);
@@ -388,12 +391,11 @@ HETGPU_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *Out,
   if (!C || Child == G)
     return ret(cudaErrorInvalidValue);
   // CUDA embeds a copy: later changes of Child do not reach the node.
-  return ret(addNode(Out, G, Deps, NumDeps, NodeKind::Child,
-                     [&](GraphNode &N) {
-                       N.Child = C->clone();
-                       N.Child->Embedded = true;
-                       return cudaSuccess;
-                     }));
+  return ret(addNode(Out, G, Deps, NumDeps, NodeKind::Child, [&](GraphNode &N) {
+    N.Child = C->clone();
+    N.Child->Embedded = true;
+    return cudaSuccess;
+  }));
 }
 
 HETGPU_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t H,
@@ -493,7 +495,9 @@ HETGPU_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t H,
 
 HETGPU_API cudaError_t cudaGraphDestroyNode(cudaGraphNode_t H) {
   GraphNode *N = asNode(H);
-  if (!N)
+  // Not in a child graph (fixed structure) nor in a graph being captured
+  // into (capture holds its nodes), as CUDA.
+  if (!N || N->Owner->Embedded || N->Owner->Capturing)
     return ret(cudaErrorInvalidValue);
   N->Owner->remove(N);
   return cudaSuccess;
@@ -580,7 +584,7 @@ HETGPU_API cudaError_t cudaGraphAddDependencies(cudaGraph_t G,
                                                 const cudaGraphNode_t *To,
                                                 size_t Num) {
   GraphObj *Gr = asGraph(G);
-  if (!Gr || (Num && (!From || !To)))
+  if (!Gr || Gr->Embedded || (Num && (!From || !To)))
     return ret(cudaErrorInvalidValue);
   // All checked before any edge is added, so a refused call adds none.
   for (size_t I = 0; I < Num; ++I) {

@@ -1,4 +1,5 @@
-//===- Graph.h - CUDA graphs: nodes, edges, clones, replay order -*- C++ -*-===//
+//===- Graph.h - CUDA graphs: nodes, edges, clones, replay order -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -68,11 +69,11 @@ public:
   /// the order the edges were added.
   std::vector<GraphNode *> Deps, Dependents;
 
-  KernelLaunch Kernel;            ///< Kernel
-  cudaMemcpy3DParms Copy = {};    ///< Memcpy (1D copies: one row)
-  cudaMemsetParams Set = {};      ///< Memset
-  cudaHostNodeParams Host = {};   ///< Host
-  cudaEvent_t Event = nullptr;    ///< EventRecord, WaitEvent
+  KernelLaunch Kernel;             ///< Kernel
+  cudaMemcpy3DParms Copy = {};     ///< Memcpy (1D copies: one row)
+  cudaMemsetParams Set = {};       ///< Memset
+  cudaHostNodeParams Host = {};    ///< Host
+  cudaEvent_t Event = nullptr;     ///< EventRecord, WaitEvent
   std::unique_ptr<GraphObj> Child; ///< Child (the embedded copy)
   /// The node of the graph this one's graph was cloned from.
   const GraphNode *ClonedFrom = nullptr;
