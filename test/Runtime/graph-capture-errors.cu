@@ -8,6 +8,7 @@
 // CHECK-NEXT: query: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
 // CHECK-NEXT: cudaMemcpy: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
 // CHECK-NEXT: cudaMalloc: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
+// CHECK-NEXT: cudaMemcpyToSymbol: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
 // CHECK-NEXT: legacy launch: cudaErrorStreamCaptureImplicit, end cudaErrorStreamCaptureInvalidated
 // CHECK-NEXT: unjoined: cudaErrorStreamCaptureUnjoined, s1 capturing 0
 // CHECK-NEXT: unmatched: cudaErrorStreamCaptureUnmatched, end cudaErrorStreamCaptureInvalidated
@@ -23,6 +24,7 @@
 #include <thread>
 
 __global__ void set(int *p, int v) { *p = v; }
+__device__ int sym;
 
 static const char *name(cudaError_t e) { return cudaGetErrorName(e); }
 
@@ -70,6 +72,10 @@ int main() {
   e = cudaMalloc(&tmp, 16);
   EXPECT_TRUE(tmp == nullptr);
   std::printf("cudaMalloc: %s, end %s\n", name(e), endName(nb));
+
+  CHECK(cudaStreamBeginCapture(nb, cudaStreamCaptureModeGlobal));
+  e = cudaMemcpyToSymbol(sym, &h, sizeof(int));
+  std::printf("cudaMemcpyToSymbol: %s, end %s\n", name(e), endName(nb));
 
   // The legacy stream would wait for the capturing blocking stream s.
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));

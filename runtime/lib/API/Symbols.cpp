@@ -21,6 +21,10 @@ namespace {
 cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
                        size_t Count, size_t Offset, cudaMemcpyKind Kind,
                        cudaStream_t Stream, bool Sync, bool ToSymbol) {
+  if (Sync)
+    if (cudaError_t E = captureUnsafe(ToSymbol ? "cudaMemcpyToSymbol"
+                                               : "cudaMemcpyFromSymbol"))
+      return E;
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
