@@ -415,7 +415,13 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
                                      const cudaGraphNode_t *from,
                                      const cudaGraphNode_t *to,
                                      size_t numDependencies);
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        size_t numDependencies);
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
+                                   unsigned int flags);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags HETGPU_DEFAULT_ARG(0));
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
@@ -441,6 +447,12 @@ cudaError_t cudaGraphExecHostNodeSetParams(
     const struct cudaHostNodeParams *pNodeParams);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo);
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int isEnabled);
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int *isEnabled);
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);

@@ -688,6 +688,20 @@ typedef struct cudaGraphEdgeData_st {
   unsigned char reserved[5];
 } cudaGraphEdgeData;
 
+/* cudaGraphDebugDotPrint flags (hetGPU prints the same for all). */
+enum cudaGraphDebugDotFlags {
+  cudaGraphDebugDotFlagsVerbose = 1 << 0,
+  cudaGraphDebugDotFlagsKernelNodeParams = 1 << 2,
+  cudaGraphDebugDotFlagsMemcpyNodeParams = 1 << 3,
+  cudaGraphDebugDotFlagsMemsetNodeParams = 1 << 4,
+  cudaGraphDebugDotFlagsHostNodeParams = 1 << 5,
+  cudaGraphDebugDotFlagsEventNodeParams = 1 << 6,
+  cudaGraphDebugDotFlagsExtSemasSignalNodeParams = 1 << 7,
+  cudaGraphDebugDotFlagsExtSemasWaitNodeParams = 1 << 8,
+  cudaGraphDebugDotFlagsKernelNodeAttributes = 1 << 9,
+  cudaGraphDebugDotFlagsHandles = 1 << 10
+};
+
 struct cudaKernelNodeParams {
   void *func;
   struct dim3 gridDim;

@@ -4,12 +4,20 @@
 // host computation each time.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
-// RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
+// RUN: rm -f %t.dot
+// RUN: env HETGPU_DEVICE=cpu %t %t.dot | FileCheck %s
+// RUN: FileCheck --check-prefix=DOT %s < %t.dot
+// DOT: digraph hetgpu_graph {
+// DOT: n2 [label="2: kernel\nscale(float*, float, int) <<<8,128>>>"];
+// DOT: subgraph cluster_n3 {
+// DOT: n3_0 [label="0: kernel\naddInto(float*, float const*, int) <<<8,128>>>"];
+// DOT: n9 [label="9: memset\n48 bytes"];
+// DOT: n1 -> n3;
 // CHECK: nodes 10 roots 2 edges 10
 // CHECK-NEXT: types ok
 // CHECK-NEXT: replays 20 ok, host node ran 20 times
 // CHECK-NEXT: event recorded by the graph: cudaSuccess
-// CHECK-NEXT: cycle refused: cudaErrorInvalidValue
+// CHECK-NEXT: cycle refused: cudaErrorInvalidValue, edge removed: cudaSuccess
 // CHECK-NEXT: PASS
 #include "Inputs/check.h"
 #include <vector>
@@ -29,7 +37,7 @@ __global__ void addInto(float *dst, const float *src, int n) {
 static int hostRuns = 0;
 static void countRun(void *p) { ++*(int *)p; }
 
-int main() {
+int main(int argc, char **argv) {
   const int n = 1000;
   float *a, *b, *c;
   unsigned *pat;
@@ -140,6 +148,8 @@ int main() {
               *(float *)back.kernelParams[1] == 2.0f);
   std::printf("types ok\n");
 
+  if (argc > 1)
+    CHECK(cudaGraphDebugDotPrint(g, argv[1], cudaGraphDebugDotFlagsVerbose));
   cudaGraphExec_t exec;
   CHECK(cudaGraphInstantiate(&exec, g, 0));
   cudaStream_t s;
@@ -172,9 +182,15 @@ int main() {
   cudaGraphNode_t f[] = {hostN}, tt[] = {scaleA};
   CHECK(cudaGraphAddDependencies(g, f, tt, 1));
   cudaGraphExec_t bad;
-  std::printf("cycle refused: %s\n",
+  std::printf("cycle refused: %s",
               cudaGetErrorName(cudaGraphInstantiate(&bad, g, 0)));
   cudaGetLastError();
+  CHECK(cudaGraphRemoveDependencies(g, f, tt, 1));
+  EXPECT_ERR(cudaGraphRemoveDependencies(g, f, tt, 1), cudaErrorInvalidValue);
+  cudaError_t okAgain = cudaGraphInstantiate(&bad, g, 0);
+  std::printf(", edge removed: %s\n", cudaGetErrorName(okAgain));
+  if (okAgain == cudaSuccess)
+    CHECK(cudaGraphExecDestroy(bad));
   // Bad handles are errors, not crashes.
   EXPECT_ERR(cudaGraphNodeGetType((cudaGraphNode_t)&f, &t), cudaErrorInvalidValue);
   EXPECT_ERR(cudaGraphAddEmptyNode(&emptyN, (cudaGraph_t)&f, nullptr, 0),

@@ -17,6 +17,7 @@
 // CHECK-NEXT: node type changed: cudaErrorGraphExecUpdateFailure result 3
 // CHECK-NEXT: clone: 3 nodes, found, independent: 5 6
 // CHECK-NEXT: host node updated: 2 1
+// CHECK-NEXT: disabled kernel node: 0 0 enabled 0, re-enabled: 7 8
 // CHECK-NEXT: PASS
 #include "Inputs/check.h"
 #include <initializer_list>
@@ -153,6 +154,18 @@ int main() {
   run(x, s, d, h);
   run(x2, s, d, h);
   std::printf("host node updated: %d %d\n", runsB, runsA);
+
+  // A disabled kernel node is skipped by replays until enabled again.
+  CHECK(cudaMemset(d, 0, 2 * sizeof(int)));
+  CHECK(cudaGraphNodeSetEnabled(x2, kn2, 0));
+  unsigned on = 1;
+  CHECK(cudaGraphNodeGetEnabled(x2, kn2, &on));
+  run(x2, s, d, h);
+  std::printf("disabled kernel node: %d %d enabled %u", h[0], h[1], on);
+  CHECK(cudaGraphNodeSetEnabled(x2, kn2, 1));
+  run(x2, s, d, h);
+  std::printf(", re-enabled: %d %d\n", h[0], h[1]);
+  EXPECT_ERR(cudaGraphNodeSetEnabled(x2, hn2, 0), cudaErrorInvalidValue);
 
   for (cudaGraphExec_t e : {x, x2, xc})
     CHECK(cudaGraphExecDestroy(e));

@@ -25,6 +25,7 @@
 #include "Core/Log.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 
@@ -119,6 +120,8 @@ cudaError_t replayMemset(GraphExecObj &X, const GraphNode &N, cudaStream_t S) {
 }
 
 cudaError_t replayNode(GraphExecObj &X, const GraphNode &N, cudaStream_t S) {
+  if (!N.Enabled)
+    return cudaSuccess; // cudaGraphNodeSetEnabled(..., 0)
   switch (N.Kind) {
   case NodeKind::Kernel: {
     const KernelLaunch &K = N.Kernel;
@@ -415,6 +418,39 @@ HETGPU_API cudaError_t cudaGraphExecHostNodeSetParams(
   if (!N)
     return ret(cudaErrorInvalidValue);
   return ret(setHostParams(*N, P));
+}
+
+namespace {
+
+/// The node of \p X that \p Node maps to when it is of a kind that can be
+/// disabled (kernel, memcpy, memset, as in CUDA).
+GraphNode *enableable(cudaGraphExec_t H, cudaGraphNode_t Node) {
+  for (NodeKind K : {NodeKind::Kernel, NodeKind::Memcpy, NodeKind::Memset})
+    if (GraphNode *N = execNode(asExec(H), Node, K))
+      return N;
+  return nullptr;
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t H,
+                                               cudaGraphNode_t Node,
+                                               unsigned int On) {
+  GraphNode *N = enableable(H, Node);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  N->Enabled = On != 0;
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t H,
+                                               cudaGraphNode_t Node,
+                                               unsigned int *On) {
+  GraphNode *N = enableable(H, Node);
+  if (!N || !On)
+    return ret(cudaErrorInvalidValue);
+  *On = N->Enabled;
+  return cudaSuccess;
 }
 
 HETGPU_API cudaError_t cudaGraphExecUpdate(

@@ -16,6 +16,7 @@
 #include "Core/Log.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -596,4 +597,99 @@ HETGPU_API cudaError_t cudaGraphAddDependencies(cudaGraph_t G,
   for (size_t I = 0; I < Num; ++I)
     Gr->addEdge(asNode(From[I]), asNode(To[I]));
   return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t G,
+                                                   const cudaGraphNode_t *From,
+                                                   const cudaGraphNode_t *To,
+                                                   size_t Num) {
+  GraphObj *Gr = asGraph(G);
+  if (!Gr || Gr->Embedded || Gr->Capturing || (Num && (!From || !To)))
+    return ret(cudaErrorInvalidValue);
+  for (size_t I = 0; I < Num; ++I) {
+    GraphNode *F = asNode(From[I]), *T = asNode(To[I]);
+    if (!F || !T || F->Owner != Gr || T->Owner != Gr ||
+        !std::count(T->Deps.begin(), T->Deps.end(), F))
+      return ret(cudaErrorInvalidValue);
+  }
+  for (size_t I = 0; I < Num; ++I)
+    Gr->removeEdge(asNode(From[I]), asNode(To[I]));
+  return cudaSuccess;
+}
+
+namespace {
+
+const char *kindName(NodeKind K) {
+  switch (K) {
+  case NodeKind::Kernel:
+    return "kernel";
+  case NodeKind::Memcpy:
+    return "memcpy";
+  case NodeKind::Memset:
+    return "memset";
+  case NodeKind::Host:
+    return "host";
+  case NodeKind::Child:
+    return "graph";
+  case NodeKind::Empty:
+    return "empty";
+  case NodeKind::WaitEvent:
+    return "wait event";
+  case NodeKind::EventRecord:
+    return "record event";
+  }
+  return "?";
+}
+
+/// Writes \p G's nodes (child graphs as clusters) and edges in DOT;
+/// \p Prefix makes the names unique.
+void dotGraph(FILE *F, const GraphObj &G, const std::string &Prefix) {
+  for (size_t I = 0; I < G.Nodes.size(); ++I) {
+    const GraphNode &N = *G.Nodes[I];
+    std::string Name = Prefix + std::to_string(I);
+    std::string Label = std::to_string(I) + ": " + kindName(N.Kind);
+    if (N.Kind == NodeKind::Kernel && N.Kernel.K && N.Kernel.K->Info)
+      Label += "\\n" + N.Kernel.K->Info->Demangled + " <<<" +
+               std::to_string(N.Kernel.Grid.x) + "," +
+               std::to_string(N.Kernel.Block.x) + ">>>";
+    if (N.Kind == NodeKind::Memcpy || N.Kind == NodeKind::Memset)
+      Label +=
+          "\\n" +
+          std::to_string(N.Kind == NodeKind::Memcpy
+                             ? N.Copy.extent.width * N.Copy.extent.height *
+                                   N.Copy.extent.depth
+                             : N.Set.width * N.Set.elementSize * N.Set.height) +
+          " bytes";
+    if (N.Kind == NodeKind::Child) {
+      std::fprintf(F, "subgraph cluster_%s {\nlabel=\"%s\";\n", Name.c_str(),
+                   Label.c_str());
+      dotGraph(F, *N.Child, Name + "_");
+      std::fprintf(F, "%s [shape=point];\n}\n", Name.c_str());
+    } else {
+      std::fprintf(F, "%s [label=\"%s\"];\n", Name.c_str(), Label.c_str());
+    }
+  }
+  for (size_t I = 0; I < G.Nodes.size(); ++I)
+    for (GraphNode *D : G.Nodes[I]->Deps)
+      std::fprintf(F, "%s%d -> %s%zu;\n", Prefix.c_str(), G.indexOf(D),
+                   Prefix.c_str(), I);
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t G, const char *Path,
+                                              unsigned int) {
+  GraphObj *Gr = asGraph(G);
+  if (!Gr || !Path)
+    return ret(cudaErrorInvalidValue);
+  FILE *F = std::fopen(Path, "w");
+  if (!F) {
+    log(LogLevel::Info,
+        std::string("cudaGraphDebugDotPrint: cannot write '") + Path + "'");
+    return ret(cudaErrorOperatingSystem);
+  }
+  std::fprintf(F, "digraph hetgpu_graph {\n");
+  dotGraph(F, *Gr, "n");
+  std::fprintf(F, "}\n");
+  return ret(std::fclose(F) == 0 ? cudaSuccess : cudaErrorOperatingSystem);
 }

@@ -105,6 +105,16 @@ bool GraphObj::addEdge(GraphNode *From, GraphNode *To) {
   return true;
 }
 
+bool GraphObj::removeEdge(GraphNode *From, GraphNode *To) {
+  auto It = std::find(To->Deps.begin(), To->Deps.end(), From);
+  if (It == To->Deps.end())
+    return false;
+  To->Deps.erase(It);
+  From->Dependents.erase(
+      std::find(From->Dependents.begin(), From->Dependents.end(), To));
+  return true;
+}
+
 void GraphObj::remove(GraphNode *N) {
   auto Drop = [](std::vector<GraphNode *> &V, GraphNode *X) {
     V.erase(std::remove(V.begin(), V.end(), X), V.end());

@@ -77,6 +77,9 @@ public:
   std::unique_ptr<GraphObj> Child; ///< Child (the embedded copy)
   /// The node of the graph this one's graph was cloned from.
   const GraphNode *ClonedFrom = nullptr;
+  /// In an executable graph: replayed (cudaGraphNodeSetEnabled). Not a
+  /// parameter: copyParams keeps it.
+  bool Enabled = true;
 
   GraphNode();
   ~GraphNode();
@@ -106,6 +109,8 @@ public:
   GraphNode *add(NodeKind K, const std::vector<GraphNode *> &Deps);
   /// An edge From -> To; false when it exists already.
   bool addEdge(GraphNode *From, GraphNode *To);
+  /// Removes the edge From -> To; false when there is none.
+  bool removeEdge(GraphNode *From, GraphNode *To);
   /// Removes \p N and its edges.
   void remove(GraphNode *N);
   /// A deep copy whose nodes name the originals in ClonedFrom.
