@@ -2,13 +2,16 @@
 // queued before it finishes first, work queued after it sees its results,
 // an event recorded after it completes after it; launches of one executable
 // graph on two streams run one after the other. The host does not wait for
-// a graph launch.
+// a graph launch. (The two-stream case re-records an event that a queued
+// wait refers to; the last check does that with eager calls: a wait holds
+// for the record made before it only, as in CUDA.)
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu %t | FileCheck %s
 // CHECK: launch returned before the work finished: 1
 // CHECK-NEXT: ordered: 101 eager-after ok, 40 rounds
 // CHECK-NEXT: two streams: 64 increments
+// CHECK-NEXT: re-recorded event: 7
 // CHECK-NEXT: PASS
 #include "Inputs/check.h"
 #include <vector>
@@ -89,6 +92,22 @@ int main() {
   for (int i = 0; i < n; ++i)
     EXPECT_TRUE(h[i] == 64);
   std::printf("two streams: %d increments\n", h[0]);
+
+  // Eager: s2 waits for ev as recorded on s (after a slow kernel), then
+  // records ev itself; the wait must not wait for that later record.
+  cudaEvent_t ev;
+  CHECK(cudaEventCreate(&ev));
+  slowFill<<<1, 64, 0, s>>>(a, 6, n, 20000000LL);
+  CHECK(cudaEventRecord(ev, s));
+  CHECK(cudaStreamWaitEvent(s2, ev, 0));
+  addOne<<<1, 64, 0, s2>>>(a, n);
+  CHECK(cudaEventRecord(ev, s2));
+  CHECK(cudaStreamSynchronize(s2));
+  CHECK(cudaMemcpy(h.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(h[i] == 7);
+  std::printf("re-recorded event: %d\n", h[0]);
+  CHECK(cudaEventDestroy(ev));
 
   CHECK(cudaGraphExecDestroy(x));
   CHECK(cudaGraphDestroy(g));
