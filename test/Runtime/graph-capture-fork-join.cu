@@ -15,6 +15,7 @@
 // CHECK-NEXT: after capture: s0 0 s1 0 s2 0
 // CHECK-NEXT: 50 replays ok, host function ran 50 times
 // CHECK-NEXT: nested: 2 replays ok
+// CHECK-NEXT: 2D: 2 nodes (memset, memcpy), replay ok
 // CHECK-NEXT: modes ok
 // CHECK-NEXT: PASS
 #include "Inputs/check.h"
@@ -159,6 +160,44 @@ int main() {
       EXPECT_TRUE(hout[i] == (2.0f * hx[i] + 1.0f) * (3.0f - hx[i]));
   }
   std::printf("nested: 2 replays ok\n");
+
+  // A 2D memset and a 2D copy are one node each, as in CUDA.
+  {
+    size_t pitch;
+    char *img;
+    CHECK(cudaMallocPitch((void **)&img, &pitch, 40, 6));
+    std::vector<char> host(40 * 6, 0);
+    cudaGraph_t g2;
+    CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeGlobal));
+    CHECK(cudaMemset2DAsync(img, pitch, 0x5a, 30, 6, s2));
+    CHECK(cudaMemcpy2DAsync(host.data(), 40, img, pitch, 40, 6,
+                            cudaMemcpyDeviceToHost, s2));
+    CHECK(cudaStreamEndCapture(s2, &g2));
+    size_t n2;
+    CHECK(cudaGraphGetNodes(g2, nullptr, &n2));
+    EXPECT_TRUE(n2 == 2);
+    cudaGraphNode_t two[2];
+    CHECK(cudaGraphGetNodes(g2, two, &n2));
+    cudaGraphNodeType t0, t1;
+    CHECK(cudaGraphNodeGetType(two[0], &t0));
+    CHECK(cudaGraphNodeGetType(two[1], &t1));
+    EXPECT_TRUE(t0 == cudaGraphNodeTypeMemset && t1 == cudaGraphNodeTypeMemcpy);
+    cudaMemsetParams mp;
+    CHECK(cudaGraphMemsetNodeGetParams(two[0], &mp));
+    EXPECT_TRUE(mp.pitch == pitch && mp.width == 30 && mp.height == 6);
+    CHECK(cudaMemset(img, 1, pitch * 6));
+    cudaGraphExec_t x2;
+    CHECK(cudaGraphInstantiate(&x2, g2, 0));
+    CHECK(cudaGraphLaunch(x2, s2));
+    CHECK(cudaStreamSynchronize(s2));
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 40; ++c)
+        EXPECT_TRUE(host[r * 40 + c] == (c < 30 ? 0x5a : 1));
+    std::printf("2D: %zu nodes (memset, memcpy), replay ok\n", n2);
+    CHECK(cudaGraphExecDestroy(x2));
+    CHECK(cudaGraphDestroy(g2));
+    CHECK(cudaFree(img));
+  }
 
   // Relaxed mode permits cudaMalloc during capture; thread-local forbids it.
   float *tmp;

@@ -119,6 +119,28 @@ cudaError_t memset2D(void *Dst, size_t Pitch, int Value, size_t Width,
   CheckedRange C;
   if (cudaError_t E = checkRange(Dst, Bytes, MemSide::Device, Who, C))
     return E;
+  // Stream capture (Capture.cpp): one 2D memset node per slice, as CUDA.
+  bool Captured = false;
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    if (cudaError_t E = captureWork(
+            *S, Who,
+            [&](GraphNode &N) {
+              N.Kind = NodeKind::Memset;
+              N.Set = {static_cast<char *>(Dst) + Z * SlicePitch,
+                       Pitch,
+                       unsigned(Value) & 0xffu,
+                       1,
+                       Width,
+                       Height};
+              return cudaSuccess;
+            },
+            Captured))
+      return E;
+    if (!Captured)
+      break;
+  }
+  if (Captured)
+    return cudaSuccess;
   for (size_t Z = 0; Z < Depth; ++Z)
     for (size_t Row = 0; Row < Height; ++Row)
       if (cudaError_t E = memsetImpl(static_cast<char *>(Dst) +
@@ -154,6 +176,22 @@ cudaError_t memcpy2D(void *Dst, size_t DPitch, const void *Src,
                                 /*FreedIsNoop=*/true, C))
     return E;
   if (C.Skip)
+    return cudaSuccess;
+  bool Captured; // stream capture: one memcpy node (Capture.cpp), as CUDA
+  if (cudaError_t E = captureWork(
+          *S, Sync ? "cudaMemcpy2D" : "cudaMemcpy2DAsync",
+          [&](GraphNode &N) {
+            N.Kind = NodeKind::Memcpy;
+            N.Copy = cudaMemcpy3DParms{};
+            N.Copy.srcPtr = {const_cast<void *>(Src), SPitch, Width, Height};
+            N.Copy.dstPtr = {Dst, DPitch, Width, Height};
+            N.Copy.extent = {Width, Height, 1};
+            N.Copy.kind = Kind;
+            return cudaSuccess;
+          },
+          Captured))
+    return E;
+  if (Captured)
     return cudaSuccess;
   for (size_t Row = 0; Row < Height; ++Row)
     if (cudaError_t E = memcpyImpl(static_cast<char *>(Dst) + Row * DPitch,
