@@ -415,6 +415,8 @@ HETGPU_API cudaError_t cudaMemcpyFromArray(void *Dst, cudaArray_const_t Src,
 }
 
 HETGPU_API cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *P) {
+  if (cudaError_t E = captureUnsafe("cudaMemcpy3D"))
+    return ret(E);
   return ret(memcpy3D(P, nullptr, false));
 }
 

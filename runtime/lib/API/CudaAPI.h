@@ -31,11 +31,16 @@
 ///                        arrays and mipmapped arrays
 ///   Registration.cpp     clang's host-side __cudaRegister* and call
 ///                        configuration
+///   Graphs.cpp           CUDA graphs: creation, nodes, edges, clones
+///   GraphExec.cpp        executable graphs: instantiation, replay,
+///                        updates (docs/Graphs.md)
+///   Capture.cpp          stream capture: the entry points and the gate
+///                        every stream operation passes (captureWork)
 ///   HetGPUAPI.cpp        hetGPU's own introspection API (hetgpu/hetgpu.h)
 ///
 /// Adding entry points: put them in the file of their group; a group the
 /// layer does not have yet (e.g. stream-ordered allocation, cudaMallocAsync
-/// and memory pools; graphs) gets a new `API/<Group>.cpp`, listed in
+/// and memory pools) gets a new `API/<Group>.cpp`, listed in
 /// runtime/lib/CMakeLists.txt, built on the helpers below. Error behaviour
 /// is CUDA's: every failing call records its error through ret(); launch
 /// configuration errors are not sticky; faults of kernels become sticky
@@ -48,10 +53,12 @@
 #ifndef HETGPU_RUNTIME_API_CUDAAPI_H
 #define HETGPU_RUNTIME_API_CUDAAPI_H
 
+#include "Core/Graph.h"
 #include "Core/Runtime.h"
 #include "cuda_runtime_api.h"
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 /// Marks an entry point exported by libhetgpu-rt (everything else is
@@ -195,6 +202,78 @@ bool findArray(cudaArray_const_t A, ArrayInfo &Out);
 /// Bytes per element of channel format \p F, or 0 when CUDA refuses it
 /// (channels of 8, 16 or 32 bits, the used ones first; Textures.cpp).
 unsigned formatBytes(const cudaChannelFormatDesc &F);
+
+/// A kernel launch with cudaLaunchKernel's checks (Launch.cpp): what
+/// graph replay calls for a kernel node.
+cudaError_t launchKernel(const void *Func, dim3 Grid, dim3 Block, void **Args,
+                         size_t Shared, cudaStream_t Stream);
+
+//===--- Graphs (Graphs.cpp, GraphExec.cpp, Capture.cpp) -----------------===//
+
+/// Sets \p N's parameters from CUDA's, with cudaGraphAdd*Node's checks (a
+/// kernel node copies the argument bytes); \p Who names the API in logs.
+cudaError_t setKernelParams(GraphNode &N, const cudaKernelNodeParams *P,
+                            const char *Who);
+cudaError_t setMemcpyParams(GraphNode &N, const cudaMemcpy3DParms *P);
+cudaError_t setMemsetParams(GraphNode &N, const cudaMemsetParams *P);
+cudaError_t setHostParams(GraphNode &N, const cudaHostNodeParams *P);
+/// A 1D copy as a memcpy node's 3D parameters (one row of \p N bytes).
+cudaMemcpy3DParms copy1D(void *Dst, const void *Src, size_t N,
+                         cudaMemcpyKind Kind);
+
+/// The gate of every operation that queues work on \p S (a kernel, copy,
+/// memset, host function, event record or wait): \p Captured false and
+/// cudaSuccess: run it. When \p S is capturing, \p Fill has set up the
+/// node appended to the capture (after the stream's current dependencies)
+/// and \p Captured is true. Errors: cudaErrorStreamCaptureImplicit for the
+/// legacy stream while a blocking stream of its device captures (which
+/// invalidates that capture), cudaErrorStreamCaptureInvalidated on an
+/// invalidated capture, or \p Fill's error (which invalidates it).
+/// (A template, so that eager work builds no std::function while no capture
+/// is under way.)
+template <typename FillFn>
+cudaError_t captureWork(StreamObj &S, const char *Who, FillFn &&Fill,
+                        bool &Captured);
+/// Whether any stream capture is under way (one atomic load).
+bool captureUnderWay();
+cudaError_t captureWorkSlow(StreamObj &S, const char *Who,
+                            const std::function<cudaError_t(GraphNode &)> &Fill,
+                            bool &Captured);
+template <typename FillFn>
+cudaError_t captureWork(StreamObj &S, const char *Who, FillFn &&Fill,
+                        bool &Captured) {
+  Captured = false;
+  if (!captureUnderWay())
+    return cudaSuccess;
+  return captureWorkSlow(S, Who, Fill, Captured);
+}
+/// For an operation on \p S that capture cannot record (synchronisation,
+/// queries, copies between devices): cudaErrorStreamCaptureUnsupported and
+/// the capture invalidated when \p S is capturing, the legacy-stream
+/// conflict as in captureWork, else cudaSuccess. \p Who names it in logs.
+cudaError_t captureRefuse(StreamObj &S, const char *Who);
+/// For a potentially unsafe call (cudaMalloc, a synchronous copy, a device
+/// synchronisation): cudaErrorStreamCaptureUnsupported, and the captures
+/// that forbid it invalidated, when the calling thread's capture mode and
+/// the captures under way forbid it (cudaThreadExchangeStreamCaptureMode).
+cudaError_t captureUnsafe(const char *Who);
+/// cudaEventRecord on a capturing stream (\p Captured then true): the
+/// event takes the stream's dependencies; with cudaEventRecordExternal an
+/// event-record node is added too.
+cudaError_t captureRecord(StreamObj &S, EventObj &E, unsigned Flags,
+                          bool &Captured);
+/// cudaStreamWaitEvent: joins \p S to the capture \p E was recorded in
+/// (fork), merges the dependencies (join), or adds a wait node
+/// (cudaEventWaitExternal); \p Captured false: no capture concerned.
+cudaError_t captureWait(StreamObj &S, EventObj &E, unsigned Flags,
+                        bool &Captured);
+/// cudaErrorCapturedEvent when \p E was last recorded in a capture under way.
+cudaError_t capturedEventCheck(EventObj &E);
+/// cudaStreamDestroy of a capturing stream: it leaves its capture, which is
+/// invalidated.
+void captureForgetStream(StreamObj &S);
+/// Whether \p S is capturing (cudaGraphLaunch then adds a child node).
+bool isCapturing(StreamObj &S);
 
 } // namespace api
 } // namespace rt

@@ -57,6 +57,8 @@ HETGPU_API cudaError_t cudaChooseDevice(int *Device,
 }
 
 HETGPU_API cudaError_t cudaDeviceSynchronize(void) {
+  if (cudaError_t E = captureUnsafe("cudaDeviceSynchronize"))
+    return ret(E);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);

@@ -19,10 +19,15 @@ using namespace hetgpu::rt::api;
 
 namespace {
 
-cudaError_t liveEvent(cudaEvent_t Event, EventObj *&Out) {
+/// \p Event as a live event; \p Waits: the caller waits on or queries it,
+/// which an event recorded in a capture under way refuses
+/// (cudaErrorCapturedEvent).
+cudaError_t liveEvent(cudaEvent_t Event, EventObj *&Out, bool Waits = true) {
   Out = reinterpret_cast<EventObj *>(Event);
   if (!Out || !RT().isLiveEvent(Out))
     return cudaErrorInvalidResourceHandle;
+  if (cudaError_t E = Waits ? capturedEventCheck(*Out) : cudaSuccess)
+    return E;
   if (int St = Out->Ctx->Sticky.load())
     return static_cast<cudaError_t>(St);
   return cudaSuccess;
@@ -57,15 +62,22 @@ HETGPU_API cudaError_t cudaEventCreate(cudaEvent_t *Out) {
 
 HETGPU_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t Event,
                                                 cudaStream_t Stream,
-                                                unsigned int) {
+                                                unsigned int Flags) {
   EventObj *Ev;
-  if (cudaError_t E = liveEvent(Event, Ev))
+  if (cudaError_t E = liveEvent(Event, Ev, /*Waits=*/false))
     return ret(E);
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return ret(E);
   if (S->Ctx != Ev->Ctx)
     return ret(cudaErrorInvalidResourceHandle);
+  if (Flags & ~unsigned(cudaEventRecordExternal))
+    return ret(cudaErrorInvalidValue);
+  bool Captured; // recorded into a capture (Capture.cpp)
+  if (cudaError_t E = captureRecord(*S, *Ev, Flags, Captured))
+    return ret(E);
+  if (Captured)
+    return cudaSuccess;
   std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
   RT().orderLegacy(*S);
   if (cudaError_t E = mapStatus(*S->Ctx, S->Q->record(*Ev->E)))

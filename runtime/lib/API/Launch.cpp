@@ -135,6 +135,27 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     if (uint64_t(Grid.x) * Grid.y * Grid.z > Limit)
       return cudaErrorCooperativeLaunchTooLarge;
   }
+  // Stream capture (Capture.cpp): a kernel node with a copy of the
+  // arguments instead of a launch. Cooperative launches are not captured.
+  if (Cooperative) {
+    if (cudaError_t E = captureRefuse(*S, "cudaLaunchCooperativeKernel"))
+      return E;
+  } else {
+    bool Captured;
+    if (cudaError_t E = captureWork(
+            *S, "cudaLaunchKernel",
+            [&](GraphNode &N) {
+              N.Kind = NodeKind::Kernel;
+              cudaKernelNodeParams KP = {const_cast<void *>(Func), Grid,
+                                         Block, unsigned(Shared), Args,
+                                         nullptr};
+              return setKernelParams(N, &KP, "cudaLaunchKernel");
+            },
+            Captured))
+      return E;
+    if (Captured)
+      return cudaSuccess;
+  }
   Kernel *Kn;
   if (cudaError_t E = RT().getKernel(Ctx, *K, Kn))
     return E;
@@ -178,6 +199,12 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
 }
 
 } // namespace
+
+cudaError_t api::launchKernel(const void *Func, dim3 Grid, dim3 Block,
+                              void **Args, size_t Shared,
+                              cudaStream_t Stream) {
+  return launch(Func, Grid, Block, Args, Shared, Stream);
+}
 
 HETGPU_API cudaError_t cudaLaunchKernel(const void *Func, dim3 Grid,
                                         dim3 Block, void **Args, size_t Shared,

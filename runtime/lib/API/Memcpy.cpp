@@ -71,6 +71,18 @@ cudaError_t memsetImpl(void *Dst, int Value, size_t N, cudaStream_t Stream,
   CheckedRange C;
   if (cudaError_t E = checkRange(Dst, N, MemSide::Device, Who, C))
     return E;
+  bool Captured; // stream capture: a memset node (Capture.cpp)
+  if (cudaError_t E = captureWork(
+          *S, Who,
+          [&](GraphNode &Nd) {
+            Nd.Kind = NodeKind::Memset;
+            Nd.Set = {Dst, 0, unsigned(Value) & 0xffu, 1, N, 1};
+            return cudaSuccess;
+          },
+          Captured))
+    return E;
+  if (Captured)
+    return cudaSuccess;
   if (C.AsHost) { // page-locked memory the device cannot reach
     if (cudaError_t E = syncStream(*S))
       return E;
@@ -107,6 +119,28 @@ cudaError_t memset2D(void *Dst, size_t Pitch, int Value, size_t Width,
   CheckedRange C;
   if (cudaError_t E = checkRange(Dst, Bytes, MemSide::Device, Who, C))
     return E;
+  // Stream capture (Capture.cpp): one 2D memset node per slice, as CUDA.
+  bool Captured = false;
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    if (cudaError_t E = captureWork(
+            *S, Who,
+            [&](GraphNode &N) {
+              N.Kind = NodeKind::Memset;
+              N.Set = {static_cast<char *>(Dst) + Z * SlicePitch,
+                       Pitch,
+                       unsigned(Value) & 0xffu,
+                       1,
+                       Width,
+                       Height};
+              return cudaSuccess;
+            },
+            Captured))
+      return E;
+    if (!Captured)
+      break;
+  }
+  if (Captured)
+    return cudaSuccess;
   for (size_t Z = 0; Z < Depth; ++Z)
     for (size_t Row = 0; Row < Height; ++Row)
       if (cudaError_t E = memsetImpl(static_cast<char *>(Dst) +
@@ -143,6 +177,22 @@ cudaError_t memcpy2D(void *Dst, size_t DPitch, const void *Src,
     return E;
   if (C.Skip)
     return cudaSuccess;
+  bool Captured; // stream capture: one memcpy node (Capture.cpp), as CUDA
+  if (cudaError_t E = captureWork(
+          *S, Sync ? "cudaMemcpy2D" : "cudaMemcpy2DAsync",
+          [&](GraphNode &N) {
+            N.Kind = NodeKind::Memcpy;
+            N.Copy = cudaMemcpy3DParms{};
+            N.Copy.srcPtr = {const_cast<void *>(Src), SPitch, Width, Height};
+            N.Copy.dstPtr = {Dst, DPitch, Width, Height};
+            N.Copy.extent = {Width, Height, 1};
+            N.Copy.kind = Kind;
+            return cudaSuccess;
+          },
+          Captured))
+    return E;
+  if (Captured)
+    return cudaSuccess;
   for (size_t Row = 0; Row < Height; ++Row)
     if (cudaError_t E = memcpyImpl(static_cast<char *>(Dst) + Row * DPitch,
                                    static_cast<const char *>(Src) + Row * SPitch,
@@ -169,6 +219,18 @@ cudaError_t api::memcpyImpl(void *Dst, const void *Src, size_t N,
                                 /*FreedIsNoop=*/true, C))
     return E;
   if (C.Skip)
+    return cudaSuccess;
+  bool Captured; // stream capture: a memcpy node (Capture.cpp)
+  if (cudaError_t E = captureWork(
+          *S, Sync ? "cudaMemcpy" : "cudaMemcpyAsync",
+          [&](GraphNode &Nd) {
+            Nd.Kind = NodeKind::Memcpy;
+            Nd.Copy = copy1D(Dst, Src, N, Kind);
+            return cudaSuccess;
+          },
+          Captured))
+    return E;
+  if (Captured)
     return cudaSuccess;
   if (C.Dst.AsHost || C.Src.AsHost) {
     // Page-locked memory the device cannot reach is host memory here.
@@ -201,6 +263,8 @@ cudaError_t api::memcpyImpl(void *Dst, const void *Src, size_t N,
 
 HETGPU_API cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t N,
                                   enum cudaMemcpyKind Kind) {
+  if (cudaError_t E = captureUnsafe("cudaMemcpy"))
+    return ret(E);
   return ret(memcpyImpl(Dst, Src, N, Kind, nullptr, true));
 }
 
@@ -213,6 +277,8 @@ HETGPU_API cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t N,
 HETGPU_API cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
                                     size_t SPitch, size_t Width, size_t Height,
                                     enum cudaMemcpyKind Kind) {
+  if (cudaError_t E = captureUnsafe("cudaMemcpy2D"))
+    return ret(E);
   return ret(memcpy2D(Dst, DPitch, Src, SPitch, Width, Height, Kind, nullptr,
                       true));
 }
@@ -226,6 +292,8 @@ HETGPU_API cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch,
 }
 
 HETGPU_API cudaError_t cudaMemset(void *Dst, int Value, size_t N) {
+  if (cudaError_t E = captureUnsafe("cudaMemset"))
+    return ret(E);
   return ret(memsetImpl(Dst, Value, N, nullptr, true));
 }
 
@@ -236,6 +304,8 @@ HETGPU_API cudaError_t cudaMemsetAsync(void *Dst, int Value, size_t N,
 
 HETGPU_API cudaError_t cudaMemset2D(void *Dst, size_t Pitch, int Value,
                                     size_t Width, size_t Height) {
+  if (cudaError_t E = captureUnsafe("cudaMemset2D"))
+    return ret(E);
   return ret(memset2D(Dst, Pitch, Value, Width, Height, 1, 0, nullptr, true,
                       "cudaMemset2D"));
 }
@@ -262,6 +332,8 @@ cudaError_t memset3D(cudaPitchedPtr P, int Value, cudaExtent E,
 
 HETGPU_API cudaError_t cudaMemset3D(cudaPitchedPtr P, int Value,
                                     cudaExtent E) {
+  if (cudaError_t Err = captureUnsafe("cudaMemset3D"))
+    return ret(Err);
   return ret(memset3D(P, Value, E, nullptr, true));
 }
 

@@ -26,6 +26,8 @@ HETGPU_API cudaError_t cudaMalloc(void **Ptr, size_t Size) {
   if (!Ptr)
     return ret(cudaErrorInvalidValue);
   *Ptr = nullptr;
+  if (cudaError_t E = captureUnsafe("cudaMalloc"))
+    return ret(E);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
@@ -56,6 +58,8 @@ HETGPU_API cudaError_t cudaMallocPitch(void **Ptr, size_t *Pitch, size_t Width,
 }
 
 HETGPU_API cudaError_t cudaFree(void *Ptr) {
+  if (cudaError_t E = captureUnsafe("cudaFree"))
+    return ret(E);
   // cudaFree(0): CUDA's idiom to create the context up front.
   if (!Ptr)
     return ret(RT().init());
@@ -83,6 +87,8 @@ HETGPU_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
   *Ptr = nullptr;
   if (Flags & ~0x7u)
     return ret(cudaErrorInvalidValue);
+  if (cudaError_t E = captureUnsafe("cudaHostAlloc"))
+    return ret(E);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
@@ -104,6 +110,8 @@ HETGPU_API cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
 HETGPU_API cudaError_t cudaFreeHost(void *Ptr) {
   if (!Ptr)
     return cudaSuccess;
+  if (cudaError_t E = captureUnsafe("cudaFreeHost"))
+    return ret(E);
   Runtime &R = RT();
   if (cudaError_t E = R.init())
     return ret(E);
@@ -124,6 +132,8 @@ HETGPU_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
   *Ptr = nullptr;
   if (Flags != cudaMemAttachGlobal && Flags != cudaMemAttachHost)
     return ret(cudaErrorInvalidValue);
+  if (cudaError_t E = captureUnsafe("cudaMallocManaged"))
+    return ret(E);
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);

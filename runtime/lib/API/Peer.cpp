@@ -234,5 +234,7 @@ HETGPU_API cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice,
   StreamObj *Q;
   if (cudaError_t E = resolve(Stream, Q))
     return ret(E);
+  if (cudaError_t E = captureRefuse(*Q, "cudaMemcpyPeerAsync"))
+    return ret(E);
   return ret(peerCopy(D, Dst, S, Src, N, Q, false));
 }

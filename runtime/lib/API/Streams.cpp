@@ -20,10 +20,30 @@ using namespace hetgpu::rt::api;
 
 namespace {
 
-cudaError_t hostFunc(cudaStream_t Stream, std::function<void()> Fn) {
+cudaError_t hostFunc(cudaStream_t Stream, std::function<void()> Fn,
+                     cudaHostFn_t Plain = nullptr, void *Data = nullptr) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
+  // Stream capture (Capture.cpp): cudaLaunchHostFunc becomes a host node;
+  // cudaStreamAddCallback is not capturable, as in CUDA.
+  if (!Plain) {
+    if (cudaError_t E = captureRefuse(*S, "cudaStreamAddCallback"))
+      return E;
+  } else {
+    bool Captured;
+    if (cudaError_t E = captureWork(
+            *S, "cudaLaunchHostFunc",
+            [&](GraphNode &N) {
+              N.Kind = NodeKind::Host;
+              N.Host = {Plain, Data};
+              return cudaSuccess;
+            },
+            Captured))
+      return E;
+    if (Captured)
+      return cudaSuccess;
+  }
   std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
   RT().orderLegacy(*S);
   return mapStatus(*S->Ctx, S->Q->hostFunc(std::move(Fn)));
@@ -62,12 +82,18 @@ HETGPU_API cudaError_t cudaStreamCreate(cudaStream_t *Out) {
 HETGPU_API cudaError_t cudaStreamDestroy(cudaStream_t S) {
   if (!S || S == cudaStreamLegacy || S == cudaStreamPerThread)
     return ret(cudaErrorInvalidResourceHandle);
-  return ret(RT().destroyStream(reinterpret_cast<StreamObj *>(S)));
+  auto *Obj = reinterpret_cast<StreamObj *>(S);
+  if (!RT().isLiveStream(Obj))
+    return ret(cudaErrorInvalidResourceHandle);
+  captureForgetStream(*Obj);
+  return ret(RT().destroyStream(Obj));
 }
 
 HETGPU_API cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
+    return ret(E);
+  if (cudaError_t E = captureRefuse(*S, "cudaStreamSynchronize"))
     return ret(E);
   if (S->IsNull) {
     // The legacy stream waits for the blocking streams too.
@@ -80,6 +106,8 @@ HETGPU_API cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
 HETGPU_API cudaError_t cudaStreamQuery(cudaStream_t Stream) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
+    return ret(E);
+  if (cudaError_t E = captureRefuse(*S, "cudaStreamQuery"))
     return ret(E);
   Status St = S->Q->query();
   if (St.Code == ErrorCode::NotReady)
@@ -100,6 +128,11 @@ HETGPU_API cudaError_t cudaStreamWaitEvent(cudaStream_t Stream,
     return ret(cudaErrorInvalidResourceHandle);
   if (Flags & ~1u)
     return ret(cudaErrorInvalidValue);
+  bool Captured; // fork/join of a capture, or a wait node (Capture.cpp)
+  if (cudaError_t E = captureWait(*S, *Ev, Flags, Captured))
+    return ret(E);
+  if (Captured)
+    return cudaSuccess;
   if (!Ev->Recorded)
     return cudaSuccess; // nothing to wait for
   std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
@@ -120,7 +153,7 @@ HETGPU_API cudaError_t cudaLaunchHostFunc(cudaStream_t Stream, cudaHostFn_t Fn,
                                           void *UserData) {
   if (!Fn)
     return ret(cudaErrorInvalidValue);
-  return ret(hostFunc(Stream, [=] { Fn(UserData); }));
+  return ret(hostFunc(Stream, [=] { Fn(UserData); }, Fn, UserData));
 }
 
 HETGPU_API cudaError_t cudaStreamGetFlags(cudaStream_t Stream,

@@ -21,6 +21,10 @@ namespace {
 cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
                        size_t Count, size_t Offset, cudaMemcpyKind Kind,
                        cudaStream_t Stream, bool Sync, bool ToSymbol) {
+  if (Sync)
+    if (cudaError_t E = captureUnsafe(ToSymbol ? "cudaMemcpyToSymbol"
+                                               : "cudaMemcpyFromSymbol"))
+      return E;
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return E;
@@ -69,6 +73,22 @@ cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
       return cudaSuccess;
     return E;
   }
+  bool Captured; // stream capture: a memcpy node (Capture.cpp)
+  if (cudaError_t E = captureWork(
+          *S, Who,
+          [&](GraphNode &N) {
+            cudaMemcpyKind CK =
+                K == CopyKind::HostToDevice   ? cudaMemcpyHostToDevice
+                : K == CopyKind::DeviceToHost ? cudaMemcpyDeviceToHost
+                                              : cudaMemcpyDeviceToDevice;
+            N.Kind = NodeKind::Memcpy;
+            N.Copy = copy1D(Dst, Src, Count, CK);
+            return cudaSuccess;
+          },
+          Captured))
+    return E;
+  if (Captured)
+    return cudaSuccess;
   if (cudaError_t E = enqueueCopy(*S, Dst, Src, Count, K))
     return E;
   return Sync || copyNeedsSync(Dst, Src, K) ? syncStream(*S) : cudaSuccess;

@@ -34,6 +34,8 @@ namespace hetgpu {
 namespace rt {
 
 struct DeviceContext;
+struct CaptureSeq;
+class GraphNode;
 
 /// A registered container (one per .cu file of the program).
 struct BinaryRecord {
@@ -77,6 +79,11 @@ struct StreamObj {
   unsigned Flags = 0;
   int Priority = 0;
   bool IsNull = false;
+  /// Stream capture (API/Capture.cpp, under its lock): the capture this
+  /// stream takes part in and the nodes the next captured operation
+  /// depends on.
+  CaptureSeq *Capture = nullptr;
+  std::vector<GraphNode *> CaptureDeps;
 };
 
 /// cudaEvent_t points to one of these.
@@ -87,6 +94,10 @@ struct EventObj {
   std::unique_ptr<Event> E;
   unsigned Flags = 0;
   bool Recorded = false;
+  /// Last recorded in a capturing stream (API/Capture.cpp): the capture's
+  /// id (0: not) and the nodes a wait on the event depends on.
+  unsigned long long CaptureId = 0;
+  std::vector<GraphNode *> CaptureDeps;
 };
 
 struct LoadedModule {

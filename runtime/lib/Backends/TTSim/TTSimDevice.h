@@ -175,28 +175,47 @@ public:
 // Events and queues
 //===----------------------------------------------------------------------===//
 
+/// Each record is a ticket; a wait, a query or a synchronize concerns the
+/// latest record made before it (CUDA's semantics), so a record queued
+/// after a wait does not hold that wait up.
 class TTSimEvent : public Event {
 public:
-  void markPending() {
+  /// A new record; its ticket.
+  uint64_t markPending() {
     std::lock_guard<std::mutex> G(M);
-    ++Pending;
+    Outstanding.insert(++Issued);
+    return Issued;
   }
-  void complete() {
+  void complete(uint64_t Ticket) {
     std::lock_guard<std::mutex> G(M);
-    if (Pending)
-      --Pending;
-    Time = Clock::now();
+    Outstanding.erase(Ticket);
+    if (Ticket >= Latest) {
+      Latest = Ticket;
+      Time = Clock::now();
+    }
     Recorded = true;
     CV.notify_all();
+  }
+  /// The ticket of the latest record (0: none).
+  uint64_t latest() {
+    std::lock_guard<std::mutex> G(M);
+    return Issued;
+  }
+  /// Blocks until record \p Ticket is complete.
+  void waitFor(uint64_t Ticket) {
+    std::unique_lock<std::mutex> L(M);
+    CV.wait(L, [&] { return !Outstanding.count(Ticket); });
   }
   Status synchronize() override;
   Status query() override;
   Status elapsedSince(Event &StartE, float &Ms) override;
 
 private:
+  bool pendingLocked() const { return Outstanding.count(Issued) != 0; }
   std::mutex M;
   std::condition_variable CV;
-  unsigned Pending = 0;
+  std::set<uint64_t> Outstanding; ///< tickets not complete yet
+  uint64_t Issued = 0, Latest = 0;
   bool Recorded = false;
   Clock::time_point Time;
 };

@@ -100,15 +100,14 @@ Status TTSimQueue::launch(Kernel &K, const LaunchParams &P) {
 }
 
 Status TTSimEvent::synchronize() {
-  std::unique_lock<std::mutex> L(M);
-  CV.wait(L, [&] { return Pending == 0; });
+  waitFor(latest());
   return Status::ok();
 }
 
 Status TTSimEvent::query() {
   std::lock_guard<std::mutex> G(M);
-  return Pending ? Status(ErrorCode::NotReady, "tt-sim: event pending")
-                 : Status::ok();
+  return pendingLocked() ? Status(ErrorCode::NotReady, "tt-sim: event pending")
+                         : Status::ok();
 }
 
 Status TTSimEvent::elapsedSince(Event &StartE, float &Ms) {
@@ -116,15 +115,17 @@ Status TTSimEvent::elapsedSince(Event &StartE, float &Ms) {
   Clock::time_point T0, T1;
   {
     std::lock_guard<std::mutex> G(S.M);
-    if (!S.Recorded || S.Pending)
-      return Status(S.Pending ? ErrorCode::NotReady : ErrorCode::InvalidValue,
+    if (!S.Recorded || S.pendingLocked())
+      return Status(S.pendingLocked() ? ErrorCode::NotReady
+                                      : ErrorCode::InvalidValue,
                     "tt-sim: start event not complete");
     T0 = S.Time;
   }
   {
     std::lock_guard<std::mutex> G(M);
-    if (!Recorded || Pending)
-      return Status(Pending ? ErrorCode::NotReady : ErrorCode::InvalidValue,
+    if (!Recorded || pendingLocked())
+      return Status(pendingLocked() ? ErrorCode::NotReady
+                                    : ErrorCode::InvalidValue,
                     "tt-sim: end event not complete");
     T1 = Time;
   }
@@ -150,15 +151,24 @@ Status TTSimQueue::hostFunc(std::function<void()> Fn) {
 
 Status TTSimQueue::record(Event &E) {
   auto &TE = static_cast<TTSimEvent &>(E);
-  TE.markPending();
-  return enqueue([&TE] {
-    TE.complete();
+  uint64_t Ticket = TE.markPending();
+  return enqueue([&TE, Ticket] {
+    TE.complete(Ticket);
     return Status::ok();
   });
 }
 
 Status TTSimQueue::wait(Event &E) {
-  return enqueue([&E] { return E.synchronize(); });
+  // The record made before this call, not a later one (Ticket now). An
+  // event of another backend is waited for as a whole.
+  auto *TE = dynamic_cast<TTSimEvent *>(&E);
+  if (!TE)
+    return enqueue([&E] { return E.synchronize(); });
+  uint64_t Ticket = TE->latest();
+  return enqueue([TE, Ticket] {
+    TE->waitFor(Ticket);
+    return Status::ok();
+  });
 }
 
 Status TTSimQueue::enqueue(std::function<Status()> Fn) {

@@ -1,0 +1,146 @@
+// bench/coalesce/coalesce.cu - eager launches vs CUDA graph replay of K tiny
+// independent kernels (issue 23, part 4: the skeleton; coalescing itself,
+// parts 2 and 3, is not implemented yet).
+// SPDX-License-Identifier: Apache-2.0
+//
+// For K in 2, 4, 8, 16, 32: a group is K one-block kernels, each writing its
+// own slice, issued on 1 stream or spread round-robin over N streams
+// (forked from and joined back into the first through events). "eager"
+// issues each group with launches; "graph" captures one group once
+// (fork/join included) and replays it. Each configuration runs `groups`
+// groups, then synchronises; the output checks every slice after every
+// configuration. Prints microseconds per group and the ratio eager/graph
+// (above 1: the graph is faster), each the minimum of 5 interleaved runs. Timing only; the CI tests (test/Runtime/
+// graph-*.cu) check correctness.
+//   coalesce [groups [streams]]     (defaults 200, 8)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      std::printf("error %s at %s:%d\n", cudaGetErrorName(e_), __FILE__,       \
+                  __LINE__);                                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+__global__ void tiny(float *slice, float v) {
+  slice[threadIdx.x] = slice[threadIdx.x] * 0.5f + v;
+}
+
+static const int Threads = 32;
+
+struct Setup {
+  int K, N;
+  float *buf;
+  std::vector<cudaStream_t> s;
+  std::vector<cudaEvent_t> ev; // ev[0]: fork; ev[i]: join of stream i
+};
+
+/// One group: K kernels over N streams, forked from s[0] and joined back.
+static void issue(Setup &S) {
+  if (S.N > 1) {
+    CK(cudaEventRecord(S.ev[0], S.s[0]));
+    for (int i = 1; i < S.N; ++i)
+      CK(cudaStreamWaitEvent(S.s[i], S.ev[0], 0));
+  }
+  for (int k = 0; k < S.K; ++k)
+    tiny<<<1, Threads, 0, S.s[k % S.N]>>>(S.buf + k * Threads, float(k));
+  if (S.N > 1)
+    for (int i = 1; i < S.N; ++i) {
+      CK(cudaEventRecord(S.ev[i], S.s[i]));
+      CK(cudaStreamWaitEvent(S.s[0], S.ev[i], 0));
+    }
+}
+
+/// Every element converges to 2k (x -> x/2 + k) after many groups; checks
+/// the slices are near it (both modes run the same number of groups).
+static bool check(Setup &S, int groups) {
+  std::vector<float> h(S.K * Threads);
+  CK(cudaMemcpy(h.data(), S.buf, h.size() * sizeof(float),
+                cudaMemcpyDeviceToHost));
+  for (int k = 0; k < S.K; ++k)
+    for (int t = 0; t < Threads; ++t) {
+      float want = 2.0f * k, got = h[k * Threads + t];
+      if (groups >= 30 && (got < want - 1e-3f || got > want + 1e-3f)) {
+        std::printf("FAIL K=%d N=%d slice %d: %f, want %f\n", S.K, S.N, k, got,
+                    want);
+        return false;
+      }
+    }
+  return true;
+}
+
+static double usPerGroup(Setup &S, int groups, bool graph) {
+  CK(cudaMemset(S.buf, 0, S.K * Threads * sizeof(float)));
+  cudaGraphExec_t x = nullptr;
+  cudaGraph_t g = nullptr;
+  if (graph) {
+    CK(cudaStreamBeginCapture(S.s[0], cudaStreamCaptureModeGlobal));
+    issue(S);
+    CK(cudaStreamEndCapture(S.s[0], &g));
+    CK(cudaGraphInstantiate(&x, g, 0));
+    CK(cudaGraphLaunch(x, S.s[0])); // warm: translations are cached
+  } else {
+    issue(S);
+  }
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemset(S.buf, 0, S.K * Threads * sizeof(float)));
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < groups; ++i) {
+    if (graph)
+      CK(cudaGraphLaunch(x, S.s[0]));
+    else
+      issue(S);
+  }
+  CK(cudaDeviceSynchronize());
+  auto t1 = std::chrono::steady_clock::now();
+  if (!check(S, groups))
+    std::exit(1);
+  if (graph) {
+    CK(cudaGraphExecDestroy(x));
+    CK(cudaGraphDestroy(g));
+  }
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / groups;
+}
+
+int main(int argc, char **argv) {
+  int groups = argc > 1 ? std::atoi(argv[1]) : 200;
+  int streams = argc > 2 ? std::atoi(argv[2]) : 8;
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("device: %s, %d groups per configuration\n", p.name, groups);
+  std::printf("%4s %8s %12s %12s %12s\n", "K", "streams", "eager us", "graph us",
+              "eager/graph");
+  for (int n : {1, streams})
+    for (int K : {2, 4, 8, 16, 32}) {
+      Setup S;
+      S.K = K;
+      S.N = n < K ? n : K;
+      CK(cudaMalloc(&S.buf, K * Threads * sizeof(float)));
+      S.s.resize(S.N);
+      S.ev.resize(S.N);
+      for (int i = 0; i < S.N; ++i) {
+        CK(cudaStreamCreateWithFlags(&S.s[i], cudaStreamNonBlocking));
+        CK(cudaEventCreateWithFlags(&S.ev[i], cudaEventDisableTiming));
+      }
+      // The minimum of 5 interleaved runs (the machine may be shared).
+      double e = 1e30, g = 1e30;
+      for (int r = 0; r < 5; ++r) {
+        e = std::min(e, usPerGroup(S, groups, false));
+        g = std::min(g, usPerGroup(S, groups, true));
+      }
+      std::printf("%4d %8d %12.1f %12.1f %12.2f\n", K, S.N, e, g, e / g);
+      for (int i = 0; i < S.N; ++i) {
+        CK(cudaStreamDestroy(S.s[i]));
+        CK(cudaEventDestroy(S.ev[i]));
+      }
+      CK(cudaFree(S.buf));
+    }
+  return 0;
+}

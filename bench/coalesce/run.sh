@@ -1,0 +1,16 @@
+#!/bin/sh
+# bench/coalesce/run.sh - eager launches vs CUDA graph replay of K tiny
+# kernels from 1 and N streams (issue 23, part 4; skeleton: no coalescing
+# yet, no nvcc baseline yet). Prints microseconds per group and ratios.
+# SPDX-License-Identifier: Apache-2.0
+#
+#   run.sh [device [groups [streams]]]   (defaults cpu, 200, 8)
+# Env: HETGPU_BUILD_DIR (default build), BENCH_OUT (default /tmp/hetgpu-bench-coalesce).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${HETGPU_BUILD_DIR:-$root/build}
+out=${BENCH_OUT:-/tmp/hetgpu-bench-coalesce}
+mkdir -p "$out"
+"$build/bin/hetgpu-cc" -O2 "$here/coalesce.cu" -o "$out/coalesce"
+HETGPU_DEVICE=${1:-cpu} "$out/coalesce" "${2:-200}" "${3:-8}"

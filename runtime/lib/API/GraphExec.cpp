@@ -1,0 +1,492 @@
+//===- GraphExec.cpp - CUDA executable graphs: instantiate, replay --------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// cudaGraphInstantiate (CUDA 12/13 forms, WithFlags, WithParams),
+/// cudaGraphLaunch, cudaGraphExec*NodeSetParams, cudaGraphExecUpdate,
+/// cudaGraphUpload and cudaGraphExecDestroy.
+///
+/// Instantiation copies the graph (later changes of it do not reach the
+/// executable graph, as in CUDA), resolves the dependencies once into a
+/// replay order (Core/Graph.h: topological, child graphs expanded) and
+/// translates every kernel for the current device. A launch replays that
+/// order on the launch stream through the same paths eager calls take
+/// (launchKernel, memcpyImpl, ...), so it works on every device the runtime
+/// supports; the in-order stream satisfies every edge. Launches of one
+/// executable graph on different streams are ordered after each other by
+/// an event, as CUDA orders them. The NVIDIA driver's own graphs
+/// (cuGraph*) are not used (docs/Graphs.md).
+///
+//===----------------------------------------------------------------------===//
+
+#include "API/CudaAPI.h"
+#include "Core/CudaErrors.h"
+#include "Core/Log.h"
+
+#include <cstring>
+#include <initializer_list>
+#include <mutex>
+#include <set>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+using namespace hetgpu::rt::api;
+
+namespace {
+
+struct GraphExecObj {
+  static constexpr uint32_t MagicValue = 0x47455845; // "GEXE"
+  uint32_t Magic = MagicValue;
+  std::unique_ptr<GraphObj> Copy;
+  /// Nodes of the graphs it was instantiated or updated from -> the nodes
+  /// of Copy (cudaGraphExec*NodeSetParams take the former).
+  std::map<const GraphNode *, GraphNode *> Map;
+  std::vector<GraphNode *> Order; ///< the replay order
+  unsigned long long Flags = 0;
+  /// Memset nodes whose element pattern is no byte pattern: a page-locked
+  /// row of the pattern, copied to every row.
+  std::map<const GraphNode *, void *> Patterns;
+  /// Serialises launches; Done is recorded at the end of the last one.
+  std::mutex M;
+  std::unique_ptr<Event> Done;
+  DeviceContext *DoneCtx = nullptr;
+  StreamObj *Last = nullptr;
+};
+
+std::mutex ExecM;
+std::set<GraphExecObj *> &liveExecs() {
+  static auto *S = new std::set<GraphExecObj *>(); // never destroyed
+  return *S;
+}
+
+GraphExecObj *asExec(cudaGraphExec_t H) {
+  auto *X = reinterpret_cast<GraphExecObj *>(H);
+  std::lock_guard<std::mutex> L(ExecM);
+  return X && liveExecs().count(X) ? X : nullptr;
+}
+
+/// Whether memset node \p N's element is one byte repeated.
+bool bytePattern(const cudaMemsetParams &P) {
+  unsigned char B[4];
+  std::memcpy(B, &P.value, 4);
+  for (unsigned I = 1; I < P.elementSize; ++I)
+    if (B[I] != B[0])
+      return false;
+  return true;
+}
+
+void dropPattern(GraphExecObj &X, const GraphNode *N) {
+  auto It = X.Patterns.find(N);
+  if (It == X.Patterns.end())
+    return;
+  cudaFreeHost(It->second);
+  X.Patterns.erase(It);
+}
+
+/// Prepares the row pattern of memset node \p N, where it needs one.
+cudaError_t preparePattern(GraphExecObj &X, const GraphNode &N) {
+  dropPattern(X, &N);
+  const cudaMemsetParams &P = N.Set;
+  if (P.elementSize == 1 || bytePattern(P) || !P.width)
+    return cudaSuccess;
+  void *Buf;
+  size_t Bytes = P.width * P.elementSize;
+  if (cudaError_t E = cudaHostAlloc(&Buf, Bytes, 0))
+    return E;
+  for (size_t I = 0; I < P.width; ++I)
+    std::memcpy(static_cast<char *>(Buf) + I * P.elementSize, &P.value,
+                P.elementSize);
+  X.Patterns[&N] = Buf;
+  return cudaSuccess;
+}
+
+cudaError_t replayMemset(GraphExecObj &X, const GraphNode &N, cudaStream_t S) {
+  const cudaMemsetParams &P = N.Set;
+  size_t Row = P.width * P.elementSize;
+  auto It = X.Patterns.find(&N);
+  if (It == X.Patterns.end()) {
+    int V = int(P.value & 0xff);
+    if (P.height <= 1)
+      return cudaMemsetAsync(P.dst, V, Row, S);
+    return cudaMemset2DAsync(P.dst, P.pitch, V, Row, P.height, S);
+  }
+  for (size_t R = 0; R < P.height; ++R)
+    if (cudaError_t E =
+            memcpyImpl(static_cast<char *>(P.dst) + R * P.pitch, It->second,
+                       Row, cudaMemcpyDefault, S, false))
+      return E;
+  return cudaSuccess;
+}
+
+cudaError_t replayNode(GraphExecObj &X, const GraphNode &N, cudaStream_t S) {
+  if (!N.Enabled)
+    return cudaSuccess; // cudaGraphNodeSetEnabled(..., 0)
+  switch (N.Kind) {
+  case NodeKind::Kernel: {
+    const KernelLaunch &K = N.Kernel;
+    return launchKernel(K.Func, K.Grid, K.Block, K.Args->args(), K.Shared, S);
+  }
+  case NodeKind::Memcpy: {
+    const cudaMemcpy3DParms &P = N.Copy;
+    bool Linear = !P.srcArray && !P.dstArray && P.extent.height == 1 &&
+                  P.extent.depth == 1 && !P.srcPos.x && !P.srcPos.y &&
+                  !P.srcPos.z && !P.dstPos.x && !P.dstPos.y && !P.dstPos.z;
+    if (Linear)
+      return memcpyImpl(P.dstPtr.ptr, P.srcPtr.ptr, P.extent.width, P.kind, S,
+                        false);
+    return cudaMemcpy3DAsync(&P, S);
+  }
+  case NodeKind::Memset:
+    return replayMemset(X, N, S);
+  case NodeKind::Host:
+    return cudaLaunchHostFunc(S, N.Host.fn, N.Host.userData);
+  case NodeKind::EventRecord:
+    return cudaEventRecord(N.Event, S);
+  case NodeKind::WaitEvent:
+    return cudaStreamWaitEvent(S, N.Event, 0);
+  case NodeKind::Child: // expanded by flatten()
+  case NodeKind::Empty:
+    return cudaSuccess;
+  }
+  return cudaErrorInvalidValue;
+}
+
+/// Checks what replay will need of \p N on \p Ctx: live events, and the
+/// kernel translated and loaded (so that the first launch runs no JIT).
+cudaError_t prepareNode(GraphExecObj &X, DeviceContext &Ctx, GraphNode &N) {
+  switch (N.Kind) {
+  case NodeKind::Kernel: {
+    Kernel *K;
+    return RT().getKernel(Ctx, *N.Kernel.K, K);
+  }
+  case NodeKind::EventRecord:
+  case NodeKind::WaitEvent:
+    return RT().isLiveEvent(reinterpret_cast<EventObj *>(N.Event))
+               ? cudaSuccess
+               : cudaErrorInvalidResourceHandle;
+  case NodeKind::Memset:
+    return preparePattern(X, N);
+  default:
+    return cudaSuccess;
+  }
+}
+
+cudaError_t instantiate(cudaGraphExec_t *Out, cudaGraph_t G,
+                        unsigned long long Flags,
+                        cudaGraphInstantiateParams *Params) {
+  auto Result = [&](cudaGraphInstantiateResult R, GraphNode *N) {
+    if (Params) {
+      Params->result_out = R;
+      Params->errNode_out = reinterpret_cast<cudaGraphNode_t>(N);
+    }
+  };
+  Result(cudaGraphInstantiateError, nullptr);
+  auto *Gr = reinterpret_cast<GraphObj *>(G);
+  if (!Out || !isLiveGraph(Gr))
+    return cudaErrorInvalidValue;
+  const unsigned long long Known = cudaGraphInstantiateFlagAutoFreeOnLaunch |
+                                   cudaGraphInstantiateFlagUpload |
+                                   cudaGraphInstantiateFlagDeviceLaunch |
+                                   cudaGraphInstantiateFlagUseNodePriority;
+  if (Flags & ~Known)
+    return cudaErrorInvalidValue;
+  if (Flags & cudaGraphInstantiateFlagDeviceLaunch) {
+    log(LogLevel::Warn, "cudaGraphInstantiate: graphs launched from the "
+                        "device (cudaGraphInstantiateFlagDeviceLaunch) are "
+                        "not implemented by hetGPU");
+    Result(cudaGraphInstantiateNodeOperationNotSupported, nullptr);
+    return cudaErrorNotSupported;
+  }
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return E;
+  auto X = std::make_unique<GraphExecObj>();
+  X->Flags = Flags;
+  X->Copy = Gr->clone();
+  for (const auto &N : X->Copy->Nodes)
+    X->Map[N->ClonedFrom] = N.get();
+  if (!X->Copy->flatten(X->Order)) {
+    log(LogLevel::Info, "cudaGraphInstantiate: the graph's dependencies "
+                        "form a cycle");
+    Result(cudaGraphInstantiateInvalidStructure, nullptr);
+    return cudaErrorInvalidValue;
+  }
+  for (GraphNode *N : X->Order)
+    if (cudaError_t E = prepareNode(*X, *Ctx, *N)) {
+      // Report the node of the caller's graph.
+      GraphNode *Orig = nullptr;
+      for (auto &[From, To] : X->Map)
+        if (To == N)
+          Orig = const_cast<GraphNode *>(From);
+      Result(cudaGraphInstantiateError, Orig);
+      for (auto &[Node, Buf] : X->Patterns)
+        cudaFreeHost(Buf);
+      return E;
+    }
+  if (Status S = Ctx->Dev->createEvent(X->Done))
+    return toCudaError(S.Code);
+  X->DoneCtx = Ctx;
+  Result(cudaGraphInstantiateSuccess, nullptr);
+  GraphExecObj *P = X.release();
+  {
+    std::lock_guard<std::mutex> L(ExecM);
+    liveExecs().insert(P);
+  }
+  *Out = reinterpret_cast<cudaGraphExec_t>(P);
+  return cudaSuccess;
+}
+
+/// The node of \p X's copy that \p H (a node of a graph \p X came from)
+/// maps to, when it is of kind \p K.
+GraphNode *execNode(GraphExecObj *X, cudaGraphNode_t H, NodeKind K) {
+  if (!X)
+    return nullptr;
+  auto It = X->Map.find(reinterpret_cast<GraphNode *>(H));
+  return It == X->Map.end() || It->second->Kind != K ? nullptr : It->second;
+}
+
+/// Compares the structure of \p New with \p Old (cudaGraphExecUpdate's
+/// rules: nodes paired in creation order, same kinds, same edges, child
+/// graphs alike); fills \p Info and returns false on a difference.
+bool sameShape(const GraphObj &Old, const GraphObj &New,
+               cudaGraphExecUpdateResultInfo &Info) {
+  if (Old.Nodes.size() != New.Nodes.size()) {
+    Info.result = cudaGraphExecUpdateErrorTopologyChanged;
+    return false;
+  }
+  for (size_t I = 0; I < New.Nodes.size(); ++I) {
+    const GraphNode &A = *Old.Nodes[I], &B = *New.Nodes[I];
+    Info.errorNode = reinterpret_cast<cudaGraphNode_t>(New.Nodes[I].get());
+    if (A.Kind != B.Kind) {
+      Info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
+      return false;
+    }
+    if (A.Deps.size() != B.Deps.size()) {
+      Info.result = cudaGraphExecUpdateErrorTopologyChanged;
+      return false;
+    }
+    for (size_t D = 0; D < B.Deps.size(); ++D)
+      if (Old.indexOf(A.Deps[D]) != New.indexOf(B.Deps[D])) {
+        Info.result = cudaGraphExecUpdateErrorTopologyChanged;
+        Info.errorFromNode = reinterpret_cast<cudaGraphNode_t>(B.Deps[D]);
+        return false;
+      }
+    if (A.Kind == NodeKind::Child && !sameShape(*A.Child, *B.Child, Info))
+      return false;
+  }
+  Info.errorNode = nullptr;
+  return true;
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Out, cudaGraph_t G,
+                                            unsigned long long Flags) {
+  return ret(instantiate(Out, G, Flags, nullptr));
+}
+
+HETGPU_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *Out,
+                                                     cudaGraph_t G,
+                                                     unsigned long long Flags) {
+  return ret(instantiate(Out, G, Flags, nullptr));
+}
+
+HETGPU_API cudaError_t cudaGraphInstantiateWithParams(
+    cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P) {
+  if (!P)
+    return ret(cudaErrorInvalidValue);
+  cudaError_t E = instantiate(Out, G, P->flags, P);
+  if (!E && (P->flags & cudaGraphInstantiateFlagUpload))
+    E = cudaGraphUpload(*Out, P->uploadStream);
+  return ret(E);
+}
+
+HETGPU_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t H,
+                                             unsigned long long *Flags) {
+  GraphExecObj *X = asExec(H);
+  if (!X || !Flags)
+    return ret(cudaErrorInvalidValue);
+  *Flags = X->Flags;
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
+  GraphExecObj *X = asExec(H);
+  if (!X)
+    return ret(cudaErrorInvalidValue);
+  StreamObj *S;
+  if (cudaError_t E = resolve(Stream, S))
+    return ret(E);
+  // Launched into a capturing stream: the graph becomes a child node.
+  bool Captured;
+  if (cudaError_t E = captureWork(
+          *S, "cudaGraphLaunch",
+          [&](GraphNode &N) {
+            N.Kind = NodeKind::Child;
+            N.Child = X->Copy->clone();
+            N.Child->Embedded = true;
+            return cudaSuccess;
+          },
+          Captured))
+    return ret(E);
+  if (Captured)
+    return cudaSuccess;
+  std::lock_guard<std::mutex> L(X->M);
+  if (X->Last && X->Last != S) {
+    // After the previous launch of this graph, which ran on another stream.
+    Status St =
+        X->DoneCtx == S->Ctx ? S->Q->wait(*X->Done) : X->Done->synchronize();
+    if (cudaError_t E = mapStatus(*S->Ctx, St))
+      return ret(E);
+  }
+  for (GraphNode *N : X->Order)
+    if (cudaError_t E = replayNode(*X, *N, Stream))
+      return ret(E);
+  if (X->DoneCtx == S->Ctx) {
+    std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
+    if (cudaError_t E = mapStatus(*S->Ctx, S->Q->record(*X->Done)))
+      return ret(E);
+    X->Last = S;
+  } else {
+    X->Last = nullptr; // another device's stream: the next launch syncs it
+    if (cudaError_t E = syncStream(*S))
+      return ret(E);
+  }
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphUpload(cudaGraphExec_t H, cudaStream_t Stream) {
+  // Instantiation already translated and loaded every kernel: nothing is
+  // left to upload; the handles are checked.
+  StreamObj *S;
+  if (!asExec(H))
+    return ret(cudaErrorInvalidValue);
+  return ret(resolve(Stream, S));
+}
+
+HETGPU_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t H) {
+  GraphExecObj *X = asExec(H);
+  if (!X)
+    return ret(cudaErrorInvalidValue);
+  {
+    std::lock_guard<std::mutex> L(ExecM);
+    liveExecs().erase(X);
+  }
+  // CUDA lets a launched graph finish; its pattern buffers live until then.
+  if (X->Last)
+    X->Done->synchronize();
+  for (auto &[Node, Buf] : X->Patterns)
+    cudaFreeHost(Buf);
+  delete X;
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphExecKernelNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaKernelNodeParams *P) {
+  GraphNode *N = execNode(asExec(H), Node, NodeKind::Kernel);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  return ret(setKernelParams(*N, P, "cudaGraphExecKernelNodeSetParams"));
+}
+
+HETGPU_API cudaError_t cudaGraphExecMemcpyNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaMemcpy3DParms *P) {
+  GraphNode *N = execNode(asExec(H), Node, NodeKind::Memcpy);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  return ret(setMemcpyParams(*N, P));
+}
+
+HETGPU_API cudaError_t cudaGraphExecMemsetNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaMemsetParams *P) {
+  GraphExecObj *X = asExec(H);
+  GraphNode *N = execNode(X, Node, NodeKind::Memset);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  if (cudaError_t E = setMemsetParams(*N, P))
+    return ret(E);
+  std::lock_guard<std::mutex> L(X->M);
+  if (X->Last)
+    X->Done->synchronize(); // the old pattern may still be read
+  return ret(preparePattern(*X, *N));
+}
+
+HETGPU_API cudaError_t cudaGraphExecHostNodeSetParams(
+    cudaGraphExec_t H, cudaGraphNode_t Node, const cudaHostNodeParams *P) {
+  GraphNode *N = execNode(asExec(H), Node, NodeKind::Host);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  return ret(setHostParams(*N, P));
+}
+
+namespace {
+
+/// The node of \p X that \p Node maps to when it is of a kind that can be
+/// disabled (kernel, memcpy, memset, as in CUDA).
+GraphNode *enableable(cudaGraphExec_t H, cudaGraphNode_t Node) {
+  for (NodeKind K : {NodeKind::Kernel, NodeKind::Memcpy, NodeKind::Memset})
+    if (GraphNode *N = execNode(asExec(H), Node, K))
+      return N;
+  return nullptr;
+}
+
+} // namespace
+
+HETGPU_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t H,
+                                               cudaGraphNode_t Node,
+                                               unsigned int On) {
+  GraphNode *N = enableable(H, Node);
+  if (!N)
+    return ret(cudaErrorInvalidValue);
+  N->Enabled = On != 0;
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t H,
+                                               cudaGraphNode_t Node,
+                                               unsigned int *On) {
+  GraphNode *N = enableable(H, Node);
+  if (!N || !On)
+    return ret(cudaErrorInvalidValue);
+  *On = N->Enabled;
+  return cudaSuccess;
+}
+
+HETGPU_API cudaError_t cudaGraphExecUpdate(
+    cudaGraphExec_t H, cudaGraph_t G, cudaGraphExecUpdateResultInfo *Info) {
+  GraphExecObj *X = asExec(H);
+  auto *Gr = reinterpret_cast<GraphObj *>(G);
+  if (!X || !isLiveGraph(Gr) || !Info)
+    return ret(cudaErrorInvalidValue);
+  *Info = cudaGraphExecUpdateResultInfo{};
+  Info->result = cudaGraphExecUpdateSuccess;
+  if (!sameShape(*X->Copy, *Gr, *Info)) {
+    log(LogLevel::Info, "cudaGraphExecUpdate: the graph's topology or node "
+                        "kinds differ from the executable graph's");
+    return ret(cudaErrorGraphExecUpdateFailure);
+  }
+  DeviceContext *Ctx;
+  if (cudaError_t E = currentCtx(Ctx))
+    return ret(E);
+  std::lock_guard<std::mutex> L(X->M);
+  if (X->Last)
+    X->Done->synchronize(); // pattern buffers of the last launch
+  // Child graphs are copied anew: every pattern is made again below.
+  for (auto &[Node, Buf] : X->Patterns)
+    cudaFreeHost(Buf);
+  X->Patterns.clear();
+  for (size_t I = 0; I < Gr->Nodes.size(); ++I) {
+    GraphNode &To = *X->Copy->Nodes[I];
+    To.copyParams(*Gr->Nodes[I]);
+    X->Map[Gr->Nodes[I].get()] = &To;
+  }
+  X->Order.clear();
+  X->Copy->flatten(X->Order); // same shape: acyclic as before
+  for (GraphNode *N : X->Order)
+    if (cudaError_t E = prepareNode(*X, *Ctx, *N)) {
+      Info->result = cudaGraphExecUpdateError;
+      return ret(E);
+    }
+  return cudaSuccess;
+}
