@@ -38,8 +38,18 @@
 static _Thread_local char *FrameBuf;
 static _Thread_local size_t FrameCap;
 
+/* The block shape and frame size for which the thread states at the start
+ * of FrameBuf hold tid, linear and frame (Area NULL: none). The blocks of
+ * a launch that a worker runs one after another share them: such a block
+ * only resets what a run changes (initStates). */
+static _Thread_local struct {
+  char *Area;
+  uint32_t BX, BY, BZ, FrameSize;
+} Laid;
+
 static char *frameArea(size_t Bytes) {
   if (Bytes > FrameCap) {
+    Laid.Area = 0;
     free(FrameBuf);
     size_t Cap = FrameCap ? FrameCap : 4096;
     while (Cap < Bytes)
@@ -128,22 +138,31 @@ static void divergentBarrier(hetgpu_block_ctx *Ctx, const char *Kernel,
   __builtin_trap();
 }
 
-static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
-                      hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
-                      const char *Kernel) {
-  uint32_t BX = Ctx->block_dim[0], BY = Ctx->block_dim[1];
-  uint32_t N = BX * BY * Ctx->block_dim[2];
-  if (N == 0)
+/* The lanes of warp W of a block of N threads (bit i: lane i). */
+static uint32_t lanesOf(uint32_t N, uint32_t W) {
+  uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
+  return NumLanes == 32 ? ~0u : (1u << NumLanes) - 1;
+}
+
+/* Makes the N = Dim[0] * Dim[1] * Dim[2] states TS the threads of a block
+ * at its start, frames from \p Frames on. tid, linear and frame depend on
+ * the shape alone: when the worker's previous block had the same shape and
+ * frame size in the same area (hosted builds), only resume and status are
+ * reset (generated code never writes the others; kind, arg and result are
+ * written before they are read). */
+static void initStates(hetgpu_thread_state *TS, char *Frames,
+                       const uint32_t *Dim, uint32_t FrameSize) {
+  uint32_t BX = Dim[0], BY = Dim[1], N = BX * BY * Dim[2];
+#if __STDC_HOSTED__
+  if (Laid.Area == (char *)TS && Laid.BX == BX && Laid.BY == BY &&
+      Laid.BZ == Dim[2] && Laid.FrameSize == FrameSize) {
+    for (uint32_t I = 0; I < N; ++I) {
+      TS[I].resume = 0;
+      TS[I].status = HETGPU_ST_RUN;
+    }
     return;
-  size_t TSBytes = ((size_t)N * sizeof(hetgpu_thread_state) + 63) & ~(size_t)63;
-  char *Area = frameArea(TSBytes + (size_t)N * FrameSize);
-  if (!Area) {
-    if (Ctx->services && Ctx->services->trap)
-      Ctx->services->trap(Ctx->services->rt);
-    __builtin_trap();
   }
-  hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
-  char *Frames = Area + TSBytes;
+#endif
   uint32_t X = 0, Y = 0, Z = 0;
   for (uint32_t I = 0; I < N; ++I) {
     hetgpu_sched_init_thread(&TS[I], I, X, Y, Z,
@@ -156,13 +175,50 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       }
     }
   }
+#if __STDC_HOSTED__
+  Laid.Area = (char *)TS;
+  Laid.BX = BX;
+  Laid.BY = BY;
+  Laid.BZ = Dim[2];
+  Laid.FrameSize = FrameSize;
+#endif
+}
+
+static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+                      hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
+                      const char *Kernel) {
+  uint32_t N = Ctx->block_dim[0] * Ctx->block_dim[1] * Ctx->block_dim[2];
+  if (N == 0)
+    return;
+  size_t TSBytes = ((size_t)N * sizeof(hetgpu_thread_state) + 63) & ~(size_t)63;
+  char *Area = frameArea(TSBytes + (size_t)N * FrameSize);
+  if (!Area) {
+    if (Ctx->services && Ctx->services->trap)
+      Ctx->services->trap(Ctx->services->rt);
+    __builtin_trap();
+  }
+  hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
+  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize);
+  /* Runnable lanes per warp (bit i: lane i); at the start all of them, after
+   * a barrier round those that waited at it. A block has at most 1024
+   * threads in CUDA; a larger one scans the statuses instead. */
   uint32_t NumWarps = (N + 31) / 32;
+  uint32_t Runs[32];
+  int Known = NumWarps <= 32;
+  for (uint32_t W = 0; Known && W < NumWarps; ++W)
+    Runs[W] = lanesOf(N, W);
   for (;;) {
     int AtBarrier = 0;
     for (uint32_t W = 0; W < NumWarps; ++W) {
       uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
-      AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn, &TS[W * 32],
-                                         NumLanes);
+      /* Lanes not runnable have exited (or lie past a partial warp): a
+       * warp returns only when none waits at a warp operation. */
+      if (Known)
+        AtBarrier |= hetgpu_sched_run_warp_masks(
+            Args, Ctx, Fn, LanesFn, &TS[W * 32], Runs[W], ~Runs[W], 0);
+      else
+        AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn,
+                                           &TS[W * 32], NumLanes);
     }
     /* Every thread has exited: no barrier round to complete. */
     if (!AtBarrier)
@@ -188,10 +244,14 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
         break;
       }
     int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
+    for (uint32_t W = 0; Known && W < NumWarps; ++W)
+      Runs[W] = 0;
     for (uint32_t I = 0; I < N; ++I)
       if (TS[I].status == HETGPU_ST_BAR) {
         TS[I].result = R;
         TS[I].status = HETGPU_ST_RUN;
+        if (Known)
+          Runs[I / 32] |= 1u << (I % 32);
       }
   }
 }
