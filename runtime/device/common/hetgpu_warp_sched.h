@@ -344,6 +344,21 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
         LANE(__builtin_ctz(M))->status = HETGPU_ST_EXIT;
       Gone |= Exited;
       Run &= ~Exited;
+      /* The others all stopped at one block barrier (the same id is the
+       * same sync point, so the same kind): no warp operation to group. */
+      uint32_t Other = 0, Id0 = Run ? Ids[__builtin_ctz(Run)] : 0;
+      for (uint32_t L = 0; L < 32; ++L)
+        Other |= (uint32_t)(Ids[L] != Id0) << L;
+      if (Run && !(Other & Run) &&
+          hetgpu_sched_is_barrier(LANE(__builtin_ctz(Run))->kind)) {
+        for (uint32_t M = Run; M; M &= M - 1) {
+          hetgpu_thread_state *T = LANE(__builtin_ctz(M));
+          T->resume = Id0;
+          T->status = HETGPU_ST_BAR;
+        }
+        AtBarrier = 1;
+        Run = 0;
+      }
     }
     for (uint32_t M = Run; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
