@@ -178,10 +178,19 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: %[[KA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %j{{[0-9]*}}
 ; ARRAYS-NEXT: %[[KV:[0-9]+]] = load i32, ptr %[[KA]]
 ; ARRAYS-NEXT: store i32 %[[KV]], ptr %[[KF]]
-; A kernel whose only sync points are block barriers keeps one loop per
-; resume point and its states (no row loops, no per-warp arrays).
+; A kernel whose only sync points are block barriers keeps its states (no
+; per-warp arrays) but gets the row loops too: tid.x from lane 0's, so that
+; accesses indexed by threadIdx.x are consecutive.
 ; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(
-; ARRAYS-NOT: {{warp\.kind|%row|rowlanes}}
+; ARRAYS-NOT: warp.kind
+; ARRAYS: %row = and i1
+; ARRAYS-NOT: warp.kind
+; ARRAYS: br i1 %row, label %rowlanes, label %lanes
+; ARRAYS-NOT: warp.kind
+; ARRAYS: rowlanes:
+; ARRAYS-NOT: warp.kind
+; ARRAYS: %tid.x.row = add i32 %x0, %i
+; ARRAYS-NOT: warp.kind
 ; ARRAYS: call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; ARRAYS-NEXT: icmp
 ; ARRAYS-NOT: define {{.*}}@__hetgpu_exec_
