@@ -184,6 +184,70 @@ static void initStates(hetgpu_thread_state *TS, char *Frames,
 #endif
 }
 
+/* Completes a barrier round: every thread waits at a block barrier or has
+ * exited; those waiting (status HETGPU_ST_BAR) get the result and become
+ * runnable. */
+static void completeBarrierScan(hetgpu_thread_state *TS, uint32_t N,
+                                hetgpu_block_ctx *Ctx, const char *Kernel) {
+  uint32_t Id = 0, Waiting = 0, Count = 0;
+  for (uint32_t I = 0; I < N; ++I) {
+    if (TS[I].status != HETGPU_ST_BAR)
+      continue;
+    if (!Id)
+      Id = TS[I].resume;
+    else if (TS[I].resume != Id)
+      divergentBarrier(Ctx, Kernel, Id, TS[I].resume);
+    ++Waiting;
+    Count += TS[I].arg[1] != 0;
+  }
+  if (!Waiting)
+    return;
+  uint32_t Kind = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (TS[I].status == HETGPU_ST_BAR) {
+      Kind = TS[I].kind;
+      break;
+    }
+  int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
+  for (uint32_t I = 0; I < N; ++I)
+    if (TS[I].status == HETGPU_ST_BAR) {
+      TS[I].result = R;
+      TS[I].status = HETGPU_ST_RUN;
+    }
+}
+
+/* completeBarrierScan when the waiting lanes of each warp are known
+ * (Bars[W], bit i: lane i of warp W, not all zero): no status scans, and a
+ * plain __syncthreads (no predicate) takes one pass. The lanes' statuses
+ * stay HETGPU_ST_BAR: hetgpu_sched_run_warp_masks runs Bars[W] next and
+ * sets them when they stop. */
+static void completeBarrierKnown(hetgpu_thread_state *TS, uint32_t NumWarps,
+                                 const uint32_t *Bars, hetgpu_block_ctx *Ctx,
+                                 const char *Kernel) {
+  uint32_t First = 0;
+  while (!Bars[First])
+    ++First;
+  hetgpu_thread_state *T0 = &TS[First * 32 + __builtin_ctz(Bars[First])];
+  uint32_t Id = T0->resume, Kind = T0->kind, Waiting = 0, Count = 0;
+  int Plain = Kind == HETGPU_SYNC_BARRIER;
+  for (uint32_t W = First; W < NumWarps; ++W)
+    for (uint32_t M = Bars[W]; M; M &= M - 1) {
+      hetgpu_thread_state *T = &TS[W * 32 + __builtin_ctz(M)];
+      if (T->resume != Id)
+        divergentBarrier(Ctx, Kernel, Id, T->resume);
+      ++Waiting;
+      Count += T->arg[1] != 0;
+      if (Plain)
+        T->result = 0;
+    }
+  if (Plain)
+    return;
+  int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
+  for (uint32_t W = First; W < NumWarps; ++W)
+    for (uint32_t M = Bars[W]; M; M &= M - 1)
+      TS[W * 32 + __builtin_ctz(M)].result = R;
+}
+
 static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
                       hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
                       const char *Kernel) {
@@ -212,47 +276,26 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     for (uint32_t W = 0; W < NumWarps; ++W) {
       uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
       /* Lanes not runnable have exited (or lie past a partial warp): a
-       * warp returns only when none waits at a warp operation. */
-      if (Known)
-        AtBarrier |= hetgpu_sched_run_warp_masks(
-            Args, Ctx, Fn, LanesFn, &TS[W * 32], Runs[W], ~Runs[W], 0);
-      else
+       * warp returns only when none waits at a warp operation. Runs[W]
+       * becomes the lanes that then wait at a barrier. */
+      if (Known) {
+        Runs[W] = hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn,
+                                              &TS[W * 32], Runs[W], ~Runs[W],
+                                              0);
+        AtBarrier |= Runs[W] != 0;
+      } else {
         AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn,
                                            &TS[W * 32], NumLanes);
+      }
     }
     /* Every thread has exited: no barrier round to complete. */
     if (!AtBarrier)
       return;
     /* Every thread now waits at a block barrier or has exited. */
-    uint32_t Id = 0, Waiting = 0, Count = 0;
-    for (uint32_t I = 0; I < N; ++I) {
-      if (TS[I].status != HETGPU_ST_BAR)
-        continue;
-      if (!Id)
-        Id = TS[I].resume;
-      else if (TS[I].resume != Id)
-        divergentBarrier(Ctx, Kernel, Id, TS[I].resume);
-      ++Waiting;
-      Count += TS[I].arg[1] != 0;
-    }
-    if (!Waiting)
-      return;
-    uint32_t Kind = 0;
-    for (uint32_t I = 0; I < N; ++I)
-      if (TS[I].status == HETGPU_ST_BAR) {
-        Kind = TS[I].kind;
-        break;
-      }
-    int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
-    for (uint32_t W = 0; Known && W < NumWarps; ++W)
-      Runs[W] = 0;
-    for (uint32_t I = 0; I < N; ++I)
-      if (TS[I].status == HETGPU_ST_BAR) {
-        TS[I].result = R;
-        TS[I].status = HETGPU_ST_RUN;
-        if (Known)
-          Runs[I / 32] |= 1u << (I % 32);
-      }
+    if (Known)
+      completeBarrierKnown(TS, NumWarps, Runs, Ctx, Kernel);
+    else
+      completeBarrierScan(TS, N, Ctx, Kernel);
   }
 }
 

@@ -315,9 +315,10 @@ HETGPU_SCHED_INLINE void hetgpu_sched_warp_op(HETGPU_SCHED_LANES Lanes,
  * operations; lanes in none of them wait at a block barrier. The lanes'
  * statuses must agree with the masks only for lanes not in \p Run (those
  * in Run get theirs when they stop). The block executor enters every warp
- * this way at the start of a block (all lanes runnable), which saves the
- * status scan. */
-HETGPU_SCHED_INLINE int
+ * this way (all lanes runnable at the start of a block, those that waited
+ * after a barrier round), which saves the status scans. Returns the lanes
+ * that wait at a block barrier when the warp is done. */
+HETGPU_SCHED_INLINE uint32_t
 hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
                             hetgpu_thread_fn Fn, hetgpu_lanes_fn LanesFn,
                             HETGPU_SCHED_LANES Lanes, uint32_t Run,
@@ -356,7 +357,7 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
           T->resume = Id0;
           T->status = HETGPU_ST_BAR;
         }
-        AtBarrier = 1;
+        AtBarrier |= Run;
         Run = 0;
       }
     }
@@ -371,7 +372,7 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
         T->resume = Id;
         if (hetgpu_sched_is_barrier(T->kind)) {
           T->status = HETGPU_ST_BAR;
-          AtBarrier = 1;
+          AtBarrier |= 1u << L;
         } else {
           T->status = HETGPU_ST_WARP;
           Waiting |= 1u << L;
@@ -445,7 +446,7 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     Waiting |= (uint32_t)(St == HETGPU_ST_WARP) << L;
   }
   return hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn, Lanes, Run, Gone,
-                                     Waiting);
+                                     Waiting) != 0;
 }
 
 #endif /* HETGPU_WARP_SCHED_H */
