@@ -350,10 +350,17 @@ void WarpArrays::buildCopyIn() {
 }
 
 /// Back to the executor: copy out what it and the next resume read. A
-/// lane's values are those saved at the sync point it stopped at (Out[j]).
+/// lane's values are those saved at the sync point it stopped at (Out[j]);
+/// a lane that exited (Out[j] == 0) has nothing the executor reads, so the
+/// common end of a kernel (every lane done) copies nothing.
 BasicBlock *WarpArrays::buildCopyOut() {
   auto [Head, J, Last] = laneLoopBlocks(
       "copyout", L.Exit, [&](IRBuilder<> &B, Value *J, Value *Lane) {
+        BasicBlock *Live = BasicBlock::Create(C, "copyout.live", &F, L.Exit);
+        BasicBlock *Join = BasicBlock::Create(C, "copyout.join", &F, L.Exit);
+        Value *Id = B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Out, J), "id");
+        B.CreateCondBr(B.CreateICmpEQ(Id, B.getInt32(0)), Join, Live);
+        B.SetInsertPoint(Live);
         B.CreateStore(B.CreateLoad(I32, elem(B, KindA, J)),
                       fieldPtr(B, Lane, KindOff));
         for (unsigned K = 0; K < 4; ++K)
@@ -362,10 +369,11 @@ BasicBlock *WarpArrays::buildCopyOut() {
                 B.CreateLoad(I32, elem(B, ArgA,
                                        B.CreateAdd(J, B.getInt32(32 * K)))),
                 fieldPtr(B, Lane, ArgOff + 4 * K));
-        if (StoredAt.empty())
+        if (StoredAt.empty()) {
+          B.CreateBr(Join);
+          B.SetInsertPoint(Join);
           return;
-        BasicBlock *Join = BasicBlock::Create(C, "copyout.join", &F, L.Exit);
-        Value *Id = B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Out, J));
+        }
         SwitchInst *SW = B.CreateSwitch(Id, Join, StoredAt.size());
         for (auto &[Sync, Keys] : StoredAt) {
           BasicBlock *Case = BasicBlock::Create(
@@ -381,9 +389,27 @@ BasicBlock *WarpArrays::buildCopyOut() {
         }
         B.SetInsertPoint(Join);
       });
+  // First, in one pass that vectorises, whether any lane of the mask is
+  // still alive: if none is, there is nothing to copy.
   BasicBlock *CopyOut = BasicBlock::Create(C, "copyout", &F, Head);
-  BranchInst::Create(Head, CopyOut);
-  J->addIncoming(ConstantInt::get(I32, 0), CopyOut);
+  BasicBlock *Any = BasicBlock::Create(C, "copyout.any", &F, Head);
+  BasicBlock *Check = BasicBlock::Create(C, "copyout.check", &F, Head);
+  BranchInst::Create(Any, CopyOut);
+  IRBuilder<> B(Any);
+  PHINode *K = B.CreatePHI(I32, 2, "k");
+  PHINode *Acc = B.CreatePHI(I32, 2, "alive");
+  Value *In = B.CreateTrunc(B.CreateLShr(Mask, K), B.getInt1Ty());
+  Value *Id = B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Out, K));
+  Value *Acc2 = B.CreateOr(Acc, B.CreateSelect(In, Id, B.getInt32(0)));
+  Value *K2 = B.CreateAdd(K, B.getInt32(1), "k.next", true, true);
+  B.CreateCondBr(B.CreateICmpULT(K2, B.getInt32(32)), Any, Check);
+  K->addIncoming(B.getInt32(0), CopyOut);
+  K->addIncoming(K2, Any);
+  Acc->addIncoming(B.getInt32(0), CopyOut);
+  Acc->addIncoming(Acc2, Any);
+  B.SetInsertPoint(Check);
+  B.CreateCondBr(B.CreateICmpEQ(Acc2, B.getInt32(0)), L.Exit, Head);
+  J->addIncoming(ConstantInt::get(I32, 0), Check);
   (void)Last;
   return CopyOut;
 }

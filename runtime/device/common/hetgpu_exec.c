@@ -38,8 +38,18 @@
 static _Thread_local char *FrameBuf;
 static _Thread_local size_t FrameCap;
 
+/* The block shape and frame size for which the thread states at the start
+ * of FrameBuf hold tid, linear and frame (Area NULL: none). The blocks of
+ * a launch that a worker runs one after another share them: such a block
+ * only resets what a run changes (initStates). */
+static _Thread_local struct {
+  char *Area;
+  uint32_t BX, BY, BZ, FrameSize;
+} Laid;
+
 static char *frameArea(size_t Bytes) {
   if (Bytes > FrameCap) {
+    Laid.Area = 0;
     free(FrameBuf);
     size_t Cap = FrameCap ? FrameCap : 4096;
     while (Cap < Bytes)
@@ -128,22 +138,31 @@ static void divergentBarrier(hetgpu_block_ctx *Ctx, const char *Kernel,
   __builtin_trap();
 }
 
-static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
-                      hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
-                      const char *Kernel) {
-  uint32_t BX = Ctx->block_dim[0], BY = Ctx->block_dim[1];
-  uint32_t N = BX * BY * Ctx->block_dim[2];
-  if (N == 0)
+/* The lanes of warp W of a block of N threads (bit i: lane i). */
+static uint32_t lanesOf(uint32_t N, uint32_t W) {
+  uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
+  return NumLanes == 32 ? ~0u : (1u << NumLanes) - 1;
+}
+
+/* Makes the N = Dim[0] * Dim[1] * Dim[2] states TS the threads of a block
+ * at its start, frames from \p Frames on. tid, linear and frame depend on
+ * the shape alone: when the worker's previous block had the same shape and
+ * frame size in the same area (hosted builds), only resume and status are
+ * reset (generated code never writes the others; kind, arg and result are
+ * written before they are read). */
+static void initStates(hetgpu_thread_state *TS, char *Frames,
+                       const uint32_t *Dim, uint32_t FrameSize) {
+  uint32_t BX = Dim[0], BY = Dim[1], N = BX * BY * Dim[2];
+#if __STDC_HOSTED__
+  if (Laid.Area == (char *)TS && Laid.BX == BX && Laid.BY == BY &&
+      Laid.BZ == Dim[2] && Laid.FrameSize == FrameSize) {
+    for (uint32_t I = 0; I < N; ++I) {
+      TS[I].resume = 0;
+      TS[I].status = HETGPU_ST_RUN;
+    }
     return;
-  size_t TSBytes = ((size_t)N * sizeof(hetgpu_thread_state) + 63) & ~(size_t)63;
-  char *Area = frameArea(TSBytes + (size_t)N * FrameSize);
-  if (!Area) {
-    if (Ctx->services && Ctx->services->trap)
-      Ctx->services->trap(Ctx->services->rt);
-    __builtin_trap();
   }
-  hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
-  char *Frames = Area + TSBytes;
+#endif
   uint32_t X = 0, Y = 0, Z = 0;
   for (uint32_t I = 0; I < N; ++I) {
     hetgpu_sched_init_thread(&TS[I], I, X, Y, Z,
@@ -156,43 +175,127 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       }
     }
   }
+#if __STDC_HOSTED__
+  Laid.Area = (char *)TS;
+  Laid.BX = BX;
+  Laid.BY = BY;
+  Laid.BZ = Dim[2];
+  Laid.FrameSize = FrameSize;
+#endif
+}
+
+/* Completes a barrier round: every thread waits at a block barrier or has
+ * exited; those waiting (status HETGPU_ST_BAR) get the result and become
+ * runnable. */
+static void completeBarrierScan(hetgpu_thread_state *TS, uint32_t N,
+                                hetgpu_block_ctx *Ctx, const char *Kernel) {
+  uint32_t Id = 0, Waiting = 0, Count = 0;
+  for (uint32_t I = 0; I < N; ++I) {
+    if (TS[I].status != HETGPU_ST_BAR)
+      continue;
+    if (!Id)
+      Id = TS[I].resume;
+    else if (TS[I].resume != Id)
+      divergentBarrier(Ctx, Kernel, Id, TS[I].resume);
+    ++Waiting;
+    Count += TS[I].arg[1] != 0;
+  }
+  if (!Waiting)
+    return;
+  uint32_t Kind = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (TS[I].status == HETGPU_ST_BAR) {
+      Kind = TS[I].kind;
+      break;
+    }
+  int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
+  for (uint32_t I = 0; I < N; ++I)
+    if (TS[I].status == HETGPU_ST_BAR) {
+      TS[I].result = R;
+      TS[I].status = HETGPU_ST_RUN;
+    }
+}
+
+/* completeBarrierScan when the waiting lanes of each warp are known
+ * (Bars[W], bit i: lane i of warp W, not all zero): no status scans, and a
+ * plain __syncthreads (no predicate) takes one pass. The lanes' statuses
+ * stay HETGPU_ST_BAR: hetgpu_sched_run_warp_masks runs Bars[W] next and
+ * sets them when they stop. */
+static void completeBarrierKnown(hetgpu_thread_state *TS, uint32_t NumWarps,
+                                 const uint32_t *Bars, hetgpu_block_ctx *Ctx,
+                                 const char *Kernel) {
+  uint32_t First = 0;
+  while (!Bars[First])
+    ++First;
+  hetgpu_thread_state *T0 = &TS[First * 32 + __builtin_ctz(Bars[First])];
+  uint32_t Id = T0->resume, Kind = T0->kind, Waiting = 0, Count = 0;
+  int Plain = Kind == HETGPU_SYNC_BARRIER;
+  for (uint32_t W = First; W < NumWarps; ++W)
+    for (uint32_t M = Bars[W]; M; M &= M - 1) {
+      hetgpu_thread_state *T = &TS[W * 32 + __builtin_ctz(M)];
+      if (T->resume != Id)
+        divergentBarrier(Ctx, Kernel, Id, T->resume);
+      ++Waiting;
+      Count += T->arg[1] != 0;
+      if (Plain)
+        T->result = 0;
+    }
+  if (Plain)
+    return;
+  int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
+  for (uint32_t W = First; W < NumWarps; ++W)
+    for (uint32_t M = Bars[W]; M; M &= M - 1)
+      TS[W * 32 + __builtin_ctz(M)].result = R;
+}
+
+static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+                      hetgpu_lanes_fn LanesFn, uint32_t FrameSize,
+                      const char *Kernel) {
+  uint32_t N = Ctx->block_dim[0] * Ctx->block_dim[1] * Ctx->block_dim[2];
+  if (N == 0)
+    return;
+  size_t TSBytes = ((size_t)N * sizeof(hetgpu_thread_state) + 63) & ~(size_t)63;
+  char *Area = frameArea(TSBytes + (size_t)N * FrameSize);
+  if (!Area) {
+    if (Ctx->services && Ctx->services->trap)
+      Ctx->services->trap(Ctx->services->rt);
+    __builtin_trap();
+  }
+  hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
+  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize);
+  /* Runnable lanes per warp (bit i: lane i); at the start all of them, after
+   * a barrier round those that waited at it. A block has at most 1024
+   * threads in CUDA; a larger one scans the statuses instead. */
   uint32_t NumWarps = (N + 31) / 32;
+  uint32_t Runs[32];
+  int Known = NumWarps <= 32;
+  for (uint32_t W = 0; Known && W < NumWarps; ++W)
+    Runs[W] = lanesOf(N, W);
   for (;;) {
     int AtBarrier = 0;
     for (uint32_t W = 0; W < NumWarps; ++W) {
       uint32_t NumLanes = N - W * 32 < 32 ? N - W * 32 : 32;
-      AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn, &TS[W * 32],
-                                         NumLanes);
+      /* Lanes not runnable have exited (or lie past a partial warp): a
+       * warp returns only when none waits at a warp operation. Runs[W]
+       * becomes the lanes that then wait at a barrier. */
+      if (Known) {
+        Runs[W] = hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn,
+                                              &TS[W * 32], Runs[W], ~Runs[W],
+                                              0);
+        AtBarrier |= Runs[W] != 0;
+      } else {
+        AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn,
+                                           &TS[W * 32], NumLanes);
+      }
     }
     /* Every thread has exited: no barrier round to complete. */
     if (!AtBarrier)
       return;
     /* Every thread now waits at a block barrier or has exited. */
-    uint32_t Id = 0, Waiting = 0, Count = 0;
-    for (uint32_t I = 0; I < N; ++I) {
-      if (TS[I].status != HETGPU_ST_BAR)
-        continue;
-      if (!Id)
-        Id = TS[I].resume;
-      else if (TS[I].resume != Id)
-        divergentBarrier(Ctx, Kernel, Id, TS[I].resume);
-      ++Waiting;
-      Count += TS[I].arg[1] != 0;
-    }
-    if (!Waiting)
-      return;
-    uint32_t Kind = 0;
-    for (uint32_t I = 0; I < N; ++I)
-      if (TS[I].status == HETGPU_ST_BAR) {
-        Kind = TS[I].kind;
-        break;
-      }
-    int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
-    for (uint32_t I = 0; I < N; ++I)
-      if (TS[I].status == HETGPU_ST_BAR) {
-        TS[I].result = R;
-        TS[I].status = HETGPU_ST_RUN;
-      }
+    if (Known)
+      completeBarrierKnown(TS, NumWarps, Runs, Ctx, Kernel);
+    else
+      completeBarrierScan(TS, N, Ctx, Kernel);
   }
 }
 

@@ -309,34 +309,58 @@ HETGPU_SCHED_INLINE void hetgpu_sched_warp_op(HETGPU_SCHED_LANES Lanes,
 #undef LANE
 }
 
-/* Runs one warp until every lane waits at a block barrier or has exited
- * (their status says which); returns whether any lane waits at a barrier. Lanes is the warp's lanes 0..NumLanes-1.
- * Runnable lanes always stand at one sync point (the kernel entry, the
- * barrier that completed, or the warp operation just performed): with
- * \p LanesFn (the host's lane-loop function, which needs the lanes'
- * states consecutive from lane 0) they run through one call of it,
- * otherwise through one call of \p Fn each. */
-HETGPU_SCHED_INLINE int
-hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
-                      hetgpu_lanes_fn LanesFn, HETGPU_SCHED_LANES Lanes,
-                      uint32_t NumLanes) {
+/* hetgpu_sched_run_warp from lane masks the caller already knows (bit i:
+ * lane i): \p Run the runnable lanes, \p Gone the exited ones and those
+ * past the end of a partial warp, \p Waiting those waiting at warp
+ * operations; lanes in none of them wait at a block barrier. The lanes'
+ * statuses must agree with the masks only for lanes not in \p Run (those
+ * in Run get theirs when they stop). The block executor enters every warp
+ * this way (all lanes runnable at the start of a block, those that waited
+ * after a barrier round), which saves the status scans. Returns the lanes
+ * that wait at a block barrier when the warp is done. */
+HETGPU_SCHED_INLINE uint32_t
+hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
+                            hetgpu_thread_fn Fn, hetgpu_lanes_fn LanesFn,
+                            HETGPU_SCHED_LANES Lanes, uint32_t Run,
+                            uint32_t Gone, uint32_t Waiting) {
 #define LANE(L) HETGPU_SCHED_LANE(Lanes, L)
-  uint32_t Gone = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
-  uint32_t Run = 0, Waiting = 0, AtBarrier = 0;
-  for (uint32_t L = 0; L < NumLanes; ++L) {
-    uint32_t St = LANE(L)->status;
-    Run |= (uint32_t)(St == HETGPU_ST_RUN) << L;
-    Gone |= (uint32_t)(St == HETGPU_ST_EXIT) << L;
-    Waiting |= (uint32_t)(St == HETGPU_ST_WARP) << L;
-  }
+  uint32_t AtBarrier = 0;
   for (;;) {
     /* Whether the lanes now waiting may be at different operations. */
     int Mixed = Waiting != 0;
     uint32_t FirstId = 0;
     uint32_t Ids[32];
-    if (LanesFn && Run)
+    if (LanesFn && Run) {
+      for (uint32_t L = 0; L < 32; ++L)
+        Ids[L] = 0;
       LanesFn(Args, Ctx, LANE(0), Run, LANE(__builtin_ctz(Run))->resume, Ids,
               /*Fuse=*/Waiting == 0);
+      /* The lanes that exited (at the end of a kernel all of them), in one
+       * vector pass: only the others need the loop below. */
+      uint32_t Exited = 0;
+      for (uint32_t L = 0; L < 32; ++L)
+        Exited |= (uint32_t)(Ids[L] == 0) << L;
+      Exited &= Run;
+      for (uint32_t M = Exited; M; M &= M - 1)
+        LANE(__builtin_ctz(M))->status = HETGPU_ST_EXIT;
+      Gone |= Exited;
+      Run &= ~Exited;
+      /* The others all stopped at one block barrier (the same id is the
+       * same sync point, so the same kind): no warp operation to group. */
+      uint32_t Other = 0, Id0 = Run ? Ids[__builtin_ctz(Run)] : 0;
+      for (uint32_t L = 0; L < 32; ++L)
+        Other |= (uint32_t)(Ids[L] != Id0) << L;
+      if (Run && !(Other & Run) &&
+          hetgpu_sched_is_barrier(LANE(__builtin_ctz(Run))->kind)) {
+        for (uint32_t M = Run; M; M &= M - 1) {
+          hetgpu_thread_state *T = LANE(__builtin_ctz(M));
+          T->resume = Id0;
+          T->status = HETGPU_ST_BAR;
+        }
+        AtBarrier |= Run;
+        Run = 0;
+      }
+    }
     for (uint32_t M = Run; M; M &= M - 1) {
       uint32_t L = (uint32_t)__builtin_ctz(M);
       hetgpu_thread_state *T = LANE(L);
@@ -348,7 +372,7 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
         T->resume = Id;
         if (hetgpu_sched_is_barrier(T->kind)) {
           T->status = HETGPU_ST_BAR;
-          AtBarrier = 1;
+          AtBarrier |= 1u << L;
         } else {
           T->status = HETGPU_ST_WARP;
           Waiting |= 1u << L;
@@ -399,6 +423,30 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     Run = BestGroup;
   }
 #undef LANE
+}
+
+/* Runs one warp until every lane waits at a block barrier or has exited
+ * (their status says which); returns whether any lane waits at a barrier.
+ * Lanes is the warp's lanes 0..NumLanes-1, whose statuses give the lanes
+ * to run. Runnable lanes always stand at one sync point (the kernel entry,
+ * the barrier that completed, or the warp operation just performed): with
+ * \p LanesFn (the host's lane-loop function, which needs the lanes'
+ * states consecutive from lane 0) they run through one call of it,
+ * otherwise through one call of \p Fn each. */
+HETGPU_SCHED_INLINE int
+hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+                      hetgpu_lanes_fn LanesFn, HETGPU_SCHED_LANES Lanes,
+                      uint32_t NumLanes) {
+  uint32_t Gone = NumLanes == 32 ? 0 : ~((1u << NumLanes) - 1);
+  uint32_t Run = 0, Waiting = 0;
+  for (uint32_t L = 0; L < NumLanes; ++L) {
+    uint32_t St = HETGPU_SCHED_LANE(Lanes, L)->status;
+    Run |= (uint32_t)(St == HETGPU_ST_RUN) << L;
+    Gone |= (uint32_t)(St == HETGPU_ST_EXIT) << L;
+    Waiting |= (uint32_t)(St == HETGPU_ST_WARP) << L;
+  }
+  return hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn, Lanes, Run, Gone,
+                                     Waiting) != 0;
 }
 
 #endif /* HETGPU_WARP_SCHED_H */

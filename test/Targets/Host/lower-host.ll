@@ -147,23 +147,50 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
 ; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
 ; Entering at 1 copies the result in from ts[j].result (offset 24); the
-; copy-out writes the kind to ts[j].kind (offset 4) for the lanes of the
-; mask.
+; copy-out first ORs the mask's sync ids (vectorisable) and returns at once
+; when every lane exited, else writes the kind to ts[j].kind (offset 4) for
+; the lanes of the mask that did not exit (id 0: nothing the executor reads).
 ; ARRAYS: copyin1.lane:
 ; ARRAYS: %[[RA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.result, i32 0, i32 %j
 ; ARRAYS-NEXT: %[[RF:[0-9]+]] = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 24
 ; ARRAYS-NEXT: %[[RV:[0-9]+]] = load i32, ptr %[[RF]]
 ; ARRAYS-NEXT: store i32 %[[RV]], ptr %[[RA]]
+; ARRAYS: copyout.any:
+; ARRAYS-NEXT: %k = phi i32 [ 0, %copyout ], [ %k.next, %copyout.any ]
+; ARRAYS-NEXT: %alive = phi i32 [ 0, %copyout ], [ %[[ALIVE:[0-9]+]], %copyout.any ]
+; ARRAYS-NEXT: %[[SH:[0-9]+]] = lshr i32 %3, %k
+; ARRAYS-NEXT: %[[IN:[0-9]+]] = trunc i32 %[[SH]] to i1
+; ARRAYS-NEXT: %[[IDP:[0-9]+]] = getelementptr inbounds i32, ptr %5, i32 %k
+; ARRAYS-NEXT: %[[IDV:[0-9]+]] = load i32, ptr %[[IDP]]
+; ARRAYS-NEXT: %[[SEL:[0-9]+]] = select i1 %[[IN]], i32 %[[IDV]], i32 0
+; ARRAYS-NEXT: %[[ALIVE]] = or i32 %alive, %[[SEL]]
+; ARRAYS: copyout.check:
+; ARRAYS-NEXT: %[[NONE:[0-9]+]] = icmp eq i32 %[[ALIVE]], 0
+; ARRAYS-NEXT: br i1 %[[NONE]], label %exit, label %copyout.head
 ; ARRAYS: copyout.lane:
 ; ARRAYS: %[[ST:[0-9]+]] = getelementptr inbounds i8, ptr %2, i64 %{{[0-9]+}}
+; ARRAYS-NEXT: %[[IDL:[0-9]+]] = getelementptr inbounds i32, ptr %5, i32 %j{{[0-9]*}}
+; ARRAYS-NEXT: %id = load i32, ptr %[[IDL]]
+; ARRAYS-NEXT: %[[EXITED:[0-9]+]] = icmp eq i32 %id, 0
+; ARRAYS-NEXT: br i1 %[[EXITED]], label %copyout.join, label %copyout.live
+; ARRAYS: copyout.live:
 ; ARRAYS-NEXT: %[[KF:[0-9]+]] = getelementptr inbounds i8, ptr %[[ST]], i64 4
 ; ARRAYS-NEXT: %[[KA:[0-9]+]] = getelementptr inbounds [32 x i32], ptr %warp.kind, i32 0, i32 %j{{[0-9]*}}
 ; ARRAYS-NEXT: %[[KV:[0-9]+]] = load i32, ptr %[[KA]]
 ; ARRAYS-NEXT: store i32 %[[KV]], ptr %[[KF]]
-; A kernel whose only sync points are block barriers keeps one loop per
-; resume point and its states (no row loops, no per-warp arrays).
+; A kernel whose only sync points are block barriers keeps its states (no
+; per-warp arrays) but gets the row loops too: tid.x from lane 0's, so that
+; accesses indexed by threadIdx.x are consecutive.
 ; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(
-; ARRAYS-NOT: {{warp\.kind|%row|rowlanes}}
+; ARRAYS-NOT: warp.kind
+; ARRAYS: %row = and i1
+; ARRAYS-NOT: warp.kind
+; ARRAYS: br i1 %row, label %rowlanes, label %lanes
+; ARRAYS-NOT: warp.kind
+; ARRAYS: rowlanes:
+; ARRAYS-NOT: warp.kind
+; ARRAYS: %tid.x.row = add i32 %x0, %i
+; ARRAYS-NOT: warp.kind
 ; ARRAYS: call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; ARRAYS-NEXT: icmp
 ; ARRAYS-NOT: define {{.*}}@__hetgpu_exec_
