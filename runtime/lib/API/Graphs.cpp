@@ -76,6 +76,27 @@ GraphNode *nodeOf(cudaGraphNode_t H, NodeKind K) {
   return N && N->Kind == K ? N : nullptr;
 }
 
+/// The parameters \p Field of node \p H (of kind \p K) into \p Out: the
+/// GetParams calls of the plain node kinds.
+template <typename T>
+cudaError_t nodeParamsOut(cudaGraphNode_t H, NodeKind K, T GraphNode::*Field,
+                          T *Out) {
+  GraphNode *N = nodeOf(H, K);
+  if (!N || !Out)
+    return cudaErrorInvalidValue;
+  *Out = N->*Field;
+  return cudaSuccess;
+}
+
+/// Checks \p H is a node of kind \p K and sets its parameters with \p Set:
+/// the SetParams calls of the plain node kinds.
+template <typename T>
+cudaError_t nodeParamsIn(cudaGraphNode_t H, NodeKind K, const T *P,
+                         cudaError_t (*Set)(GraphNode &, const T *)) {
+  GraphNode *N = nodeOf(H, K);
+  return N ? Set(*N, P) : cudaErrorInvalidValue;
+}
+
 cudaError_t liveEvent(cudaEvent_t E) {
   return E && RT().isLiveEvent(reinterpret_cast<EventObj *>(E))
              ? cudaSuccess
@@ -317,19 +338,12 @@ HETGPU_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *Out,
 
 HETGPU_API cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t H,
                                                     cudaMemcpy3DParms *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Memcpy);
-  if (!N || !P)
-    return ret(cudaErrorInvalidValue);
-  *P = N->Copy;
-  return cudaSuccess;
+  return ret(nodeParamsOut(H, NodeKind::Memcpy, &GraphNode::Copy, P));
 }
 
 HETGPU_API cudaError_t
 cudaGraphMemcpyNodeSetParams(cudaGraphNode_t H, const cudaMemcpy3DParms *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Memcpy);
-  if (!N)
-    return ret(cudaErrorInvalidValue);
-  return ret(setMemcpyParams(*N, P));
+  return ret(nodeParamsIn(H, NodeKind::Memcpy, P, setMemcpyParams));
 }
 
 HETGPU_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *Out,
@@ -343,19 +357,12 @@ HETGPU_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *Out,
 
 HETGPU_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t H,
                                                     cudaMemsetParams *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Memset);
-  if (!N || !P)
-    return ret(cudaErrorInvalidValue);
-  *P = N->Set;
-  return cudaSuccess;
+  return ret(nodeParamsOut(H, NodeKind::Memset, &GraphNode::Set, P));
 }
 
 HETGPU_API cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t H,
                                                     const cudaMemsetParams *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Memset);
-  if (!N)
-    return ret(cudaErrorInvalidValue);
-  return ret(setMemsetParams(*N, P));
+  return ret(nodeParamsIn(H, NodeKind::Memset, P, setMemsetParams));
 }
 
 HETGPU_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *Out, cudaGraph_t G,
@@ -368,19 +375,12 @@ HETGPU_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *Out, cudaGraph_t G,
 
 HETGPU_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t H,
                                                   cudaHostNodeParams *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Host);
-  if (!N || !P)
-    return ret(cudaErrorInvalidValue);
-  *P = N->Host;
-  return cudaSuccess;
+  return ret(nodeParamsOut(H, NodeKind::Host, &GraphNode::Host, P));
 }
 
 HETGPU_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t H,
                                                   const cudaHostNodeParams *P) {
-  GraphNode *N = nodeOf(H, NodeKind::Host);
-  if (!N)
-    return ret(cudaErrorInvalidValue);
-  return ret(setHostParams(*N, P));
+  return ret(nodeParamsIn(H, NodeKind::Host, P, setHostParams));
 }
 
 HETGPU_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *Out,
