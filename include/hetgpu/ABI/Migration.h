@@ -33,6 +33,7 @@ constexpr size_t MigrationHiddenParams = 3;
 struct MigrationControl {
   uint32_t Yield;      ///< nonzero: suspend at the next safe point
   uint32_t YieldAfter; ///< 0: off; else set Yield at this visit count
+                       ///< (YieldAfterNever: watched, never set)
   uint32_t Visits;     ///< safe-point visits (thread 0 of each block)
   uint32_t DynShared;  ///< dynamic shared bytes of the launch
   uint32_t Reserved[4];
@@ -47,8 +48,26 @@ enum MigrationControlWord : unsigned {
   MCW_DynShared = offsetof(MigrationControl, DynShared) / 4,
 };
 
+/// YieldAfter of a watched launch that no visit count yields: the control
+/// word is nonzero, so blocks take the block-entry decision (below) and
+/// thread 0 counts visits, but no count reaches it.
+constexpr uint32_t YieldAfterNever = 0xffffffffu;
+
+/// The safe point id of the block-entry safe point: a block that starts
+/// after the yield flag is raised writes {R + 1, BlockStartId} and returns
+/// without running anything; the resumed launch runs it from the start.
+/// Above every id the state layout assigns (1, 2, ...).
+constexpr uint32_t BlockStartId = 0xffffffffu;
+
+/// Byte offset in a block's header of its block-entry decision word:
+/// `(R + 1) << 1 | suspend`, written once per round by the first thread of
+/// the block that reaches the entry of a watched launch (a compare and
+/// swap), so every thread of the block takes the same decision. The host
+/// clears it when it normalises a state image.
+constexpr uint64_t StateEntryDecisionOffset = 8;
+
 /// Bytes of the header that starts every block's area in the state buffer:
-/// `{u32 status, u32 safe point, u64 reserved}`. A fresh launch (round 0)
+/// `{u32 status, u32 safe point, u32 entry decision, u32 reserved}`. A fresh launch (round 0)
 /// never reads or writes it unless a block suspends; a block that suspends
 /// in round R writes status R + 1 and its safe point id. The host clears the
 /// headers before a launch it watches, so status 0 means "ran to its end"

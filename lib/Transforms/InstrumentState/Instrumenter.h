@@ -10,6 +10,8 @@
 ///
 /// * Planning.cpp: the loop safe points to instrument and their layouts,
 ///   the chunk header whose start reads a chunked loop's yield flag;
+/// * BlockEntry.cpp: the block-entry safe point (a block that starts after
+///   the yield flag was raised suspends before running anything);
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
 /// * SavePaths.cpp: addressing in the state buffer, saving and restoring
@@ -138,6 +140,10 @@ private:
   bool collectPlans();
   void findChunkHeaders();
   bool checkLiveAllocas();
+
+  // BlockEntry.cpp
+  /// The block-entry test in front of \p Body; returns its first block.
+  llvm::BasicBlock *emitBlockEntry(llvm::BasicBlock *Body);
 
   // SafePoint.cpp
   void instrumentSafePoint(SafePointPlan &P, llvm::BasicBlock *RestoreBB);

@@ -27,9 +27,10 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define void @k(ptr %out, i32 %n, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; CHECK-NEXT: hetgpu.entry:
 ; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
-; CHECK: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
+; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 2, label %hetgpu.restore.2
 ; CHECK-NEXT: i32 4, label %hetgpu.restore.4
 ; CHECK-NEXT: ]
@@ -72,7 +73,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
 ; CHECK: hetgpu.land.4: ; preds = %outer.resume
 ; CHECK: br label %hetgpu.sp.4.resume
-; CHECK: hetgpu.sp.4: ; preds = %hetgpu.count.set33, %hetgpu.count32, %hetgpu.count.test31, %outer.latch{{$}}
+; CHECK: hetgpu.sp.4: ; preds = %hetgpu.count.set{{[0-9]+}}, %hetgpu.count{{[0-9]+}}, %hetgpu.count.test{{[0-9]+}}, %outer.latch{{$}}
 ; CHECK: hetgpu.save.4: ; preds = %hetgpu.sp.4.resume, %hetgpu.sp.4
 ; CHECK: store i32 4, ptr
 ; Both nests leave to the same exit.
@@ -141,6 +142,7 @@ target triple = "unknown-hetgpu-unknown"
 ; LOOPS-NOT: Loop at
 
 ; NOINNER: switch i32 %{{.*}}, label %hetgpu.return [
+; NOINNER-NEXT: i32 -1, label %hetgpu.start
 ; NOINNER-NEXT: i32 3, label %hetgpu.restore.3
 ; NOINNER-NEXT: ]
 ; NOINNER: outer.resume:

@@ -20,9 +20,11 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: hetgpu.entry:
 ; CHECK-NEXT: %arr = alloca [4 x i32]
 ; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
-; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
+; The block-entry safe point (BlockStartId) resumes at the entry test.
+; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 1, label %hetgpu.restore.1
 ; CHECK-NEXT: ]
 ; Restore: static then dynamic shared memory back from the buffer.
@@ -78,7 +80,12 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; BARRIER-NEXT: hetgpu.entry:
 ; BARRIER-NEXT: %arr = alloca [4 x i32]
-; BARRIER-NEXT: br label %hetgpu.body
+; Plain barriers are not tested; only the block entry is (no barrier added).
+; BARRIER: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
+; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
+; BARRIER-NEXT: i32 -1, label %hetgpu.start
+; BARRIER-NEXT: ]
 ; BARRIER: hetgpu.body:
 ; BARRIER: store i32 3, ptr addrspace(3) @s
 ; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
@@ -87,7 +94,7 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-NEXT: %x = load i32, ptr addrspace(3) %dp
 ; BARRIER-NOT: hetgpu.
 ; BARRIER: ret void
-; BARRIER-NEXT: }
+; BARRIER-NOT: __hetgpu_barrier_or
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
