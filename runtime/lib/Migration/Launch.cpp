@@ -157,7 +157,9 @@ private:
   const std::vector<char> *Resume;
 
   uint64_t Blocks = 0, BlockBytes = 0, StateBytes = 0, StateAlloc = 0;
-  /// Loop safe points: only they test the yield flag (docs/Migration.md).
+  /// Safe points that test the yield flag (docs/Migration.md): the loop
+  /// safe points and the block entry (the layout's Entry point, which the
+  /// instrumentation tests in every kernel).
   unsigned TestedPoints = 0;
   /// State buffer and control block, on the device the context is on now.
   void *State = nullptr, *Ctrl = nullptr;
@@ -202,7 +204,8 @@ Status WatchedLaunch::prepare() {
   StateBytes = Blocks * BlockBytes;
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
-    TestedPoints += SP.Kind == container::SafePointKind::LoopLatch;
+    TestedPoints += SP.Kind == container::SafePointKind::LoopLatch ||
+                    SP.Kind == container::SafePointKind::Entry;
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
                   "checkpoint refused: its state buffer has " +
@@ -257,13 +260,21 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   else if ((YF.Side = sideQueue(Ctx.Dev)))
     YF.Word = Ctrl;
   CB.DynShared = uint32_t(P.DynamicShared);
-  // Random safe points: thread 0 of each block counts its visits of loop
-  // safe points in the control block; the launch yields at visit
-  // YieldAfter (a launch that ends first just finishes). At most three
-  // suspensions per launch keep every launch finite.
-  if (Cfg.Mode == MigrationConfig::Trigger::Random && TestedPoints &&
-      Suspensions < 3)
-    CB.YieldAfter = randomYieldAfter();
+  // Random safe points: thread 0 of each block counts its visits of safe
+  // points (loop safe points and block entries) in the control block; the
+  // launch yields at visit YieldAfter (a launch that ends first just
+  // finishes). visit=N yields at visit N. At most three suspensions per
+  // launch keep every launch finite. Otherwise a watched round is armed
+  // with YieldAfterNever: its control word is nonzero, so blocks take the
+  // block-entry decision together and a flag raised while they start does
+  // not split one.
+  bool Draws = Cfg.Mode == MigrationConfig::Trigger::Random ||
+               Cfg.Mode == MigrationConfig::Trigger::Visit;
+  CB.YieldAfter = abi::YieldAfterNever;
+  if (Draws && TestedPoints && Suspensions < 3)
+    CB.YieldAfter = Cfg.Mode == MigrationConfig::Trigger::Visit
+                        ? Cfg.Visit
+                        : randomYieldAfter();
   // Without a to= device a pending trigger checkpoints this launch at its
   // first safe point instead.
   if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
@@ -315,6 +326,9 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
     uint32_t Norm = Status_ == Round + 1;
     Suspended += Norm;
     memcpy(H, &Norm, 4);
+    // The block-entry decision word is per round: the next round decides
+    // afresh.
+    memset(H + abi::StateEntryDecisionOffset, 0, 4);
   }
   return Status::ok();
 }
@@ -516,7 +530,9 @@ Status WatchedLaunch::run() {
     // Nothing asked this round to yield (no trigger armed, no request, the
     // host-written flag still clear): every block ran to its end, so the
     // state buffer need not be read back.
-    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && Flag->raised());
+    bool MayYield = CB.Yield ||
+                    (CB.YieldAfter && CB.YieldAfter != abi::YieldAfterNever) ||
+                    (Flag && Flag->raised());
     if (!StateBytes || !MayYield)
       return Status::ok();
     uint64_t Suspended = 0;
