@@ -67,12 +67,12 @@ constexpr uint32_t BlockStartId = 0xffffffffu;
 constexpr uint64_t StateEntryDecisionOffset = 8;
 
 /// Bytes of the header that starts every block's area in the state buffer:
-/// `{u32 status, u32 safe point, u32 entry decision, u32 reserved}`. A fresh launch (round 0)
-/// never reads or writes it unless a block suspends; a block that suspends
-/// in round R writes status R + 1 and its safe point id. The host clears the
-/// headers before a launch it watches, so status 0 means "ran to its end"
-/// and a resumed launch of round R continues exactly the blocks whose status
-/// is R.
+/// `{u32 status, u32 safe point, u32 entry decision, u32 reserved}`. A
+/// fresh launch (round 0) never reads or writes it unless it is watched; a
+/// block that suspends in round R writes status R + 1 and its safe point id.
+/// The host clears the headers before a launch it watches, so status 0 means
+/// "ran to its end" and a resumed launch of round R continues exactly the
+/// blocks whose status is R.
 constexpr uint64_t StateBlockHeaderBytes = 16;
 
 /// Bytes of one block in a launch's state buffer: the header, shared memory

@@ -46,19 +46,19 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   IRBuilder<> B(Start);
   LoadInst *Word = B.CreateLoad(I64, ctrlField(B, CF_Yield),
                                 /*isVolatile=*/true, "hetgpu.start.word");
-  B.CreateCondBr(B.CreateICmpNE(Word, B.getInt64(0), "hetgpu.watched"),
-                 Decide, Body);
+  B.CreateCondBr(B.CreateICmpNE(Word, B.getInt64(0), "hetgpu.watched"), Decide,
+                 Body);
 
   // Thread 0 counts the visit when the random trigger is armed.
   B.SetInsertPoint(Decide);
   Value *Y0 = B.CreateTrunc(Word, I32, "hetgpu.start.yield");
   Value *After =
       B.CreateTrunc(B.CreateLShr(Word, 32), I32, "hetgpu.start.after");
-  Value *T0 = B.CreateICmpEQ(
-      B.CreateOr(builtin(B, BuiltinID::tid_x),
-                 B.CreateOr(builtin(B, BuiltinID::tid_y),
-                            builtin(B, BuiltinID::tid_z))),
-      B.getInt32(0), "hetgpu.start.t0");
+  Value *T0 =
+      B.CreateICmpEQ(B.CreateOr(builtin(B, BuiltinID::tid_x),
+                                B.CreateOr(builtin(B, BuiltinID::tid_y),
+                                           builtin(B, BuiltinID::tid_z))),
+                     B.getInt32(0), "hetgpu.start.t0");
   B.CreateCondBr(B.CreateAnd(T0, B.CreateICmpNE(After, B.getInt32(0))), Count,
                  Agree);
   B.SetInsertPoint(Count);
@@ -81,24 +81,24 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   Y->addIncoming(Y0, Count);
   Y->addIncoming(B.getInt32(1), Set);
   emitAddressing(B);
-  Value *Word8 = castTo(B, byteGEP(B, Header, abi::StateEntryDecisionOffset),
-                        AS_Global);
+  Value *Word8 =
+      castTo(B, byteGEP(B, Header, abi::StateEntryDecisionOffset), AS_Global);
   Value *Tag = B.CreateShl(B.CreateAdd(Round, B.getInt32(1)), 1);
-  Value *Mine = B.CreateOr(
-      Tag, B.CreateZExt(B.CreateICmpNE(Y, B.getInt32(0)), I32),
-      "hetgpu.start.mine");
-  Value *Cur = B.CreateLoad(I32, Word8, /*isVolatile=*/true, "hetgpu.start.cur");
-  Value *Fresh = B.CreateICmpNE(B.CreateLShr(Cur, 1),
-                                B.CreateAdd(Round, B.getInt32(1)),
-                                "hetgpu.start.fresh");
+  Value *Mine =
+      B.CreateOr(Tag, B.CreateZExt(B.CreateICmpNE(Y, B.getInt32(0)), I32),
+                 "hetgpu.start.mine");
+  Value *Cur =
+      B.CreateLoad(I32, Word8, /*isVolatile=*/true, "hetgpu.start.cur");
+  Value *Fresh =
+      B.CreateICmpNE(B.CreateLShr(Cur, 1), B.CreateAdd(Round, B.getInt32(1)),
+                     "hetgpu.start.fresh");
   Value *Expect = B.CreateSelect(Fresh, Cur, B.getInt32(~0u));
   Value *Pair = B.CreateAtomicCmpXchg(Word8, Expect, Mine, MaybeAlign(4),
                                       AtomicOrdering::Monotonic,
                                       AtomicOrdering::Monotonic);
   Value *Won = B.CreateExtractValue(Pair, 1, "hetgpu.start.won");
   Value *Seen = B.CreateExtractValue(Pair, 0);
-  Value *Decision =
-      B.CreateSelect(Won, Mine, Seen, "hetgpu.start.decision");
+  Value *Decision = B.CreateSelect(Won, Mine, Seen, "hetgpu.start.decision");
   B.CreateCondBr(
       B.CreateICmpNE(B.CreateAnd(Decision, B.getInt32(1)), B.getInt32(0)),
       Suspend, Body);

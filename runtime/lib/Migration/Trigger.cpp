@@ -79,7 +79,8 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.Sync = true;
     } else {
       C.Error = "HETGPU_MIGRATE='" + Spec + "': cannot parse '" + Part +
-                "' (expected after_ms=N|random|visit=N (N >= 1)|on, then :seed=S :to=DEVICE "
+                "' (expected after_ms=N|random|visit=N (N >= 1)|on, then "
+                ":seed=S :to=DEVICE "
                 ":file=PATH :verbose :sync; to= takes device names or indices, "
                 "comma-separated)";
       return C;
