@@ -96,7 +96,7 @@ void KernelInstrumenter::cloneWithHiddenParams() {
   }
   State = NF->getArg(FT->getNumParams());
   Ctrl = NF->getArg(FT->getNumParams() + 1);
-  Round = NF->getArg(FT->getNumParams() + 2);
+  Round = RoundArg = NF->getArg(FT->getNumParams() + 2);
   State->setName("hetgpu.state");
   Ctrl->setName("hetgpu.ctrl");
   Round->setName("hetgpu.round");

@@ -33,7 +33,6 @@ constexpr size_t MigrationHiddenParams = 3;
 struct MigrationControl {
   uint32_t Yield;      ///< nonzero: suspend at the next safe point
   uint32_t YieldAfter; ///< 0: off; else set Yield at this visit count
-                       ///< (YieldAfterNever: watched, never set)
   uint32_t Visits;     ///< safe-point visits (thread 0 of each block)
   uint32_t DynShared;  ///< dynamic shared bytes of the launch
   uint32_t Reserved[4];
@@ -48,10 +47,11 @@ enum MigrationControlWord : unsigned {
   MCW_DynShared = offsetof(MigrationControl, DynShared) / 4,
 };
 
-/// YieldAfter of a watched launch that no visit count yields: the control
-/// word is nonzero, so blocks take the block-entry decision (below) and
-/// thread 0 counts visits, but no count reaches it.
-constexpr uint32_t YieldAfterNever = 0xffffffffu;
+/// Set in the round parameter of a watched launch (the round is the low 31
+/// bits): only then do blocks read the control block at entry and take the
+/// block-entry decision (below). An unwatched launch passes round 0 and its
+/// blocks touch no memory before the body.
+constexpr uint32_t RoundWatched = 0x80000000u;
 
 /// The safe point id of the block-entry safe point: a block that starts
 /// after the yield flag is raised writes {R + 1, BlockStartId} and returns

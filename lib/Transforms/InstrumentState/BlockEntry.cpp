@@ -10,12 +10,12 @@
 /// `<grid-sync>` ones) gets it, so every launch of more than one block can
 /// be suspended between blocks.
 ///
-/// The decision is block-uniform without a barrier: every thread reads the
-/// control word {Yield, YieldAfter} (one volatile load); while it is zero
-/// (an unwatched launch: the idle control block; the host arms a watched
-/// one with a nonzero YieldAfter) the thread runs the body and nothing else
-/// happens. Otherwise thread 0 counts the visit (the random trigger, as at
-/// loop safe points) and the block agrees on the decision with one compare
+/// The decision is block-uniform without a barrier: in an unwatched launch
+/// (the round parameter without abi::RoundWatched) the thread runs the body
+/// and nothing else happens. In a watched one every thread reads the
+/// control word {Yield, YieldAfter} (one volatile load), thread 0 counts
+/// the visit (the random trigger, as at loop safe points) and the block
+/// agrees on the decision with one compare
 /// and swap on its header's decision word: the first thread of the block
 /// to get there stores `(R + 1) << 1 | yield` as it saw the flag, the others
 /// find that value and follow it. So threads that read the flag before and
@@ -43,14 +43,17 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   BasicBlock *Suspend =
       BasicBlock::Create(*C, "hetgpu.start.suspend", NF, Body);
 
+  // Only a watched launch (abi::RoundWatched in the round parameter: no
+  // memory access, so the CPU device's thread loop is unswitched on it and
+  // stays vectorisable) reads the control block here.
   IRBuilder<> B(Start);
-  LoadInst *Word = B.CreateLoad(I64, ctrlField(B, CF_Yield),
-                                /*isVolatile=*/true, "hetgpu.start.word");
-  B.CreateCondBr(B.CreateICmpNE(Word, B.getInt64(0), "hetgpu.watched"), Decide,
-                 Body);
+  B.CreateCondBr(B.CreateICmpSLT(RoundArg, B.getInt32(0), "hetgpu.watched"),
+                 Decide, Body);
 
   // Thread 0 counts the visit when the random trigger is armed.
   B.SetInsertPoint(Decide);
+  LoadInst *Word = B.CreateLoad(I64, ctrlField(B, CF_Yield),
+                                /*isVolatile=*/true, "hetgpu.start.word");
   Value *Y0 = B.CreateTrunc(Word, I32, "hetgpu.start.yield");
   Value *After =
       B.CreateTrunc(B.CreateLShr(Word, 32), I32, "hetgpu.start.after");

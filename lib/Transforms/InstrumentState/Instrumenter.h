@@ -95,6 +95,9 @@ private:
 
   llvm::Function *NF = nullptr;
   llvm::Value *State = nullptr, *Ctrl = nullptr, *Round = nullptr;
+  /// The round parameter as passed: Round | abi::RoundWatched when the
+  /// launch is watched (Round is its low 31 bits, buildEntry).
+  llvm::Value *RoundArg = nullptr;
   llvm::Value *TLin = nullptr, *NThreads = nullptr, *DynShared = nullptr;
   llvm::Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
   llvm::Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used

@@ -64,6 +64,8 @@ void KernelInstrumenter::buildEntry() {
   RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
   ReturnInst::Create(*C, RetBB);
   BasicBlock *Resume = BasicBlock::Create(*C, "hetgpu.resume", NF, Body);
+  if (!GridSync)
+    Round = B.CreateAnd(RoundArg, B.getInt32(~abi::RoundWatched), "hetgpu.rnd");
   Value *Fresh = B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh");
 
   B.SetInsertPoint(Resume);

@@ -171,6 +171,7 @@ private:
   /// blocks whose (normalised) status is 1, and a block suspending in
   /// round R writes status R + 1.
   uint32_t Round = 0;
+  uint32_t RoundParam = 0; ///< the kernel's round parameter: Round | watched
   Running Me;
   bool Registered = false;
   std::vector<char> Host; ///< the state buffer read back
@@ -234,7 +235,7 @@ Status WatchedLaunch::prepare() {
   Round = Resume ? 1 : 0;
   Args.push_back(&Hidden[0]);
   Args.push_back(&Hidden[1]);
-  Args.push_back(&Round);
+  Args.push_back(&RoundParam);
   P.Args = Args.data();
   // The backends see the state buffer as an ordinary argument.
   P.State = nullptr;
@@ -264,13 +265,9 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   // points (loop safe points and block entries) in the control block; the
   // launch yields at visit YieldAfter (a launch that ends first just
   // finishes). visit=N yields at visit N. At most three suspensions per
-  // launch keep every launch finite. Otherwise a watched round is armed
-  // with YieldAfterNever: its control word is nonzero, so blocks take the
-  // block-entry decision together and a flag raised while they start does
-  // not split one.
+  // launch keep every launch finite.
   bool Draws = Cfg.Mode == MigrationConfig::Trigger::Random ||
                Cfg.Mode == MigrationConfig::Trigger::Visit;
-  CB.YieldAfter = abi::YieldAfterNever;
   if (Draws && TestedPoints && Suspensions < 3)
     CB.YieldAfter = Cfg.Mode == MigrationConfig::Trigger::Visit
                         ? Cfg.Visit
@@ -296,6 +293,8 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
         CB.Yield = 1, copyIn(*S.Q, Ctrl, &CB, sizeof(CB));
     }
   }
+  // Watched: blocks take the block-entry decision (docs/Migration.md).
+  RoundParam = Round | abi::RoundWatched;
   Status St = S.Q->launch(*K, P);
   if (St.isOk())
     St = S.Q->synchronize();
@@ -530,9 +529,7 @@ Status WatchedLaunch::run() {
     // Nothing asked this round to yield (no trigger armed, no request, the
     // host-written flag still clear): every block ran to its end, so the
     // state buffer need not be read back.
-    bool MayYield = CB.Yield ||
-                    (CB.YieldAfter && CB.YieldAfter != abi::YieldAfterNever) ||
-                    (Flag && Flag->raised());
+    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && Flag->raised());
     if (!StateBytes || !MayYield)
       return Status::ok();
     uint64_t Suspended = 0;

@@ -54,7 +54,7 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
     } else if (First && Key == "on" && Val.empty()) {
       C.Mode = MigrationConfig::Trigger::None;
     } else if (First && Key == "visit" && parseUInt(Val, N) && N > 0 &&
-               N < abi::YieldAfterNever) {
+               N <= UINT32_MAX) {
       C.Mode = MigrationConfig::Trigger::Visit;
       C.Visit = uint32_t(N);
     } else if (First && Key == "after_ms" && parseUInt(Val, N)) {

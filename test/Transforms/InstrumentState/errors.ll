@@ -39,7 +39,8 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; BARRIER-NEXT: hetgpu.entry:
 ; Plain barriers are not tested; only the block entry is (no barrier added).
-; BARRIER: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; BARRIER: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; BARRIER-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
 ; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
 ; BARRIER-NEXT: i32 -1, label %hetgpu.start

@@ -26,7 +26,8 @@ target triple = "unknown-hetgpu-unknown"
 
 ; CHECK-LABEL: define void @k(ptr %out, i32 %n, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; CHECK-NEXT: hetgpu.entry:
-; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; CHECK-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
 ; CHECK: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
@@ -67,7 +68,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 8
 ; CHECK-NEXT: store i32 %j.next.reg2mem.0,
 ; CHECK: store i32 2, ptr
-; CHECK-NEXT: add i32 %hetgpu.round, 1
+; CHECK-NEXT: add i32 %hetgpu.rnd, 1
 ; CHECK: outer.latch:
 ; CHECK-NEXT: %acc2 = add i32 %acc.in, %t
 ; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}

@@ -1,8 +1,8 @@
 ; A kernel without safe points (no barrier, no loop safe point) still gets
 ; the block-entry safe point (docs/Migration.md "Block-entry safe points"):
-; a fresh launch reads the control word once and runs the body when it is
-; zero (unwatched); a watched launch lets thread 0 count the visit and the
-; block agree on suspend/run with one compare and swap on its header's
+; an unwatched launch runs the body at once (bit 31 of the round parameter
+; clear: no memory access); a watched launch reads the control word, lets
+; thread 0 count the visit and the block agree on suspend/run with one compare and swap on its header's
 ; decision word; a suspended block writes {R + 1, BlockStartId = -1} and
 ; returns. No barrier is added, no yield test, no save/restore of values.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
@@ -13,7 +13,8 @@ target triple = "unknown-hetgpu-unknown"
 
 ; CHECK-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; CHECK-NEXT: hetgpu.entry:
-; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
+; CHECK-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
 ; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; A resumed launch: only blocks suspended at the entry (id -1) run again.
 ; CHECK: hetgpu.resume:
@@ -21,11 +22,13 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: ]
 ; CHECK: hetgpu.start:
-; CHECK-NEXT: %[[C:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
-; CHECK-NEXT: %hetgpu.start.word = load volatile i64, ptr addrspace(1) %[[C]], align 8
-; CHECK-NEXT: %hetgpu.watched = icmp ne i64 %hetgpu.start.word, 0
+; Only a watched launch (bit 31 of the round parameter) reads the control
+; block: an unwatched one touches no memory before the body.
+; CHECK-NEXT: %hetgpu.watched = icmp slt i32 %hetgpu.round, 0
 ; CHECK-NEXT: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body
 ; CHECK: hetgpu.start.count:
+; CHECK-NEXT: %[[CW:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; CHECK-NEXT: %hetgpu.start.word = load volatile i64, ptr addrspace(1) %[[CW]], align 8
 ; CHECK: %hetgpu.start.t0 = icmp eq i32 %{{.*}}, 0
 ; CHECK: br i1 %{{.*}}, label %hetgpu.start.visit, label %hetgpu.start.agree
 ; CHECK: hetgpu.start.visit:
@@ -38,7 +41,7 @@ target triple = "unknown-hetgpu-unknown"
 ; The decision word is the header's third word (byte 8), tagged R + 1.
 ; CHECK: %[[DW:.*]] = getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 8
 ; CHECK-NEXT: %[[DWG:.*]] = addrspacecast ptr %[[DW]] to ptr addrspace(1)
-; CHECK-NEXT: %[[R1:.*]] = add i32 %hetgpu.round, 1
+; CHECK-NEXT: %[[R1:.*]] = add i32 %hetgpu.rnd, 1
 ; CHECK-NEXT: %[[TAG:.*]] = shl i32 %[[R1]], 1
 ; CHECK: %hetgpu.start.mine = or i32 %[[TAG]], %{{.*}}
 ; CHECK-NEXT: %hetgpu.start.cur = load volatile i32, ptr addrspace(1) %[[DWG]]
@@ -55,7 +58,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %[[H:.*]] = addrspacecast ptr %hetgpu.header{{[0-9]+}} to ptr addrspace(1)
 ; CHECK-NEXT: %[[SPW:.*]] = getelementptr i8, ptr addrspace(1) %[[H]], i64 4
 ; CHECK-NEXT: store i32 -1, ptr addrspace(1) %[[SPW]]
-; CHECK-NEXT: %[[NEXT:.*]] = add i32 %hetgpu.round, 1
+; CHECK-NEXT: %[[NEXT:.*]] = add i32 %hetgpu.rnd, 1
 ; CHECK-NEXT: store i32 %[[NEXT]], ptr addrspace(1) %[[H]]
 ; CHECK-NEXT: ret void
 ; The body itself is unchanged.
