@@ -75,9 +75,9 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   B.CreateBr(Agree);
 
   // The block agrees: the first thread's view of the flag wins. A value
-  // of an earlier round (or 0) is replaced once; a value of this round
-  // (tag R + 1) is never replaced (the exchange expects ~0, which no tag
-  // makes), so the failed exchange returns the winner's value.
+  // of an earlier round (or 0) is replaced once by an exchange; a thread
+  // whose exchange fails gets the winner's value (only this round's threads
+  // write the word), and one that reads this round's tag takes it.
   B.SetInsertPoint(Agree);
   PHINode *Y = B.CreatePHI(I32, 3, "hetgpu.start.y");
   Y->addIncoming(Y0, Decide);
@@ -95,13 +95,25 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   Value *Fresh =
       B.CreateICmpNE(B.CreateLShr(Cur, 1), B.CreateAdd(Round, B.getInt32(1)),
                      "hetgpu.start.fresh");
-  Value *Expect = B.CreateSelect(Fresh, Cur, B.getInt32(~0u));
-  Value *Pair = B.CreateAtomicCmpXchg(Word8, Expect, Mine, MaybeAlign(4),
+  // Once the word holds this round's tag the thread just follows it (no
+  // exchange: most threads of a block get here after the first).
+  BasicBlock *Agreed = B.GetInsertBlock();
+  BasicBlock *Swap = BasicBlock::Create(*C, "hetgpu.start.swap", NF, Suspend);
+  BasicBlock *Decided =
+      BasicBlock::Create(*C, "hetgpu.start.decided", NF, Suspend);
+  B.CreateCondBr(Fresh, Swap, Decided);
+  B.SetInsertPoint(Swap);
+  Value *Pair = B.CreateAtomicCmpXchg(Word8, Cur, Mine, MaybeAlign(4),
                                       AtomicOrdering::Monotonic,
                                       AtomicOrdering::Monotonic);
   Value *Won = B.CreateExtractValue(Pair, 1, "hetgpu.start.won");
   Value *Seen = B.CreateExtractValue(Pair, 0);
-  Value *Decision = B.CreateSelect(Won, Mine, Seen, "hetgpu.start.decision");
+  Value *Swapped = B.CreateSelect(Won, Mine, Seen);
+  B.CreateBr(Decided);
+  B.SetInsertPoint(Decided);
+  PHINode *Decision = B.CreatePHI(I32, 2, "hetgpu.start.decision");
+  Decision->addIncoming(Cur, Agreed);
+  Decision->addIncoming(Swapped, Swap);
   B.CreateCondBr(
       B.CreateICmpNE(B.CreateAnd(Decision, B.getInt32(1)), B.getInt32(0)),
       Suspend, Body);

@@ -46,11 +46,16 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %hetgpu.start.mine = or i32 %[[TAG]], %{{.*}}
 ; CHECK-NEXT: %hetgpu.start.cur = load volatile i32, ptr addrspace(1) %[[DWG]]
 ; CHECK: %hetgpu.start.fresh = icmp ne i32 %{{.*}}, %{{.*}}
-; CHECK-NEXT: %[[EXP:.*]] = select i1 %hetgpu.start.fresh, i32 %hetgpu.start.cur, i32 -1
-; CHECK-NEXT: %[[X:.*]] = cmpxchg ptr addrspace(1) %[[DWG]], i32 %[[EXP]], i32 %hetgpu.start.mine monotonic monotonic
+; CHECK-NEXT: br i1 %hetgpu.start.fresh, label %hetgpu.start.swap, label %hetgpu.start.decided
+; Only a thread that finds no decision of this round exchanges.
+; CHECK: hetgpu.start.swap:
+; CHECK-NEXT: %[[X:.*]] = cmpxchg ptr addrspace(1) %[[DWG]], i32 %hetgpu.start.cur, i32 %hetgpu.start.mine monotonic monotonic
 ; CHECK-NEXT: %hetgpu.start.won = extractvalue { i32, i1 } %[[X]], 1
 ; CHECK-NEXT: %[[SEEN:.*]] = extractvalue { i32, i1 } %[[X]], 0
-; CHECK-NEXT: %hetgpu.start.decision = select i1 %hetgpu.start.won, i32 %hetgpu.start.mine, i32 %[[SEEN]]
+; CHECK-NEXT: %[[SW:.*]] = select i1 %hetgpu.start.won, i32 %hetgpu.start.mine, i32 %[[SEEN]]
+; CHECK-NEXT: br label %hetgpu.start.decided
+; CHECK: hetgpu.start.decided:
+; CHECK-NEXT: %hetgpu.start.decision = phi i32 [ %hetgpu.start.cur, %hetgpu.start.agree ], [ %[[SW]], %hetgpu.start.swap ]
 ; CHECK-NEXT: %[[BIT:.*]] = and i32 %hetgpu.start.decision, 1
 ; CHECK-NEXT: %[[SUSP:.*]] = icmp ne i32 %[[BIT]], 0
 ; CHECK-NEXT: br i1 %[[SUSP]], label %hetgpu.start.suspend, label %hetgpu.body
