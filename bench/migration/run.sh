@@ -19,6 +19,8 @@
 #     alternation (MIG_ROUNDS rounds, default 3), best time per kernel over
 #     the rounds, ratio per kernel and geomean, per device. Problem size:
 #     MIG_SCALE (default 1 on cpu/opencl/tt-sim, 32 on nvidia).
+#     MIG_MIGRATE replaces `on` (e.g. `on:sync`: every launch watched, armed
+#     but never yielding: the block-entry decision runs in every block).
 #  3. cost of API calls in a migratable process (apicost.cu: a loop of
 #     cudaMalloc + launch + cudaFree, MIG_API_ITERS iterations (default
 #     2000) of MIG_API_WORDS ints (default 1M = 4 MiB, and 1024)), with and
@@ -39,11 +41,11 @@ overhead() {
   while [ "$r" -le "${MIG_ROUNDS:-3}" ]; do
     HETGPU_DEVICE=$dev $to "$prog" "$scale" > "$T/ov.plain.$r" 2> "$T/ov.err" ||
       echo "KERNEL run-plain 0 FAIL" >> "$T/ov.plain.$r"
-    HETGPU_DEVICE=$dev HETGPU_MIGRATE=on $to "$prog" "$scale" > "$T/ov.instr.$r" 2>> "$T/ov.err" ||
+    HETGPU_DEVICE=$dev HETGPU_MIGRATE=${MIG_MIGRATE:-on} $to "$prog" "$scale" > "$T/ov.instr.$r" 2>> "$T/ov.err" ||
       echo "KERNEL run-instrumented 0 FAIL" >> "$T/ov.instr.$r"
     r=$((r + 1))
   done
-  echo "== instrumentation overhead ($dev, scale $scale, best of ${MIG_ROUNDS:-3} alternating rounds x 5-200 launches) =="
+  echo "== instrumentation overhead ($dev, HETGPU_MIGRATE=${MIG_MIGRATE:-on}, scale $scale, best of ${MIG_ROUNDS:-3} alternating rounds x 5-200 launches) =="
   awk -v dev="$dev" '
     $1 == "KERNEL" {
       plain = FILENAME ~ /ov\.plain\./

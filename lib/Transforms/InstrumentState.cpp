@@ -14,7 +14,10 @@
 ///   `!hetgpu.kernels` gets `!"instrumented", i1 true` (the parameter list
 ///   stays the user's);
 /// * at entry a fresh launch (round 0, a parameter: no memory access) runs
-///   the body untouched; a resumed launch of round R continues only the
+///   the block-entry test (BlockEntry.cpp: one volatile load of the control
+///   word; in a watched launch a block that starts after the yield flag was
+///   raised writes {R + 1, BlockStartId} and returns), then the body
+///   untouched; a resumed launch of round R continues only the
 ///   blocks whose header says "suspended in round R - 1" (status R): every
 ///   thread copies its share of the saved shared memory back, reloads the
 ///   live values of the saved safe point and enters it through the loop
@@ -41,7 +44,8 @@
 /// (runtime/lib/Core/GridRounds.cpp) holds the barrier without residency.
 ///
 /// The pieces live in InstrumentState/, one per file (Instrumenter.h lists
-/// them): Planning.cpp (the safe points and their layouts), SafePoint.cpp
+/// them): Planning.cpp (the safe points and their layouts), BlockEntry.cpp
+/// (the block-entry safe point), SafePoint.cpp
 /// (yield test, save path, resume landing, the chunked loop's early flag
 /// read), SavePaths.cpp (the state buffer's addresses, saving and
 /// restoring values and shared memory), ResumeDispatch.cpp (entry dispatch,
@@ -92,7 +96,7 @@ void KernelInstrumenter::cloneWithHiddenParams() {
   }
   State = NF->getArg(FT->getNumParams());
   Ctrl = NF->getArg(FT->getNumParams() + 1);
-  Round = NF->getArg(FT->getNumParams() + 2);
+  Round = RoundArg = NF->getArg(FT->getNumParams() + 2);
   State->setName("hetgpu.state");
   Ctrl->setName("hetgpu.ctrl");
   Round->setName("hetgpu.round");

@@ -455,6 +455,7 @@ public:
             "memcpy");
       ArgPtrs.push_back(&State);
       ArgPtrs.push_back(&Ctrl);
+      Round = hetgpu::abi::RoundWatched; // round 0, watched
       ArgPtrs.push_back(&Round);
     }
     rt::LaunchParams P;
@@ -483,7 +484,7 @@ public:
     }
     printf("migration: yield=%u suspended=%u ran-to-end=%u\n", CB.Yield,
            Suspended, Ended);
-    Round = 1;
+    Round = 1 | hetgpu::abi::RoundWatched;
     CB.Yield = 0;
     CB.YieldAfter = 0;
     check(Q.memcpy(Ctrl, &CB, sizeof CB, rt::CopyKind::HostToDevice), "memcpy");

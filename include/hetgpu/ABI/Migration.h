@@ -47,13 +47,32 @@ enum MigrationControlWord : unsigned {
   MCW_DynShared = offsetof(MigrationControl, DynShared) / 4,
 };
 
+/// Set in the round parameter of a watched launch (the round is the low 31
+/// bits): only then do blocks read the control block at entry and take the
+/// block-entry decision (below). An unwatched launch passes round 0 and its
+/// blocks touch no memory before the body.
+constexpr uint32_t RoundWatched = 0x80000000u;
+
+/// The safe point id of the block-entry safe point: a block that starts
+/// after the yield flag is raised writes {R + 1, BlockStartId} and returns
+/// without running anything; the resumed launch runs it from the start.
+/// Above every id the state layout assigns (1, 2, ...).
+constexpr uint32_t BlockStartId = 0xffffffffu;
+
+/// Byte offset in a block's header of its block-entry decision word:
+/// `(R + 1) << 1 | suspend`, written once per round by the first thread of
+/// the block that reaches the entry of a watched launch (a compare and
+/// swap), so every thread of the block takes the same decision. The host
+/// clears it when it normalises a state image.
+constexpr uint64_t StateEntryDecisionOffset = 8;
+
 /// Bytes of the header that starts every block's area in the state buffer:
-/// `{u32 status, u32 safe point, u64 reserved}`. A fresh launch (round 0)
-/// never reads or writes it unless a block suspends; a block that suspends
-/// in round R writes status R + 1 and its safe point id. The host clears the
-/// headers before a launch it watches, so status 0 means "ran to its end"
-/// and a resumed launch of round R continues exactly the blocks whose status
-/// is R.
+/// `{u32 status, u32 safe point, u32 entry decision, u32 reserved}`. A
+/// fresh launch (round 0) never reads or writes it unless it is watched; a
+/// block that suspends in round R writes status R + 1 and its safe point id.
+/// The host clears the headers before a launch it watches, so status 0 means
+/// "ran to its end" and a resumed launch of round R continues exactly the
+/// blocks whose status is R.
 constexpr uint64_t StateBlockHeaderBytes = 16;
 
 /// Bytes of one block in a launch's state buffer: the header, shared memory

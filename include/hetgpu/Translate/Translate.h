@@ -22,7 +22,7 @@ extern "C" {
 
 /** Bumped whenever the translator's output may change for the same input:
  *  part of every JIT cache key. */
-#define HETGPU_TRANSLATOR_ABI_VERSION 4u
+#define HETGPU_TRANSLATOR_ABI_VERSION 5u
 
 enum hetgpu_translate_flags {
   /** Insert checkpoint/restore code at safe points (live migration). */

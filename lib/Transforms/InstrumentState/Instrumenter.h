@@ -10,6 +10,8 @@
 ///
 /// * Planning.cpp: the loop safe points to instrument and their layouts,
 ///   the chunk header whose start reads a chunked loop's yield flag;
+/// * BlockEntry.cpp: the block-entry safe point (a block that starts after
+///   the yield flag was raised suspends before running anything);
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
 /// * SavePaths.cpp: addressing in the state buffer, saving and restoring
@@ -93,6 +95,9 @@ private:
 
   llvm::Function *NF = nullptr;
   llvm::Value *State = nullptr, *Ctrl = nullptr, *Round = nullptr;
+  /// The round parameter as passed: Round | abi::RoundWatched when the
+  /// launch is watched (Round is its low 31 bits, buildEntry).
+  llvm::Value *RoundArg = nullptr;
   llvm::Value *TLin = nullptr, *NThreads = nullptr, *DynShared = nullptr;
   llvm::Value *Header = nullptr, *SharedSave = nullptr, *Record = nullptr;
   llvm::Value *DynBase = nullptr; ///< __hetgpu_dynamic_shared(), when used
@@ -138,6 +143,10 @@ private:
   bool collectPlans();
   void findChunkHeaders();
   bool checkLiveAllocas();
+
+  // BlockEntry.cpp
+  /// The block-entry test in front of \p Body; returns its first block.
+  llvm::BasicBlock *emitBlockEntry(llvm::BasicBlock *Body);
 
   // SafePoint.cpp
   void instrumentSafePoint(SafePointPlan &P, llvm::BasicBlock *RestoreBB);

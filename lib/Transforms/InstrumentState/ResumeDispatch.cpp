@@ -46,25 +46,27 @@ void KernelInstrumenter::buildEntry() {
     UsesDynShared = !DS->use_empty();
 
   IRBuilder<> B(Entry);
-  // Without a safe point a block cannot be suspended, and a launch whose
-  // blocks all run to their end is never resumed: no entry code at all.
-  if (Plans.empty()) {
+  // <grid-sync> kernels run in rounds and are never migrated: no
+  // block-entry test (their grid barriers are the safe points).
+  if (GridSync && Plans.empty()) {
     B.CreateBr(Body);
     return;
   }
-  // A fresh launch (round 0, a parameter) goes straight to the body:
-  // nothing else runs unless a block suspends. A resumed launch of round R
-  // continues the blocks whose status is R (they suspended in the previous
-  // round) at their safe point; every other block already ran to its end
-  // and returns. Nothing is written here, so no barrier orders the header
-  // reads of the block's threads. (One branch, then one switch: deeper
-  // nests of branches before the first barrier crash PoCL 3.1's
-  // work-group functions.)
+  // A fresh launch (round 0, a parameter) goes to the block-entry test
+  // (BlockEntry.cpp: one volatile load, then the body unless the launch is
+  // watched). A resumed launch of round R continues the blocks whose
+  // status is R (they suspended in the previous round) at their safe point,
+  // or from the block-entry test when they suspended there; every other
+  // block already ran to its end and returns. Nothing is written here, so
+  // no barrier orders the header reads of the block's threads. (One
+  // branch, then one switch: deeper nests of branches before the first
+  // barrier crash PoCL 3.1's work-group functions.)
   RetBB = BasicBlock::Create(*C, "hetgpu.return", NF);
   ReturnInst::Create(*C, RetBB);
   BasicBlock *Resume = BasicBlock::Create(*C, "hetgpu.resume", NF, Body);
-  B.CreateCondBr(B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh"), Body,
-                 Resume);
+  if (!GridSync)
+    Round = B.CreateAnd(RoundArg, B.getInt32(~abi::RoundWatched), "hetgpu.rnd");
+  Value *Fresh = B.CreateICmpEQ(Round, B.getInt32(0), "hetgpu.fresh");
 
   B.SetInsertPoint(Resume);
   emitAddressing(B);
@@ -73,7 +75,12 @@ void KernelInstrumenter::buildEntry() {
   // Safe point ids start at 1: 0 (status other than R) returns.
   SwitchInst *RS = B.CreateSwitch(
       B.CreateSelect(B.CreateICmpEQ(Status, Round), SPId, B.getInt32(0)), RetBB,
-      Plans.size());
+      Plans.size() + 1);
+  BasicBlock *Start = GridSync ? Body : emitBlockEntry(Body);
+  if (!GridSync)
+    RS->addCase(B.getInt32(abi::BlockStartId), Start);
+  B.SetInsertPoint(Entry);
+  B.CreateCondBr(Fresh, Start, Resume);
   for (SafePointPlan &P : Plans) {
     BasicBlock *RB =
         BasicBlock::Create(*C, "hetgpu.restore." + Twine(P.Info->Id), NF, Body);

@@ -157,7 +157,9 @@ private:
   const std::vector<char> *Resume;
 
   uint64_t Blocks = 0, BlockBytes = 0, StateBytes = 0, StateAlloc = 0;
-  /// Loop safe points: only they test the yield flag (docs/Migration.md).
+  /// Safe points that test the yield flag (docs/Migration.md): the loop
+  /// safe points and the block entry (the layout's Entry point, which the
+  /// instrumentation tests in every kernel).
   unsigned TestedPoints = 0;
   /// State buffer and control block, on the device the context is on now.
   void *State = nullptr, *Ctrl = nullptr;
@@ -169,6 +171,7 @@ private:
   /// blocks whose (normalised) status is 1, and a block suspending in
   /// round R writes status R + 1.
   uint32_t Round = 0;
+  uint32_t RoundParam = 0; ///< the kernel's round parameter: Round | watched
   Running Me;
   bool Registered = false;
   std::vector<char> Host; ///< the state buffer read back
@@ -202,7 +205,8 @@ Status WatchedLaunch::prepare() {
   StateBytes = Blocks * BlockBytes;
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
-    TestedPoints += SP.Kind == container::SafePointKind::LoopLatch;
+    TestedPoints += SP.Kind == container::SafePointKind::LoopLatch ||
+                    SP.Kind == container::SafePointKind::Entry;
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
                   "checkpoint refused: its state buffer has " +
@@ -231,7 +235,7 @@ Status WatchedLaunch::prepare() {
   Round = Resume ? 1 : 0;
   Args.push_back(&Hidden[0]);
   Args.push_back(&Hidden[1]);
-  Args.push_back(&Round);
+  Args.push_back(&RoundParam);
   P.Args = Args.data();
   // The backends see the state buffer as an ordinary argument.
   P.State = nullptr;
@@ -257,13 +261,17 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   else if ((YF.Side = sideQueue(Ctx.Dev)))
     YF.Word = Ctrl;
   CB.DynShared = uint32_t(P.DynamicShared);
-  // Random safe points: thread 0 of each block counts its visits of loop
-  // safe points in the control block; the launch yields at visit
-  // YieldAfter (a launch that ends first just finishes). At most three
-  // suspensions per launch keep every launch finite.
-  if (Cfg.Mode == MigrationConfig::Trigger::Random && TestedPoints &&
-      Suspensions < 3)
-    CB.YieldAfter = randomYieldAfter();
+  // Random safe points: thread 0 of each block counts its visits of safe
+  // points (loop safe points and block entries) in the control block; the
+  // launch yields at visit YieldAfter (a launch that ends first just
+  // finishes). visit=N yields at visit N. At most three suspensions per
+  // launch keep every launch finite.
+  bool Draws = Cfg.Mode == MigrationConfig::Trigger::Random ||
+               Cfg.Mode == MigrationConfig::Trigger::Visit;
+  if (Draws && TestedPoints && Suspensions < 3)
+    CB.YieldAfter = Cfg.Mode == MigrationConfig::Trigger::Visit
+                        ? Cfg.Visit
+                        : randomYieldAfter();
   // Without a to= device a pending trigger checkpoints this launch at its
   // first safe point instead.
   if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
@@ -285,6 +293,8 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
         CB.Yield = 1, copyIn(*S.Q, Ctrl, &CB, sizeof(CB));
     }
   }
+  // Watched: blocks take the block-entry decision (docs/Migration.md).
+  RoundParam = Round | abi::RoundWatched;
   Status St = S.Q->launch(*K, P);
   if (St.isOk())
     St = S.Q->synchronize();
@@ -315,6 +325,9 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
     uint32_t Norm = Status_ == Round + 1;
     Suspended += Norm;
     memcpy(H, &Norm, 4);
+    // The block-entry decision word is per round: the next round decides
+    // afresh.
+    memset(H + abi::StateEntryDecisionOffset, 0, 4);
   }
   return Status::ok();
 }

@@ -53,6 +53,10 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.Mode = MigrationConfig::Trigger::Random;
     } else if (First && Key == "on" && Val.empty()) {
       C.Mode = MigrationConfig::Trigger::None;
+    } else if (First && Key == "visit" && parseUInt(Val, N) && N > 0 &&
+               N <= UINT32_MAX) {
+      C.Mode = MigrationConfig::Trigger::Visit;
+      C.Visit = uint32_t(N);
     } else if (First && Key == "after_ms" && parseUInt(Val, N)) {
       C.Mode = MigrationConfig::Trigger::AfterMs;
       C.AfterMs = unsigned(N);
@@ -75,7 +79,8 @@ MigrationConfig hetgpu::rt::parseMigrationSpec(const std::string &Spec) {
       C.Sync = true;
     } else {
       C.Error = "HETGPU_MIGRATE='" + Spec + "': cannot parse '" + Part +
-                "' (expected after_ms=N|random|on, then :seed=S :to=DEVICE "
+                "' (expected after_ms=N|random|visit=N (N >= 1)|on, then "
+                ":seed=S :to=DEVICE "
                 ":file=PATH :verbose :sync; to= takes device names or indices, "
                 "comma-separated)";
       return C;

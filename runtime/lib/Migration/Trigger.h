@@ -6,7 +6,9 @@
 /// HETGPU_MIGRATE (parsed once) and the triggers it arms: `after_ms=N` (a
 /// host timer that raises the yield flag of the launch in flight),
 /// `random` (each round yields at a random visit of a loop safe point),
-/// `on` (instrumented, no trigger: only the API migrates). The yield flag
+/// `visit=N` (each round yields at visit N of a safe point, counted by
+/// thread 0 of each block: deterministic for tests), `on` (instrumented, no
+/// trigger: only the API migrates). The yield flag
 /// of a running launch is raised by the host (YieldFlag); to= names the
 /// devices launches resume on, one per migration in turn (nextTarget).
 ///
@@ -28,11 +30,12 @@ namespace rt {
 
 /// What HETGPU_MIGRATE asked for.
 struct MigrationConfig {
-  enum class Trigger { None, AfterMs, Random };
+  enum class Trigger { None, AfterMs, Random, Visit };
   bool Enabled = false;
   Trigger Mode = Trigger::None;
   unsigned AfterMs = 0;
   uint64_t Seed = 0;
+  uint32_t Visit = 0; ///< visit=N: the safe-point visit each round yields at
   /// Devices to resume on (HETGPU_DEVICE-style names or indices), one per
   /// suspension in turn; empty: resume on the launching device.
   std::vector<std::string> To;

@@ -43,8 +43,9 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-LABEL: define void @k(ptr %in, ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; The entry decides on the round parameter alone.
 ; CHECK-NEXT: hetgpu.entry:
-; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
-; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; Block state area: 16-byte header, 256 B static shared + dynamic (rounded
 ; to 16), then 24 bytes per thread.
 ; CHECK: hetgpu.resume:
@@ -54,10 +55,11 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %hetgpu.status = load i32, ptr %hetgpu.header
 ; CHECK-NEXT: %[[SPP:.*]] = getelementptr i8, ptr %hetgpu.header, i64 4
 ; CHECK-NEXT: %hetgpu.spid = load i32, ptr %[[SPP]]
-; CHECK-NEXT: %[[MINE:.*]] = icmp eq i32 %hetgpu.status, %hetgpu.round
+; CHECK-NEXT: %[[MINE:.*]] = icmp eq i32 %hetgpu.status, %hetgpu.rnd
 ; CHECK-NEXT: %[[WHICH:.*]] = select i1 %[[MINE]], i32 %hetgpu.spid, i32 0
 ; Only the loop safe point (id 2; the barriers are 1, 3 and 4) is resumed.
 ; CHECK-NEXT: switch i32 %[[WHICH]], label %hetgpu.return [
+; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 2, label %hetgpu.restore.2
 ; CHECK-NEXT: ]
 ; Restore blocks copy the shared memory back (strided over the threads).
@@ -132,7 +134,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: hetgpu.copy.end:
 ; CHECK-NEXT: %[[IDP:.*]] = getelementptr i8, ptr %hetgpu.header{{[0-9]+}}, i64 4
 ; CHECK-NEXT: store i32 2, ptr %[[IDP]]
-; CHECK-NEXT: %[[NEXT:.*]] = add i32 %hetgpu.round, 1
+; CHECK-NEXT: %[[NEXT:.*]] = add i32 %hetgpu.rnd, 1
 ; CHECK-NEXT: store i32 %[[NEXT]], ptr %hetgpu.header{{[0-9]+}}
 ; CHECK-NEXT: ret void
 ; CHECK: hetgpu.copy.end{{[0-9]+}}:
@@ -165,7 +167,10 @@ entry:
 
 ; NOSP-LABEL: define void @k(ptr %in, ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; NOSP-NEXT: hetgpu.entry:
-; NOSP-NEXT: br label %hetgpu.body
+; Plain barriers are not tested; the block entry is (no barrier added).
+; NOSP-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; NOSP-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; NOSP-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; NOSP: hetgpu.body:
 ; NOSP: store float %v, ptr addrspace(3) %ps
 ; NOSP-NEXT: call void @__hetgpu_barrier(){{$}}
@@ -175,7 +180,7 @@ entry:
 ; NOSP-NEXT: %a = call i32 @__hetgpu_barrier_and(i32 %c){{$}}
 ; NOSP: store float %r, ptr %pout
 ; NOSP-NEXT: ret void
-; NOSP-NEXT: }
+; NOSP-NOT: __hetgpu_barrier_or
 ; NOSP-NOT: define
 ; NOSP-NOT: declare i32 @__hetgpu_barrier_or
 ; NOSP: !hetgpu.kernels = !{![[K:[0-9]+]]}

@@ -25,6 +25,8 @@ target triple = "unknown-hetgpu-unknown"
 ; BUNDLE: error: {{.*}}cannot instrument kernel 'k': safe point 1 lists 1 slots but its call carries 2 live values
 ; OK-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; OK: switch i32 %{{.*}}, label %hetgpu.return [
+; The block-entry safe point (BlockStartId) resumes at the entry test.
+; OK-NEXT: i32 -1, label %hetgpu.start
 ; OK-NEXT: i32 1, label %hetgpu.restore.1
 ; OK: hetgpu.land.1:
 ; OK: %[[SLOT:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
@@ -36,7 +38,13 @@ target triple = "unknown-hetgpu-unknown"
 ; OK-NOT: call void @__hetgpu_safepoint
 ; BARRIER-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; BARRIER-NEXT: hetgpu.entry:
-; BARRIER-NEXT: br label %hetgpu.body
+; Plain barriers are not tested; only the block entry is (no barrier added).
+; BARRIER: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; BARRIER-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
+; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
+; BARRIER-NEXT: i32 -1, label %hetgpu.start
+; BARRIER-NEXT: ]
 ; BARRIER: call void @__hetgpu_barrier(){{$}}
 ; BARRIER-NOT: barrier_or
 ; BARRIER-NOT: hetgpu.save

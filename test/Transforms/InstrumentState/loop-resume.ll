@@ -26,10 +26,12 @@ target triple = "unknown-hetgpu-unknown"
 
 ; CHECK-LABEL: define void @k(ptr %out, i32 %n, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; CHECK-NEXT: hetgpu.entry:
-; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
-; CHECK: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; CHECK: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
+; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 2, label %hetgpu.restore.2
 ; CHECK-NEXT: i32 4, label %hetgpu.restore.4
 ; CHECK-NEXT: ]
@@ -66,13 +68,13 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 8
 ; CHECK-NEXT: store i32 %j.next.reg2mem.0,
 ; CHECK: store i32 2, ptr
-; CHECK-NEXT: add i32 %hetgpu.round, 1
+; CHECK-NEXT: add i32 %hetgpu.rnd, 1
 ; CHECK: outer.latch:
 ; CHECK-NEXT: %acc2 = add i32 %acc.in, %t
 ; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
 ; CHECK: hetgpu.land.4: ; preds = %outer.resume
 ; CHECK: br label %hetgpu.sp.4.resume
-; CHECK: hetgpu.sp.4: ; preds = %hetgpu.count.set33, %hetgpu.count32, %hetgpu.count.test31, %outer.latch{{$}}
+; CHECK: hetgpu.sp.4: ; preds = %hetgpu.count.set{{[0-9]+}}, %hetgpu.count{{[0-9]+}}, %hetgpu.count.test{{[0-9]+}}, %outer.latch{{$}}
 ; CHECK: hetgpu.save.4: ; preds = %hetgpu.sp.4.resume, %hetgpu.sp.4
 ; CHECK: store i32 4, ptr
 ; Both nests leave to the same exit.
@@ -141,6 +143,7 @@ target triple = "unknown-hetgpu-unknown"
 ; LOOPS-NOT: Loop at
 
 ; NOINNER: switch i32 %{{.*}}, label %hetgpu.return [
+; NOINNER-NEXT: i32 -1, label %hetgpu.start
 ; NOINNER-NEXT: i32 3, label %hetgpu.restore.3
 ; NOINNER-NEXT: ]
 ; NOINNER: outer.resume:

@@ -19,10 +19,13 @@ target triple = "unknown-hetgpu-unknown"
 ; The alloca moves to the new entry block, which dominates the resume path.
 ; CHECK-NEXT: hetgpu.entry:
 ; CHECK-NEXT: %arr = alloca [4 x i32]
-; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.round, 0
-; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; CHECK-NEXT: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; CHECK-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; CHECK-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; CHECK: hetgpu.resume:
 ; CHECK: switch i32 %{{.*}}, label %hetgpu.return [
+; The block-entry safe point (BlockStartId) resumes at the entry test.
+; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 1, label %hetgpu.restore.1
 ; CHECK-NEXT: ]
 ; Restore: static then dynamic shared memory back from the buffer.
@@ -68,7 +71,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: getelementptr i8, ptr %hetgpu.sharedsave{{[0-9]+}}, i64 16
 ; CHECK: icmp ult i64 %hetgpu.i{{[0-9]+}}, %hetgpu.dynshared{{[0-9]+}}
 ; CHECK: store i32 1, ptr
-; CHECK-NEXT: add i32 %hetgpu.round, 1
+; CHECK-NEXT: add i32 %hetgpu.rnd, 1
 ; The restore copies the dynamic part back into the dynamic shared memory.
 ; CHECK: %[[DST:.*]] = getelementptr i8, ptr %[[RDSG]], i64 %hetgpu.i{{[0-9]+}}
 ; CHECK-NEXT: store i8 %{{.*}}, ptr %[[DST]]
@@ -78,7 +81,13 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; BARRIER-NEXT: hetgpu.entry:
 ; BARRIER-NEXT: %arr = alloca [4 x i32]
-; BARRIER-NEXT: br label %hetgpu.body
+; Plain barriers are not tested; only the block entry is (no barrier added).
+; BARRIER: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
+; BARRIER-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
+; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
+; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
+; BARRIER-NEXT: i32 -1, label %hetgpu.start
+; BARRIER-NEXT: ]
 ; BARRIER: hetgpu.body:
 ; BARRIER: store i32 3, ptr addrspace(3) @s
 ; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
@@ -87,7 +96,7 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-NEXT: %x = load i32, ptr addrspace(3) %dp
 ; BARRIER-NOT: hetgpu.
 ; BARRIER: ret void
-; BARRIER-NEXT: }
+; BARRIER-NOT: __hetgpu_barrier_or
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i

@@ -20,7 +20,7 @@ target triple = "unknown-hetgpu-unknown"
 ; INSTR-DAG: %t64 = zext i32 %t to i64
 ; INSTR-DAG: %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
 ; INSTR-DAG: %half = lshr i64 %t64, 1
-; INSTR: br i1 %hetgpu.fresh, label %hetgpu.body, label %hetgpu.resume
+; INSTR: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; INSTR: hetgpu.body:
 ; INSTR-NOT: %ps =
 ; INSTR: hetgpu.sp.1:
