@@ -6,26 +6,28 @@
 // RUN: %hetir %s -o %t.bc
 // RUN: hetgpu-host-run --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
 // RUN:   _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=70 > %t.plain
-// RUN: for n in 1 36 37; do \
+// RUN: for n in 1 36 39 40; do \
 // RUN:   hetgpu-host-run --migrate-after=$n --grid=3 --block=64 --dyn-shared=256 --print=1 %t.bc \
 // RUN:     _Z4scanPKiPii buf:i32:192:mod=7 buf:i32:192 i32=70 > %t.m$n || exit 1; \
 // RUN:   tail -n 1 %t.m$n | diff %t.plain - || exit 1; \
 // RUN: done
 // RUN: FileCheck --check-prefix=M1 %s < %t.m1
 // RUN: FileCheck --check-prefix=M36 %s < %t.m36
-// RUN: FileCheck --check-prefix=M37 %s < %t.m37
+// RUN: FileCheck --check-prefix=M36 %s < %t.m39
+// RUN: FileCheck --check-prefix=M40 %s < %t.m40
 // RUN: python3 %S/Inputs/scan_ref.py | diff - %t.plain
 // The loops have barriers. The rounds loop runs in chunks of 32 iterations
 // with a safe point between two chunks: 2 tests per block in 70 rounds.
 // The inner loop (its step doubles d, so it keeps the counted form) gets a
 // safe point every 32 of its back edges: 5 per round, 10 tests. So 12 per
-// block, 36 in all. With the trigger at the first visit every block
-// suspends at its first test; at the 36th, the block that makes it
+// block, and each block's entry is a visit too (block-entry safe points):
+// 39 in all. With the trigger at the first visit every block suspends at
+// its first test; at the 36th and at the 39th, the block that makes it
 // suspends and the two others have passed their last test and run to
-// their end; at the 37th nothing yields.
+// their end; at the 40th nothing yields.
 // M1: migration: yield=1 suspended=3 ran-to-end=0
 // M36: migration: yield=1 suspended=1 ran-to-end=2
-// M37: migration: yield=0 suspended=0 ran-to-end=3
+// M40: migration: yield=0 suspended=0 ran-to-end=3
 
 // Per block: an inclusive prefix sum (Hillis-Steele, a barrier per step)
 // over dynamic shared memory, `rounds` times, with a private array that
