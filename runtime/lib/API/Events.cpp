@@ -83,6 +83,7 @@ HETGPU_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t Event,
   if (cudaError_t E = mapStatus(*S->Ctx, S->Q->record(*Ev->E)))
     return ret(E);
   Ev->Recorded = true;
+  Ev->AgeMs = 0;
   return cudaSuccess;
 }
 
@@ -127,7 +128,10 @@ HETGPU_API cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
   if (A->E->query().Code == ErrorCode::NotReady ||
       B->E->query().Code == ErrorCode::NotReady)
     return ret(cudaErrorNotReady);
-  return ret(mapStatus(*B->Ctx, B->E->elapsedSince(*A->E, *Ms)));
+  if (cudaError_t E = mapStatus(*B->Ctx, B->E->elapsedSince(*A->E, *Ms)))
+    return ret(E);
+  *Ms += A->AgeMs - B->AgeMs;
+  return cudaSuccess;
 }
 
 HETGPU_API cudaError_t cudaEventDestroy(cudaEvent_t Event) {

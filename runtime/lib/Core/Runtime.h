@@ -94,6 +94,10 @@ struct EventObj {
   std::unique_ptr<Event> E;
   unsigned Flags = 0;
   bool Recorded = false;
+  /// Set when live migration replaced E by an event recorded on the new
+  /// device (Migration/MoveContext.cpp): how long before that replacement
+  /// the original completed, so elapsed times across a move stay true.
+  float AgeMs = 0;
   /// Last recorded in a capturing stream (API/Capture.cpp): the capture's
   /// id (0: not) and the nodes a wait on the event depends on.
   unsigned long long CaptureId = 0;

@@ -61,6 +61,7 @@ private:
   Status stageData();
   Status moveMemory();
   Status moveAllocation(const Allocation &A);
+  void ageEvents();
   Status rebindStreams();
   Status reloadModules();
   std::string summary() const;
@@ -236,6 +237,23 @@ Status ContextMove::moveMemory() {
   return Status::ok();
 }
 
+/// How long ago each recorded event of the context completed, measured on
+/// the source against a marker recorded now: the replacements recorded in
+/// rebindStreams() are that much later (EventObj::AgeMs). An event the
+/// source cannot time keeps its age.
+void ContextMove::ageEvents() {
+  std::unique_ptr<Event> Now;
+  if (Src->createEvent(Now) || SQ->record(*Now) || Now->synchronize())
+    return;
+  std::lock_guard<std::mutex> L(RT.HandleM);
+  for (EventObj *E : RT.LiveEvents) {
+    float Ms = 0;
+    if (E->Ctx == &Ctx && E->Recorded && !(E->Flags & cudaEventDisableTiming) &&
+        Now->elapsedSince(*E->E, Ms).isOk() && Ms >= 0)
+      E->AgeMs += Ms;
+  }
+}
+
 /// Every stream gets a queue of the target, every event an event there.
 Status ContextMove::rebindStreams() {
   std::vector<StreamObj *> Streams(Ctx.Streams.begin(), Ctx.Streams.end());
@@ -323,6 +341,7 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
   Ctx.Modules.clear();
   if (Status S = moveMemory())
     return S;
+  ageEvents();
   SQ.reset();
   Ctx.Dev = Dst;
   Ctx.Backend = To.HomeBackend;
