@@ -51,6 +51,9 @@ struct GraphExecObj {
   std::mutex M;
   std::unique_ptr<Event> Done;
   DeviceContext *DoneCtx = nullptr;
+  /// The device Done was made on: live migration moves DoneCtx to another
+  /// one (Migration/MoveContext.cpp), whose queues cannot record it.
+  std::shared_ptr<Device> DoneDev;
   StreamObj *Last = nullptr;
 };
 
@@ -227,6 +230,7 @@ cudaError_t instantiate(cudaGraphExec_t *Out, cudaGraph_t G,
   if (Status S = Ctx->Dev->createEvent(X->Done))
     return toCudaError(S.Code);
   X->DoneCtx = Ctx;
+  X->DoneDev = Ctx->Dev;
   Result(cudaGraphInstantiateSuccess, nullptr);
   GraphExecObj *P = X.release();
   {
@@ -277,6 +281,21 @@ bool sameShape(const GraphObj &Old, const GraphObj &New,
   }
   Info.errorNode = nullptr;
   return true;
+}
+
+/// After a move of its context (the source drained: the old Done is
+/// complete), Done is made again on the context's device.
+cudaError_t followMove(GraphExecObj &X) {
+  std::lock_guard<std::recursive_mutex> Lock(X.DoneCtx->M);
+  if (X.DoneCtx->Dev == X.DoneDev)
+    return cudaSuccess;
+  std::unique_ptr<Event> Done;
+  if (Status S = X.DoneCtx->Dev->createEvent(Done))
+    return toCudaError(S.Code);
+  X.Done = std::move(Done);
+  X.DoneDev = X.DoneCtx->Dev;
+  X.Last = nullptr;
+  return cudaSuccess;
 }
 
 } // namespace
@@ -333,6 +352,8 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
   if (Captured)
     return cudaSuccess;
   std::lock_guard<std::mutex> L(X->M);
+  if (cudaError_t E = followMove(*X))
+    return ret(E);
   if (X->Last && X->Last != S) {
     // After the previous launch of this graph, which ran on another stream.
     Status St =
@@ -343,6 +364,9 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
   for (GraphNode *N : X->Order)
     if (cudaError_t E = replayNode(*X, *N, Stream))
       return ret(E);
+  // A kernel of this launch may have moved the context (a watched launch).
+  if (cudaError_t E = followMove(*X))
+    return ret(E);
   if (X->DoneCtx == S->Ctx) {
     std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
     if (cudaError_t E = mapStatus(*S->Ctx, S->Q->record(*X->Done)))
