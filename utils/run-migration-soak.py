@@ -43,6 +43,11 @@ EXPECTED = {
                                  "its end inside cudaLaunchKernel, so the "
                                  "program's check that launches are "
                                  "asynchronous fails",
+    "Runtime/graph-stream-order.cu": "it checks that a graph launch returns "
+                                     "before a slow kernel queued ahead of "
+                                     "it ends; a watched launch (random "
+                                     "trigger) runs that kernel to its end "
+                                     "inside cudaLaunchKernel",
     "Runtime/bad-api-table.cu": "device memory is the 64 GiB arena, so "
                                 "stray stores 4 GiB past an allocation land "
                                 "in it instead of faulting",
