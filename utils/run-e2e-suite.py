@@ -151,10 +151,17 @@ def build_all(files, out, cc):
     return suite, results
 
 
+def expand_args(t, out):
+    """The program's command line, %t (lit's per-test temporary path) made
+    a path beside the program."""
+    exe = os.path.join(out, t["exe"])
+    return [exe] + [a.replace("%t", exe) for a in t["args"]]
+
+
 def run_one(t, out, device, filecheck):
     env = dict(os.environ, HETGPU_DEVICE=device)
     try:
-        r = subprocess.run([os.path.join(out, t["exe"]), *t["args"]],
+        r = subprocess.run(expand_args(t, out),
                            stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT if t["merge"]
                            else subprocess.PIPE,

@@ -65,7 +65,7 @@ def run(t, out, env_extra):
     env.pop("HETGPU_MIGRATE", None)  # the reference run is a plain one
     env.update(env_extra)
     try:
-        r = subprocess.run([os.path.join(out, t["exe"]), *t["args"]],
+        r = subprocess.run(e2e.expand_args(t, out),
                            capture_output=True, text=True, errors="replace",
                            env=env,
                            timeout=int(os.environ.get("HETGPU_SOAK_TIMEOUT",
