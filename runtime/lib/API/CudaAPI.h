@@ -247,6 +247,19 @@ cudaError_t captureWork(StreamObj &S, const char *Who, FillFn &&Fill,
     return cudaSuccess;
   return captureWorkSlow(S, Who, Fill, Captured);
 }
+/// captureWork for a 1D copy of \p N bytes: a memcpy node.
+inline cudaError_t captureCopy(StreamObj &S, const char *Who, void *Dst,
+                               const void *Src, size_t N, cudaMemcpyKind Kind,
+                               bool &Captured) {
+  return captureWork(
+      S, Who,
+      [&](GraphNode &Node) {
+        Node.Kind = NodeKind::Memcpy;
+        Node.Copy = copy1D(Dst, Src, N, Kind);
+        return cudaSuccess;
+      },
+      Captured);
+}
 /// For an operation on \p S that capture cannot record (synchronisation,
 /// queries, copies between devices): cudaErrorStreamCaptureUnsupported and
 /// the capture invalidated when \p S is capturing, the legacy-stream

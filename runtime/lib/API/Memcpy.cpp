@@ -221,14 +221,8 @@ cudaError_t api::memcpyImpl(void *Dst, const void *Src, size_t N,
   if (C.Skip)
     return cudaSuccess;
   bool Captured; // stream capture: a memcpy node (Capture.cpp)
-  if (cudaError_t E = captureWork(
-          *S, Sync ? "cudaMemcpy" : "cudaMemcpyAsync",
-          [&](GraphNode &Nd) {
-            Nd.Kind = NodeKind::Memcpy;
-            Nd.Copy = copy1D(Dst, Src, N, Kind);
-            return cudaSuccess;
-          },
-          Captured))
+  if (cudaError_t E = captureCopy(*S, Sync ? "cudaMemcpy" : "cudaMemcpyAsync",
+                                  Dst, Src, N, Kind, Captured))
     return E;
   if (Captured)
     return cudaSuccess;

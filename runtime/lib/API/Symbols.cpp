@@ -74,18 +74,10 @@ cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol,
     return E;
   }
   bool Captured; // stream capture: a memcpy node (Capture.cpp)
-  if (cudaError_t E = captureWork(
-          *S, Who,
-          [&](GraphNode &N) {
-            cudaMemcpyKind CK =
-                K == CopyKind::HostToDevice   ? cudaMemcpyHostToDevice
-                : K == CopyKind::DeviceToHost ? cudaMemcpyDeviceToHost
-                                              : cudaMemcpyDeviceToDevice;
-            N.Kind = NodeKind::Memcpy;
-            N.Copy = copy1D(Dst, Src, Count, CK);
-            return cudaSuccess;
-          },
-          Captured))
+  cudaMemcpyKind CK = K == CopyKind::HostToDevice   ? cudaMemcpyHostToDevice
+                      : K == CopyKind::DeviceToHost ? cudaMemcpyDeviceToHost
+                                                    : cudaMemcpyDeviceToDevice;
+  if (cudaError_t E = captureCopy(*S, Who, Dst, Src, Count, CK, Captured))
     return E;
   if (Captured)
     return cudaSuccess;
