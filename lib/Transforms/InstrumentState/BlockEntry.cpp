@@ -57,22 +57,10 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   Value *Y0 = B.CreateTrunc(Word, I32, "hetgpu.start.yield");
   Value *After =
       B.CreateTrunc(B.CreateLShr(Word, 32), I32, "hetgpu.start.after");
-  Value *T0 =
-      B.CreateICmpEQ(B.CreateOr(builtin(B, BuiltinID::tid_x),
-                                B.CreateOr(builtin(B, BuiltinID::tid_y),
-                                           builtin(B, BuiltinID::tid_z))),
-                     B.getInt32(0), "hetgpu.start.t0");
+  Value *T0 = isFirstThread(B, "hetgpu.start.t0");
   B.CreateCondBr(B.CreateAnd(T0, B.CreateICmpNE(After, B.getInt32(0))), Count,
                  Agree);
-  B.SetInsertPoint(Count);
-  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, CF_Visits),
-                                 B.getInt32(1), MaybeAlign(4),
-                                 AtomicOrdering::Monotonic);
-  B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), Set,
-                 Agree);
-  B.SetInsertPoint(Set);
-  B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
-  B.CreateBr(Agree);
+  emitVisitCount(B, Count, Set, Agree, After);
 
   // The block agrees: the first thread's view of the flag wins. A value
   // of an earlier round (or 0) is replaced once by an exchange; a thread

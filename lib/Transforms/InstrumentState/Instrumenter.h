@@ -208,6 +208,29 @@ private:
     llvm::Value *G = castTo(B, Ctrl, AS_Global);
     return Index ? B.CreateGEP(I8, G, B.getInt64(Index * 4)) : G;
   }
+  /// Whether this is thread (0, 0, 0) of its block.
+  llvm::Value *isFirstThread(llvm::IRBuilder<> &B, const llvm::Twine &Name) {
+    llvm::Value *Any = B.CreateOr(
+        builtin(B, BuiltinID::tid_x),
+        B.CreateOr(builtin(B, BuiltinID::tid_y), builtin(B, BuiltinID::tid_z)));
+    return B.CreateICmpEQ(Any, B.getInt32(0), Name);
+  }
+  /// Fills \p Count and \p Set, which both continue at \p Next: the random
+  /// trigger's visit count (\p Count adds one to the control block's visits
+  /// and goes to \p Set at the \p After-th, which raises the yield flag).
+  void emitVisitCount(llvm::IRBuilder<> &B, llvm::BasicBlock *Count,
+                      llvm::BasicBlock *Set, llvm::BasicBlock *Next,
+                      llvm::Value *After) {
+    B.SetInsertPoint(Count);
+    llvm::Value *Old = B.CreateAtomicRMW(
+        llvm::AtomicRMWInst::Add, ctrlField(B, CF_Visits), B.getInt32(1),
+        llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+    B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), Set,
+                   Next);
+    B.SetInsertPoint(Set);
+    B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
+    B.CreateBr(Next);
+  }
   llvm::Value *castTo(llvm::IRBuilder<> &B, llvm::Value *P, unsigned AS) {
     if (P->getType()->getPointerAddressSpace() == AS)
       return P;

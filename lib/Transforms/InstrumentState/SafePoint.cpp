@@ -99,21 +99,9 @@ KernelInstrumenter::emitYieldTest(SafePointPlan &P) {
   // The thread test uses the index builtins, so no value of the entry
   // block stays live across the barrier.
   B.SetInsertPoint(TestBB);
-  Value *T0 =
-      B.CreateICmpEQ(B.CreateOr(builtin(B, BuiltinID::tid_x),
-                                B.CreateOr(builtin(B, BuiltinID::tid_y),
-                                           builtin(B, BuiltinID::tid_z))),
-                     B.getInt32(0), "hetgpu.t0");
+  Value *T0 = isFirstThread(B, "hetgpu.t0");
   B.CreateCondBr(T0, CountBB, SP);
-  B.SetInsertPoint(CountBB);
-  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, CF_Visits),
-                                 B.getInt32(1), MaybeAlign(4),
-                                 AtomicOrdering::Monotonic);
-  B.CreateCondBr(B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After), SetBB,
-                 SP);
-  B.SetInsertPoint(SetBB);
-  B.CreateStore(B.getInt32(1), ctrlField(B, CF_Yield), /*isVolatile=*/true);
-  B.CreateBr(SP);
+  emitVisitCount(B, CountBB, SetBB, SP, After);
 
   // The yield test: a barrier_or of the flag in place of the call.
   B.SetInsertPoint(SP, SP->begin());
