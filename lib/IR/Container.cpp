@@ -23,7 +23,9 @@
 
 #include "hetgpu/IR/Container.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <xxhash.h>
 
@@ -414,14 +416,36 @@ bool readHeader(const unsigned char *Bytes, size_t Size, Header &H,
   return true;
 }
 
-void readImages(Reader &P, uint32_t MI, ModuleInfo &M) {
-  uint32_t NI = P.count("image count", 48);
+/// The kernel list of image \p I (2.2): names of kernels of \p M, each once.
+void readImageKernels(Reader &P, uint32_t I, const ModuleInfo &M,
+                      AOTImage &Img) {
+  uint32_t NK = P.count("image kernel count", 4);
+  for (uint32_t K = 0; K < NK && !P.failed(); ++K) {
+    std::string Name = P.str("image kernel");
+    if (P.failed())
+      break;
+    if (!M.findKernel(Name))
+      P.fail("image kernel", "image " + std::to_string(I) + " (" + Img.Target +
+                                 ") holds kernel '" + Name +
+                                 "', which the module does not have");
+    else if (std::find(Img.Kernels.begin(), Img.Kernels.end(), Name) !=
+             Img.Kernels.end())
+      P.fail("image kernel", "image " + std::to_string(I) + " (" + Img.Target +
+                                 ") lists kernel '" + Name + "' twice");
+    Img.Kernels.push_back(std::move(Name));
+  }
+}
+
+void readImages(Reader &P, uint32_t MI, ModuleInfo &M, uint16_t Minor) {
+  uint32_t NI = P.count("image count", Minor >= 2 ? 52 : 48);
   for (uint32_t I = 0; I < NI && !P.failed(); ++I) {
     AOTImage Img;
     Img.Target = P.str("image target");
     Img.TranslatorVersion = P.get<uint32_t>("image translator version");
     Img.Flags = P.get<uint32_t>("image flags");
     Img.SourceIRHash = P.hash("image source IR hash");
+    if (Minor >= 2)
+      readImageKernels(P, I, M, Img);
     Img.Bytes = P.str("image bytes");
     Hash128 BytesHash = P.hash("image hash");
     if (P.failed())
@@ -469,7 +493,7 @@ void readModule(Reader &P, uint32_t MI, ModuleInfo &M, uint16_t Minor) {
   if (!P.failed() && hash128(M.IR.data(), M.IR.size()) != M.IRHash)
     P.fail("module IR", "hash mismatch in module " + std::to_string(MI));
   if (Minor >= 1 && !P.failed())
-    readImages(P, MI, M);
+    readImages(P, MI, M, Minor);
 }
 
 } // namespace
@@ -555,6 +579,11 @@ std::string write(const Container &C) {
       W.u32(Img.TranslatorVersion);
       W.u32(Img.Flags);
       W.hash(Img.SourceIRHash);
+      if (C.Minor >= 2) {
+        W.u32(static_cast<uint32_t>(Img.Kernels.size()));
+        for (const std::string &K : Img.Kernels)
+          W.str(K);
+      }
       W.str(Img.Bytes);
       W.hash(hash128(Img.Bytes.data(), Img.Bytes.size()));
     }
@@ -613,6 +642,25 @@ bool read(const void *Data, size_t Size, Container &Out, std::string &Error) {
 Hash128 imageSourceHash(const ModuleInfo &M) {
   std::string S = M.IR + writeTables(M);
   return hash128(S.data(), S.size());
+}
+
+unsigned kernelGroupSizeSetting() {
+  const char *E = std::getenv("HETGPU_KERNEL_GROUP");
+  return E && *E ? unsigned(std::strtoul(E, nullptr, 10))
+                 : DefaultKernelGroupSize;
+}
+
+std::vector<std::vector<std::string>> kernelGroups(const ModuleInfo &M,
+                                                   unsigned Size) {
+  std::vector<std::vector<std::string>> Groups;
+  if (!translatedInGroups(M, Size))
+    return Groups;
+  for (size_t I = 0; I < M.Kernels.size(); ++I) {
+    if (I % Size == 0)
+      Groups.emplace_back();
+    Groups.back().push_back(M.Kernels[I].Name);
+  }
+  return Groups;
 }
 
 std::string writeTables(const ModuleInfo &M) {

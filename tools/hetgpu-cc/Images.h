@@ -5,7 +5,8 @@
 /// \file
 /// Translates a module for each requested image target with the runtime's
 /// translator (libHetGPUTranslate, in process) and appends the results to
-/// the module as AOTImages (container 2.1, docs/Container.md).
+/// the module as AOTImages (container 2.2, docs/Container.md): one per
+/// kernel group of the runtime's JIT, or one of the whole module.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -34,6 +34,29 @@ static cl::opt<int> Extract("extract", cl::desc("Write module N's bitcode to -o"
 static cl::opt<std::string> Output("o", cl::desc("Output file for --extract"),
                                    cl::init("-"));
 
+/// ", kernels 0-7 of 10" for an image of one kernel group (its kernels'
+/// indices in the module's kernel table), nothing for a whole-module image.
+static std::string imageKernelRange(const container::ModuleInfo &M,
+                                    const container::AOTImage &Img) {
+  if (Img.Kernels.empty())
+    return "";
+  std::vector<size_t> Idx;
+  for (const std::string &N : Img.Kernels)
+    for (size_t I = 0; I < M.Kernels.size(); ++I)
+      if (M.Kernels[I].Name == N)
+        Idx.push_back(I);
+  bool Run = !Idx.empty();
+  for (size_t I = 1; I < Idx.size(); ++I)
+    Run = Run && Idx[I] == Idx[I - 1] + 1;
+  std::string S = ", kernels ";
+  if (Run && Idx.size() > 1)
+    S += std::to_string(Idx.front()) + "-" + std::to_string(Idx.back());
+  else
+    for (size_t I = 0; I < Idx.size(); ++I)
+      S += (I ? "," : "") + std::to_string(Idx[I]);
+  return S + " of " + std::to_string(M.Kernels.size());
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "hetGPU container inspector\n");
@@ -75,7 +98,8 @@ int main(int argc, char **argv) {
       for (const container::AOTImage &Img : M.Images)
         outs() << "image " << Img.Target << ": " << Img.Bytes.size()
                << " bytes, translator " << Img.TranslatorVersion << ", flags "
-               << Img.Flags << ", from hetIR " << Img.SourceIRHash.hex()
+               << Img.Flags << imageKernelRange(M, Img) << ", from hetIR "
+               << Img.SourceIRHash.hex()
                << (Img.SourceIRHash == container::imageSourceHash(M)
                        ? ""
                        : " (stale)")

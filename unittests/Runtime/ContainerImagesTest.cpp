@@ -1,4 +1,4 @@
-//===- ContainerImagesTest.cpp - Container 2.1's ahead-of-time images ----===//
+//===- ContainerImagesTest.cpp - Container 2.1/2.2 ahead-of-time images --===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///
@@ -7,7 +7,10 @@
 /// back field by field, absent from 2.0 containers, left out of the tables
 /// the JIT cache keys on, an image whose bytes do not match their hash
 /// marked damaged by name (the module stays), an empty target refused, and
-/// the source hash an image records covering the IR and the tables.
+/// the source hash an image records covering the IR and the tables; 2.2's
+/// kernel lists (kernel-group images) round-trip, absent from 2.1, a list
+/// naming a kernel the module lacks or naming one twice refused; the kernel
+/// groups hetgpu-cc and the runtime share.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +57,7 @@ TEST(ContainerImages, RoundTrip) {
   Container C = withImage(), Out;
   std::string Error;
   ASSERT_TRUE(readBack(write(C), Out, Error)) << Error;
-  ASSERT_EQ(Out.Minor, 1);
+  ASSERT_EQ(Out.Minor, 2);
   ASSERT_EQ(Out.Modules.size(), 1u);
   ASSERT_EQ(Out.Modules[0].Images.size(), 1u);
   const AOTImage &Img = Out.Modules[0].Images[0];
@@ -125,6 +128,54 @@ TEST(ContainerImages, SourceHashCoversIRAndTables) {
   ModuleInfo NoImages = M;
   NoImages.Images.clear();
   EXPECT_EQ(imageSourceHash(NoImages), H);
+}
+
+/// withImage() with kernels k0..k{N-1} and the image holding \p Held.
+Container withGroupImage(unsigned N, std::vector<std::string> Held) {
+  Container C = withImage();
+  for (unsigned I = 0; I < N; ++I)
+    C.Modules[0].Kernels.emplace_back().Name = "k" + std::to_string(I);
+  C.Modules[0].Images[0].Kernels = std::move(Held);
+  return C;
+}
+
+TEST(ContainerImages, KernelListRoundTrip) {
+  Container C = withGroupImage(3, {"k1", "k2"}), Out;
+  std::string Error;
+  ASSERT_TRUE(readBack(write(C), Out, Error)) << Error;
+  EXPECT_EQ(Out.Modules[0].Images[0].Kernels,
+            (std::vector<std::string>{"k1", "k2"}));
+  // 2.1 has no kernel lists: the image reads back as a whole-module one.
+  C.Minor = 1;
+  ASSERT_TRUE(readBack(write(C), Out, Error)) << Error;
+  EXPECT_EQ(Out.Minor, 1);
+  EXPECT_TRUE(Out.Modules[0].Images[0].Kernels.empty());
+  EXPECT_EQ(Out.Modules[0].Images[0].Bytes, "IMAGE-BYTES-0123456789");
+}
+
+TEST(ContainerImages, KernelListOfOtherKernelsRefused) {
+  Container Out;
+  std::string Error;
+  EXPECT_FALSE(readBack(write(withGroupImage(2, {"k0", "k7"})), Out, Error));
+  EXPECT_NE(Error.find("holds kernel 'k7', which the module does not have"),
+            std::string::npos)
+      << Error;
+  EXPECT_FALSE(readBack(write(withGroupImage(2, {"k1", "k1"})), Out, Error));
+  EXPECT_NE(Error.find("lists kernel 'k1' twice"), std::string::npos) << Error;
+}
+
+TEST(KernelGroups, RunsOfTheKernelTable) {
+  Container C = withGroupImage(10, {});
+  const ModuleInfo &M = C.Modules[0];
+  std::vector<std::vector<std::string>> G = kernelGroups(M, 4);
+  ASSERT_EQ(G.size(), 3u);
+  EXPECT_EQ(G[0], (std::vector<std::string>{"k0", "k1", "k2", "k3"}));
+  EXPECT_EQ(G[2], (std::vector<std::string>{"k8", "k9"}));
+  EXPECT_TRUE(kernelGroups(M, 0).empty());  // whole modules only
+  EXPECT_TRUE(kernelGroups(M, 10).empty()); // fits one group
+  ModuleInfo WithVar = M;
+  WithVar.Globals.push_back({"g", 4, 1, 0});
+  EXPECT_TRUE(kernelGroups(WithVar, 4).empty()); // device variables
 }
 
 TEST(ImageTargets, Translations) {

@@ -25,8 +25,10 @@ constexpr char Magic[8] = {'H', 'E', 'T', 'G', 'P', 'U', 'F', 'B'};
 /// 2.0: XXH3-128 checksums (1.x used FNV-1a 64 and is refused); kernel
 /// records end with their launch rules. 2.1: each module ends with a list
 /// of ahead-of-time native images (2.0 containers are still read: no images).
+/// 2.2: each image names the kernels it holds (an image per kernel group;
+/// 2.1 images are whole-module images).
 constexpr uint16_t VersionMajor = 2;
-constexpr uint16_t VersionMinor = 1;
+constexpr uint16_t VersionMinor = 2;
 /// Size of the fixed file header; the total size is read from it.
 constexpr size_t HeaderSize = 64;
 

@@ -164,6 +164,10 @@ struct AOTImage {
   /// before Device::finalizeBinary: shared object, PTX, SPIR-V, code
   /// object); its hash is written by write() and checked by read().
   std::string Bytes;
+  /// The kernels it holds, in the module's kernel order (container 2.2):
+  /// one kernel group (kernelGroups()); empty: the whole module (every 2.1
+  /// image).
+  std::vector<std::string> Kernels;
   /// Set by read() when Bytes do not match their hash (Bytes then empty):
   /// the runtime refuses the image by name and translates the hetIR.
   std::string Damage;
@@ -188,6 +192,23 @@ struct ModuleInfo {
 /// followed by writeTables(M), the tables the translator checked the IR
 /// against (so an image is stale when either changes).
 Hash128 imageSourceHash(const ModuleInfo &M);
+
+/// Kernels per group when HETGPU_KERNEL_GROUP is not set.
+constexpr unsigned DefaultKernelGroupSize = 8;
+/// HETGPU_KERNEL_GROUP (a number; 0: whole modules only), else
+/// DefaultKernelGroupSize. The runtime's JIT and hetgpu-cc's images read the
+/// same setting, so an image is made for the group a first launch asks for.
+unsigned kernelGroupSizeSetting();
+/// Whether \p M is translated in groups of \p Size kernels (kernelGroups).
+inline bool translatedInGroups(const ModuleInfo &M, unsigned Size) {
+  return Size && M.Kernels.size() > Size && M.Globals.empty();
+}
+/// \p M's kernel groups for groups of \p Size kernels: consecutive runs of
+/// its kernel table, the last one shorter. None (the module is translated
+/// whole) when \p Size is 0, when \p M has at most \p Size kernels, or when
+/// it has device variables (every translation would have its own copy).
+std::vector<std::vector<std::string>> kernelGroups(const ModuleInfo &M,
+                                                   unsigned Size);
 
 struct Container {
   uint16_t Major = VersionMajor;

@@ -178,12 +178,9 @@ void hetgpu::rt::prefetchBinary(BinaryRecord &B) {
 }
 
 unsigned hetgpu::rt::kernelGroupSize(const container::ModuleInfo &MI) {
-  static const unsigned Size = [] {
-    const char *E = std::getenv("HETGPU_KERNEL_GROUP");
-    return E && *E ? unsigned(std::strtoul(E, nullptr, 10)) : 8u;
-  }();
-  if (!Size || MI.Kernels.size() <= Size || !MI.Globals.empty() ||
-      activeMigrationService() || memCheckEnabled())
+  static const unsigned Size = container::kernelGroupSizeSetting();
+  if (!container::translatedInGroups(MI, Size) || activeMigrationService() ||
+      memCheckEnabled())
     return 0;
   return Size;
 }

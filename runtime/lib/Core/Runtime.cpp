@@ -501,25 +501,32 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
   }
   if (LM.M || LM.Error)
     return false;
-  // An embedded image is the whole module, translated already (loadModule
-  // takes it and logs the images passed over); without one, say once why
-  // each image was passed over.
+  // An image of the whole module: loadModule takes it (and logs the images
+  // passed over); otherwise say once why each image was passed over.
   if (chooseImage(MI, *Ctx.Dev, 0, false))
     return false;
   if (!LM.ImagesChecked && !MI.Images.empty())
-    chooseImage(MI, *Ctx.Dev, 0, true);
+    logImageRefusals(MI, *Ctx.Dev, 0);
   LM.ImagesChecked = true;
-  // The kernel's group if the prefetch made it (or is making it); the
-  // kernel alone while its group waits in the prefetch queue; else the group.
+  // The kernels of the group image that holds the kernel (container 2.2:
+  // hetgpu-cc makes the runtime's groups), else the kernel's group. Its
+  // group if the prefetch made it (or is making it); while that waits in
+  // the prefetch queue, the kernel alone, or the image's group (cheap).
   std::vector<std::string> Names = kernelGroup(MI, Group);
+  const container::AOTImage *Img = groupImageOf(MI, *Ctx.Dev, K.Name);
+  bool Prefetchable = !Img || Img->Kernels == Names;
+  if (Img)
+    Names = Img->Kernels;
   std::vector<char> Binary;
   Status S;
-  switch (takeOrPromotePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0,
-                                  Binary, S)) {
+  switch (Prefetchable ? takeOrPromotePrefetched(*K.Bin, K.ModuleIndex, Group,
+                                                 *Ctx.Dev, 0, Binary, S)
+                       : Prefetched::None) {
   case Prefetched::Taken:
     break;
   case Prefetched::Queued:
-    Names = {K.Name};
+    if (!Img)
+      Names = {K.Name};
     [[fallthrough]];
   case Prefetched::None:
     S = getTranslation(MI, *Ctx.Dev, 0, Binary, Names);

@@ -13,7 +13,7 @@
 #include "Core/JITCache.h"
 #include "Core/Log.h"
 #include "hetgpu/IR/ImageTargets.h"
-#include "hetgpu/Translate/Translate.h"
+#include "hetgpu/Translate/Request.h"
 
 #include <algorithm>
 #include <atomic>
@@ -345,28 +345,102 @@ Status useImage(const container::AOTImage &Img, const Request &Plain,
 
 } // namespace
 
-const container::AOTImage *
-hetgpu::rt::chooseImage(const container::ModuleInfo &M, Device &Dev,
-                        unsigned Flags, bool Log) {
+namespace {
+
+/// How many kernels \p Img holds, for messages.
+std::string imageKernels(const container::ModuleInfo &M,
+                         const container::AOTImage &Img) {
+  return Img.Kernels.empty() ? "the whole module"
+                             : std::to_string(Img.Kernels.size()) + " of " +
+                                   std::to_string(M.Kernels.size()) +
+                                   " kernels (a kernel group)";
+}
+
+/// The image chooseImage() and logImageRefusals() describe: \p Kernels null
+/// takes an image of any kernels.
+const container::AOTImage *scanImages(const container::ModuleInfo &M,
+                                      Device &Dev, unsigned Flags, bool Log,
+                                      const std::vector<std::string> *Kernels) {
   const DeviceProperties &Props = Dev.properties();
   const container::AOTImage *Chosen = nullptr;
   if (M.Images.empty())
     return nullptr;
   container::Hash128 Source = container::imageSourceHash(M);
+  struct Refusal {
+    size_t First;
+    std::string Target, Why;
+    LogLevel Level;
+    unsigned More = 0;
+  };
+  std::vector<Refusal> Refusals;
   for (size_t I = 0; I < M.Images.size(); ++I) {
     const container::AOTImage &Img = M.Images[I];
     LogLevel Level;
     std::string Why = imageRefusal(Source, Img, Props, Flags, Level);
-    if (Why.empty() && !Chosen) {
-      Chosen = &Img;
+    if (Why.empty() && Kernels && Img.Kernels != *Kernels) {
+      Level = LogLevel::Info;
+      Why = "holds " + imageKernels(M, Img) + ", the translation is of " +
+            (Kernels->empty() ? "the whole module"
+                              : std::to_string(Kernels->size()) + " kernels");
+    }
+    if (Why.empty()) {
+      if (!Chosen)
+        Chosen = &Img;
       continue;
     }
-    if (Log && !Why.empty())
-      log(Level, "not using image " + std::to_string(I) + " ('" + Img.Target +
-                     "') of module " + M.IRHash.hex().substr(0, 16) + " on " +
-                     Props.Name + ": " + Why);
+    if (!Log)
+      continue;
+    auto Same =
+        std::find_if(Refusals.begin(), Refusals.end(), [&](const Refusal &R) {
+          return R.Target == Img.Target && R.Why == Why;
+        });
+    if (Same != Refusals.end())
+      ++Same->More;
+    else
+      Refusals.push_back({I, Img.Target, Why, Level});
   }
+  for (const Refusal &R : Refusals)
+    log(R.Level, "not using image " + std::to_string(R.First) + " ('" +
+                     R.Target + "') of module " + M.IRHash.hex().substr(0, 16) +
+                     " on " + Props.Name + ": " + R.Why +
+                     (R.More ? " (and " + std::to_string(R.More) +
+                                   " more images of it, the same reason)"
+                             : ""));
   return Chosen;
+}
+
+} // namespace
+
+const container::AOTImage *
+hetgpu::rt::chooseImage(const container::ModuleInfo &M, Device &Dev,
+                        unsigned Flags, bool Log,
+                        const std::vector<std::string> &Kernels) {
+  return scanImages(M, Dev, Flags, Log, &Kernels);
+}
+
+void hetgpu::rt::logImageRefusals(const container::ModuleInfo &M, Device &Dev,
+                                  unsigned Flags) {
+  scanImages(M, Dev, Flags, true, nullptr);
+}
+
+const container::AOTImage *
+hetgpu::rt::groupImageOf(const container::ModuleInfo &M, Device &Dev,
+                         const std::string &Name) {
+  container::Hash128 Source;
+  bool HaveSource = false;
+  for (const container::AOTImage &Img : M.Images) {
+    if (std::find(Img.Kernels.begin(), Img.Kernels.end(), Name) ==
+        Img.Kernels.end())
+      continue;
+    if (!HaveSource) {
+      Source = container::imageSourceHash(M);
+      HaveSource = true;
+    }
+    LogLevel Level;
+    if (imageRefusal(Source, Img, Dev.properties(), 0, Level).empty())
+      return &Img;
+  }
+  return nullptr;
 }
 
 Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
@@ -379,15 +453,17 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
     *Source = TranslationSource::Cache;
   if (lookupCached(R, Props, Out))
     return Status::ok();
-  if (Kernels.empty())
-    if (const container::AOTImage *Img = chooseImage(M, Dev, Flags, true)) {
-      Status S = useImage(*Img, R, Dev, Out);
-      if (Source)
-        *Source = TranslationSource::Image;
-      if (S.isOk() || S.Code == ErrorCode::OutOfMemory)
-        return S;
-      log(LogLevel::Warn, S.Message + "; translating the hetIR");
-    }
+  // A module loaded in groups said once why its images were passed over
+  // (logImageRefusals); a whole module says it here.
+  if (const container::AOTImage *Img =
+          chooseImage(M, Dev, Flags, Kernels.empty(), Kernels)) {
+    Status S = useImage(*Img, R, Dev, Out);
+    if (Source)
+      *Source = TranslationSource::Image;
+    if (S.isOk() || S.Code == ErrorCode::OutOfMemory)
+      return S;
+    log(LogLevel::Warn, S.Message + "; translating the hetIR");
+  }
   if (Source)
     *Source = TranslationSource::Translated;
 
@@ -399,30 +475,11 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   }
   // The translator runs one translation at a time (lib/Translate); cache
   // lookups and finalisation of other threads go on meanwhile.
-  hetgpu_translate_request Req{};
-  Req.target = Props.Target.c_str();
-  Req.arch = Props.Arch.c_str();
-  Req.features = Props.Features.c_str();
-  Req.ir = M.IR.data();
-  Req.ir_size = M.IR.size();
-  Req.opt_level = 3;
-  Req.flags = Flags;
-  // The translator checks the tables the launch will use against the IR.
-  std::string Tables = container::writeTables(M);
-  Req.flags |= HETGPU_TRANSLATE_CHECK_TABLES;
-  Req.tables = Tables.data();
-  Req.tables_size = Tables.size();
-  std::vector<const char *> Names;
-  for (const std::string &K : Kernels)
-    Names.push_back(K.c_str());
-  if (!Names.empty()) {
-    Req.flags |= HETGPU_TRANSLATE_SOME_KERNELS;
-    Req.kernels = Names.data();
-    Req.num_kernels = Names.size();
-  }
+  TranslateRequest Req(M, Props.Target, Props.Arch, Props.Features, Flags,
+                       Kernels);
   hetgpu_translate_result Res{};
   auto T1 = std::chrono::steady_clock::now();
-  int RC = L.Translate(&Req, &Res);
+  int RC = L.Translate(Req.get(), &Res);
   if (RC != 0 || !Res.data) {
     std::string Msg = "translation of " + R.What + " failed: " +
                       (Res.error ? Res.error : "no message");

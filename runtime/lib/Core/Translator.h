@@ -28,28 +28,44 @@ namespace rt {
 enum class TranslationSource { Cache, Image, Translated };
 
 /// The native binary of \p M for device \p Dev (its lowering target's
-/// output after Device::finalizeBinary): from the JIT cache; else, for the
-/// whole module, from an embedded image (chooseImage; finalised, and cached
-/// when the device has a finalisation step); else translated and cached.
-/// NoBinaryForGpu with the translator's message when translation fails.
-/// With \p Kernels, the binary of those kernels alone (the translator's
-/// HETGPU_TRANSLATE_SOME_KERNELS; cached on its own, never an image).
+/// output after Device::finalizeBinary): from the JIT cache; else from an
+/// embedded image of exactly these kernels (chooseImage; finalised, and
+/// cached when the device has a finalisation step); else translated and
+/// cached. NoBinaryForGpu with the translator's message when translation
+/// fails. With \p Kernels, the binary of those kernels alone (the
+/// translator's HETGPU_TRANSLATE_SOME_KERNELS; cached on its own).
 /// Thread-safe; the translator runs one translation at a time.
 Status getTranslation(const container::ModuleInfo &M, Device &Dev,
                       unsigned Flags, std::vector<char> &Out,
                       const std::vector<std::string> &Kernels = {},
                       TranslationSource *Source = nullptr);
 
-/// The embedded image of \p M (container 2.1) that a translation of the
-/// whole module for \p Dev with translation flags \p Flags may be replaced
-/// by: its target fits the device (hetgpu/IR/ImageTargets.h), its
+/// The embedded image of \p M (container 2.1/2.2) that a translation of
+/// \p Kernels (empty: the whole module) for \p Dev with translation flags
+/// \p Flags may be replaced by: it holds exactly those kernels (a 2.1
+/// image: the whole module), its target fits the device
+/// (hetgpu/IR/ImageTargets.h), its
 /// translator version is HETGPU_TRANSLATOR_ABI_VERSION, its source hash is
 /// container::imageSourceHash(M), its flags are \p Flags and its bytes are
 /// sound. Null when none is; with \p Log, each image passed over is logged
 /// with the reason (HETGPU_LOG=warn: damaged, stale, other translator
-/// version; info: other target, other flags).
-const container::AOTImage *chooseImage(const container::ModuleInfo &M,
-                                       Device &Dev, unsigned Flags, bool Log);
+/// version; info: other target, other flags, other kernels), one line per
+/// target and reason.
+const container::AOTImage *
+chooseImage(const container::ModuleInfo &M, Device &Dev, unsigned Flags,
+            bool Log, const std::vector<std::string> &Kernels = {});
+
+/// The image of one kernel group of \p M (container 2.2) that holds kernel
+/// \p Name and may stand for a plain translation of its kernels for
+/// \p Dev, or null.
+const container::AOTImage *groupImageOf(const container::ModuleInfo &M,
+                                        Device &Dev, const std::string &Name);
+
+/// Logs, once per target and reason, why images of \p M are passed over
+/// for \p Dev and flags \p Flags whatever kernels they hold (a module
+/// loaded in kernel groups says it at its first load).
+void logImageRefusals(const container::ModuleInfo &M, Device &Dev,
+                      unsigned Flags);
 
 /// The translator library that a miss would load.
 std::string translatorPath();
