@@ -79,7 +79,10 @@ int main(int argc, char **argv) {
     return error("no device for --device=" + DeviceSel +
                  " (HETGPU_LOG=info says why)");
   int Status = 0;
-  for (const std::string &In : Inputs) {
+  // A copy: an in-process link (the translator's default) resets every
+  // cl::opt of the process, Inputs too.
+  std::vector<std::string> Files(Inputs.begin(), Inputs.end());
+  for (const std::string &In : Files) {
     auto Buf = MemoryBuffer::getFile(In, /*IsText=*/false);
     if (!Buf) {
       Status = error(In + ": " + Buf.getError().message());

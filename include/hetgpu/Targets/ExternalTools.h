@@ -28,13 +28,15 @@ namespace hetgpu {
 inline constexpr llvm::StringLiteral InProcessLinker = "<in-process lld>";
 
 /// The ld.lld to run, looked for in this order: $HETGPU_LLD (which must then
-/// be an executable, or `in-process` for the built-in lld), the ld.lld CMake found (HETGPU_LLD at configure time),
-/// ld.lld next to LLVM's tools, /usr/lib/llvm-<major>/bin/ld.lld,
-/// ld.lld-<version>, ld.lld-<major> and ld.lld on PATH, then lld in this
+/// be an executable, or `in-process` for the built-in lld); lld in this
 /// process (InProcessLinker) when built with it and no in-process link has
-/// crashed. Errors are prefixed
-/// with \p Target (as targetError() does); \p Purpose, when given, ends the
-/// not-found message ("; it <Purpose>").
+/// crashed; then an executable: the ld.lld CMake found (HETGPU_LLD at
+/// configure time), ld.lld next to LLVM's tools,
+/// /usr/lib/llvm-<major>/bin/ld.lld, ld.lld-<version>, ld.lld-<major> and
+/// ld.lld on PATH. A link in process that crashes is run again with such an
+/// executable (runLinker). Errors are prefixed with \p Target (as
+/// targetError() does); \p Purpose, when given, ends the not-found message
+/// ("; it <Purpose>").
 llvm::Expected<std::string> findLLD(llvm::StringRef Target,
                                     llvm::StringRef Purpose = "");
 

@@ -1,11 +1,13 @@
 ; The host target can link its shared object with lld in the translator's
-; own process (liblld-22-dev): what it does when no ld.lld executable is
-; found, and with HETGPU_LLD=in-process. The link phase of the translation's
+; own process (liblld-22-dev): what it does by default, and with
+; HETGPU_LLD=in-process. The link phase of the translation's
 ; time trace names the in-process linker and the result runs. HETGPU_LLD
 ; still selects an executable.
 ; REQUIRES: in-process-lld
 ; RUN: env HETGPU_LLD=in-process PATH=/nonexistent %hetgpu_obj_root/bin/hetgpu-translate --target=host %s -o %t.so --time-trace=%t.json
 ; RUN: FileCheck --check-prefix=TRACE %s < %t.json
+; RUN: env -u HETGPU_LLD %hetgpu_obj_root/bin/hetgpu-translate --target=host %s -o %t.default.so --time-trace=%t.default.json
+; RUN: FileCheck --check-prefix=TRACE %s < %t.default.json
 ; RUN: hetgpu-host-run --block=64 %t.so add buf:f32:64:iota f32=2 | FileCheck --check-prefix=OUT %s
 ; RUN: env HETGPU_LLD=%S/Inputs/failing-lld.sh not hetgpu-translate --target=host %s -o %t.bad.so 2>&1 \
 ; RUN:   | FileCheck --check-prefix=ERR %s
