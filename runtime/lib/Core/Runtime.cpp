@@ -511,7 +511,7 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
   // The kernels of the group image that holds the kernel (container 2.2:
   // hetgpu-cc makes the runtime's groups), else the kernel's group. Its
   // group if the prefetch made it (or is making it); while that waits in
-  // the prefetch queue, the kernel alone, or the image's group (cheap).
+  // the prefetch queue, the kernel alone, or the image's group.
   std::vector<std::string> Names = kernelGroup(MI, Group);
   const container::AOTImage *Img = groupImageOf(MI, *Ctx.Dev, K.Name);
   bool Prefetchable = !Img || Img->Kernels == Names;
@@ -519,9 +519,18 @@ bool Runtime::loadKernelPart(DeviceContext &Ctx, KernelRecord &K, Kernel *&Out,
     Names = Img->Kernels;
   std::vector<char> Binary;
   Status S;
-  switch (Prefetchable ? takeOrPromotePrefetched(*K.Bin, K.ModuleIndex, Group,
-                                                 *Ctx.Dev, 0, Binary, S)
-                       : Prefetched::None) {
+  // With an image, a group still queued is taken out of the queue (loading
+  // the image here costs what the worker would pay; on NVIDIA the driver
+  // would otherwise compile the group twice).
+  Prefetched P = Prefetched::None;
+  if (Img && Prefetchable)
+    P = takePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0, Binary, S)
+            ? Prefetched::Taken
+            : Prefetched::None;
+  else if (Prefetchable)
+    P = takeOrPromotePrefetched(*K.Bin, K.ModuleIndex, Group, *Ctx.Dev, 0,
+                                Binary, S);
+  switch (P) {
   case Prefetched::Taken:
     break;
   case Prefetched::Queued:
