@@ -40,6 +40,7 @@ struct TranslatorLib {
   void *Handle = nullptr;
   hetgpu_translate_fn Translate = nullptr;
   hetgpu_translate_dispose_fn Dispose = nullptr;
+  hetgpu_fuse_fn Fuse = nullptr; ///< null in a translator without it
 };
 
 TranslatorLib &lib() {
@@ -133,6 +134,7 @@ static Status loadTranslator(TranslatorLib &L) {
       dlsym(L.Handle, "hetgpu_translate"));
   L.Dispose = reinterpret_cast<hetgpu_translate_dispose_fn>(
       dlsym(L.Handle, "hetgpu_translate_dispose"));
+  L.Fuse = reinterpret_cast<hetgpu_fuse_fn>(dlsym(L.Handle, "hetgpu_fuse"));
   if (!L.Translate || !L.Dispose) {
     L.Error = "the hetIR translator " + Path +
               " does not export hetgpu_translate/hetgpu_translate_dispose";
@@ -443,6 +445,85 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   if (!R.BinaryTag.empty())
     log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
                             " ms (" + std::to_string(Out.size()) + " bytes)");
+  storeCached(R, Props, Out);
+  return Status::ok();
+}
+
+namespace {
+
+/// The cache key of a fusion: every component's module hash, kernel and
+/// geometry, and the translator's file (as for translations).
+Request fuseRequest(const std::vector<FusePart> &Parts,
+                    const std::string &Name) {
+  Request R;
+  std::string Desc = Name;
+  for (const FusePart &P : Parts) {
+    container::Hash128 H =
+        P.M->IRHash.isZero() ? container::hash128(P.M->IR.data(), P.M->IR.size())
+                             : P.M->IRHash;
+    Desc += ";" + H.hex() + ":" + P.Kernel;
+    for (uint32_t D : {P.Grid[0], P.Grid[1], P.Grid[2], P.Block[0],
+                       P.Block[1], P.Block[2]})
+      Desc += "," + std::to_string(D);
+  }
+  R.KI.IRHash = container::hash128(Desc.data(), Desc.size());
+  R.KI.Target = "hetir-fused";
+  R.KI.TranslatorABI = HETGPU_TRANSLATOR_ABI_VERSION;
+  struct stat TS;
+  if (stat(translatorPath().c_str(), &TS) == 0)
+    R.KI.Extra = "translator=" + std::to_string(TS.st_size) + "@" +
+                 std::to_string(static_cast<long long>(TS.st_mtime));
+  R.Key = JITCache::key(R.KI);
+  R.What = "fusion " + R.KI.IRHash.hex().substr(0, 16) + " of " +
+           std::to_string(Parts.size()) + " kernels";
+  return R;
+}
+
+} // namespace
+
+Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
+                                  const std::string &Name,
+                                  std::vector<char> &Out) {
+  Request R = fuseRequest(Parts, Name);
+  DeviceProperties Props; // the cache's target folder only
+  Props.Target = R.KI.Target;
+  if (lookupCached(R, Props, Out))
+    return Status::ok();
+  TranslatorLib &L = lib();
+  {
+    std::lock_guard<std::mutex> Lock(L.M);
+    if (Status S = loadTranslator(L))
+      return S;
+  }
+  if (!L.Fuse)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "the hetIR translator " + translatorPath() +
+                      " has no hetgpu_fuse (an older translator)");
+  std::vector<hetgpu_fuse_component> Cs;
+  for (const FusePart &P : Parts) {
+    hetgpu_fuse_component C{};
+    C.ir = P.M->IR.data();
+    C.ir_size = P.M->IR.size();
+    C.kernel = P.Kernel.c_str();
+    for (unsigned D = 0; D < 3; ++D) {
+      C.grid[D] = P.Grid[D];
+      C.block[D] = P.Block[D];
+    }
+    Cs.push_back(C);
+  }
+  hetgpu_fuse_request Req{Cs.data(), Cs.size(), Name.c_str()};
+  hetgpu_translate_result Res{};
+  auto T0 = std::chrono::steady_clock::now();
+  int RC = L.Fuse(&Req, &Res);
+  if (RC != 0 || !Res.data) {
+    std::string Msg = Res.error ? Res.error : "no message";
+    L.Dispose(&Res);
+    return Status(ErrorCode::NoBinaryForGpu, Msg);
+  }
+  const char *D = static_cast<const char *>(Res.data);
+  Out.assign(D, D + Res.size);
+  L.Dispose(&Res);
+  log(LogLevel::Info, "made " + R.What + " in " + msSince(T0) + " ms");
   storeCached(R, Props, Out);
   return Status::ok();
 }

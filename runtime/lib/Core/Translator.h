@@ -51,6 +51,22 @@ Status getTranslation(const container::ModuleInfo &M, Device &Dev,
 const container::AOTImage *chooseImage(const container::ModuleInfo &M,
                                        Device &Dev, unsigned Flags, bool Log);
 
+/// One component of a fusion (graph coalescing, docs/Graphs.md).
+struct FusePart {
+  const container::ModuleInfo *M = nullptr;
+  std::string Kernel; ///< symbol name
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+};
+
+/// The container bytes of kernel \p Name fusing \p Parts
+/// (hetgpu/Transforms/FuseKernels.h): from the JIT cache, else made by the
+/// translator's hetgpu_fuse and cached (a warm start loads no LLVM).
+/// NoBinaryForGpu with the reason when the translator refuses the fusion
+/// or has no hetgpu_fuse.
+Status getFusedModule(const std::vector<FusePart> &Parts,
+                      const std::string &Name, std::vector<char> &Out);
+
 /// The translator library that a miss would load.
 std::string translatorPath();
 /// True once the translator library has been loaded in this process.
