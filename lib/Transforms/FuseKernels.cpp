@@ -41,7 +41,7 @@ static cl::opt<std::string>
              cl::desc("hetgpu-fuse-kernels: the components, "
                       "'kernel:gx,gy,gz:bx,by,bz;...'"));
 static cl::opt<std::string>
-    FuseName("hetgpu-fuse-name", cl::Hidden, cl::init("__hetgpu_fused"),
+    FuseName("hetgpu-fuse-name", cl::Hidden, cl::init("hetgpu_fused_kernel"),
              cl::desc("hetgpu-fuse-kernels: the fused kernel's name"));
 
 namespace hetgpu {
@@ -76,6 +76,18 @@ void collectGlobals(const Constant *C, SmallPtrSetImpl<const Constant *> &Seen,
       collectGlobals(Op, Seen, Out);
 }
 
+/// \p Name without the prefix linkForFusion gave it.
+std::string sourceName(StringRef Name) {
+  if (Name.consume_front("m")) {
+    size_t Dot = Name.find('.');
+    if (Dot != StringRef::npos && Dot > 0 &&
+        all_of(Name.take_front(Dot), isDigit))
+      return Name.drop_front(Dot + 1).str();
+    return ("m" + Name).str();
+  }
+  return Name.str();
+}
+
 /// Why component \p P cannot be fused, or "" (the geometry is checked by
 /// the caller).
 std::string refusal(const Part &P) {
@@ -88,7 +100,7 @@ std::string refusal(const Part &P) {
     for (const Instruction &I : instructions(*F)) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (!CB->getCalledFunction() && !CB->isInlineAsm())
-          return "'" + F->getName().str() +
+          return "'" + sourceName(F->getName()) +
                  "' makes an indirect call, whose callee's block indices "
                  "cannot be rewritten";
       for (const Use &U : I.operands())
@@ -97,7 +109,7 @@ std::string refusal(const Part &P) {
     }
   for (const GlobalVariable *GV : Globals)
     if (GV->getAddressSpace() != AS_Shared && !GV->isConstant())
-      return "it uses device variable '" + GV->getName().str() +
+      return "it uses device variable '" + sourceName(GV->getName()) +
              "', which a fused module would hold a copy of";
   return "";
 }
@@ -105,7 +117,8 @@ std::string refusal(const Part &P) {
 /// Checks every component and lays out the block ranges.
 Expected<std::vector<Part>>
 planParts(Module &M, ArrayRef<FuseComponent> Parts,
-          const std::map<Function *, container::KernelInfo> &Infos) {
+          const std::map<Function *, container::KernelInfo> &Infos,
+          long &Refused) {
   if (Parts.size() < 2)
     return fuseError("a fusion needs at least two components, got " +
                      Twine(Parts.size()));
@@ -114,6 +127,7 @@ planParts(Module &M, ArrayRef<FuseComponent> Parts,
   for (const FuseComponent &C : Parts) {
     Part P;
     P.C = &C;
+    Refused = long(Out.size());
     P.K = M.getFunction(C.Kernel);
     auto It = P.K ? Infos.find(P.K) : Infos.end();
     if (It == Infos.end())
@@ -140,6 +154,7 @@ planParts(Module &M, ArrayRef<FuseComponent> Parts,
     ParamBytes += P.Info->ParamBufferSize + 8;
     Out.push_back(P);
   }
+  Refused = -1;
   if (Start > 0x7fffffffu)
     return fuseError("the fused grid would have " + Twine(Start) +
                      " blocks, more than 2^31-1");
@@ -292,14 +307,17 @@ Function *buildDispatcher(Module &M, ArrayRef<Part> Parts,
 } // namespace
 
 Expected<Function *> fuseKernels(Module &M, ArrayRef<FuseComponent> Parts,
-                                 StringRef FusedName) {
+                                 StringRef FusedName, long *Refused) {
+  long Dummy;
+  long &R = Refused ? *Refused : Dummy;
+  R = -1;
   if (M.getFunction(FusedName))
     return fuseError("the module already has a symbol '" + FusedName + "'");
   auto All = readKernelInfo(M);
   if (!All)
     return All.takeError();
   std::map<Function *, container::KernelInfo> Infos(All->begin(), All->end());
-  auto Planned = planParts(M, Parts, Infos);
+  auto Planned = planParts(M, Parts, Infos, R);
   if (!Planned)
     return Planned.takeError();
   Function *CtaX = getOrDeclareBuiltin(M, BuiltinID::ctaid_x);

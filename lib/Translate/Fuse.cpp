@@ -30,6 +30,8 @@ namespace hetgpu {
 namespace {
 
 Expected<std::string> fuse(const hetgpu_fuse_request &Req) {
+  if (Req.refused_component)
+    *Req.refused_component = -1;
   if (!Req.components || Req.num_components < 2 || !Req.fused_name)
     return createStringError(inconvertibleErrorCode(),
                              "hetgpu_fuse: fewer than two components or no "
@@ -65,7 +67,11 @@ Expected<std::string> fuse(const hetgpu_fuse_request &Req) {
   auto Linked = linkForFusion(std::move(Mods));
   if (!Linked)
     return Linked.takeError();
-  if (auto F = fuseKernels(**Linked, Parts, Req.fused_name); !F)
+  long Refused = -1;
+  auto F = fuseKernels(**Linked, Parts, Req.fused_name, &Refused);
+  if (Req.refused_component)
+    *Req.refused_component = Refused;
+  if (!F)
     return F.takeError();
   auto Info = buildModuleInfo(**Linked);
   if (!Info)

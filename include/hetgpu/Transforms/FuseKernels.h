@@ -60,10 +60,12 @@ struct FuseComponent {
 
 /// Fuses \p Parts (kernels of \p M; one kernel may appear several times)
 /// into kernel \p FusedName and reduces \p M to it, as above. The error
-/// names the component and the reason; \p M is unchanged then.
+/// names the component and the reason; \p M is unchanged then, and
+/// \p Refused (when given) is the index of the component refused, or -1
+/// when the fusion as a whole was.
 llvm::Expected<llvm::Function *>
 fuseKernels(llvm::Module &M, llvm::ArrayRef<FuseComponent> Parts,
-            llvm::StringRef FusedName);
+            llvm::StringRef FusedName, long *Refused = nullptr);
 
 /// Links \p Mods (hetIR modules of one LLVMContext, consumed) into one for
 /// fuseKernels: every definition of module j is renamed `m<j>.<name>` and

@@ -85,6 +85,9 @@ typedef struct hetgpu_fuse_request {
   const hetgpu_fuse_component *components;
   size_t num_components;
   const char *fused_name; /**< the fused kernel's symbol name */
+  /** Out: the index of the component refused, -1 when the fusion failed
+   *  as a whole (or succeeded). */
+  long *refused_component;
 } hetgpu_fuse_request;
 
 /** Fuses the components into one kernel that dispatches on the block index

@@ -31,7 +31,7 @@ namespace {
 
 /// At most this many kernels a fused launch.
 constexpr size_t MaxFusedParts = 32;
-constexpr const char *FusedName = "__hetgpu_fused";
+constexpr const char *FusedName = "hetgpu_fused_kernel";
 
 std::string nodeName(const GraphNode &N) {
   const KernelLaunch &K = N.Kernel;
@@ -60,9 +60,6 @@ std::string notCandidate(const GraphNode &N, const DeviceProperties &P) {
   const container::KernelInfo &I = *K->Info;
   if (I.Features & container::FeatGrid)
     return "it uses grid-wide barriers";
-  if (!K->Bin->C.Modules[K->ModuleIndex].Globals.empty())
-    return "its module has __device__/__constant__ variables (a fused "
-           "module would hold copies of them)";
   uint64_t Threads = uint64_t(L.Block.x) * L.Block.y * L.Block.z;
   if (!Threads || Threads > P.MaxThreadsPerBlock ||
       (I.MaxThreads && Threads > I.MaxThreads) || !I.LaunchRules.empty())
@@ -81,7 +78,7 @@ std::string notCandidate(const GraphNode &N, const DeviceProperties &P) {
 }
 
 /// Translates and loads the fused kernel of \p G's members on \p Ctx.
-Status buildFused(FusedGroup &G, DeviceContext &Ctx) {
+Status buildFused(FusedGroup &G, DeviceContext &Ctx, long &Refused) {
   std::vector<FusePart> Parts;
   uint64_t MaxShared = 0;
   for (GraphNode *N : G.Members) {
@@ -97,7 +94,7 @@ Status buildFused(FusedGroup &G, DeviceContext &Ctx) {
     MaxShared = std::max<uint64_t>(MaxShared, L.Shared);
   }
   std::vector<char> Bytes;
-  if (Status S = getFusedModule(Parts, FusedName, Bytes))
+  if (Status S = getFusedModule(Parts, FusedName, Bytes, Refused))
     return S;
   container::Container C;
   std::string Why;
@@ -130,40 +127,63 @@ Status buildFused(FusedGroup &G, DeviceContext &Ctx) {
   return Status::ok();
 }
 
-/// Fuses the candidates \p Ns (one wave, one block size) in groups of at
-/// most MaxFusedParts, appending each group's nodes, or the nodes alone
-/// when a group is refused, to \p Order.
-void fuseBucket(const std::vector<GraphNode *> &Ns, DeviceContext &Ctx,
-                std::vector<GraphNode *> &Order,
-                std::vector<std::unique_ptr<FusedGroup>> &Groups) {
-  for (size_t I = 0; I < Ns.size(); I += MaxFusedParts) {
-    size_t End = std::min(Ns.size(), I + MaxFusedParts);
-    if (End - I < 2) {
-      Order.push_back(Ns[I]);
-      log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*Ns[I]) +
-                              "' not coalesced: no independent small kernel "
-                              "node of its block size beside it");
-      continue;
+/// Fuses \p Chunk (candidates of one wave and block size), dropping each
+/// member the translator refuses, and appends the group's nodes, or the
+/// nodes alone, to \p Order.
+void emitGroup(std::vector<GraphNode *> Chunk, DeviceContext &Ctx,
+               std::vector<GraphNode *> &Order,
+               std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  while (true) {
+    if (Chunk.size() < 2) {
+      for (GraphNode *N : Chunk) {
+        log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*N) +
+                                "' not coalesced: no other small kernel node "
+                                "of its block size is independent of it");
+        Order.push_back(N);
+      }
+      return;
     }
     auto G = std::make_unique<FusedGroup>();
-    G->Members.assign(Ns.begin() + I, Ns.begin() + End);
+    G->Members = Chunk;
     for (GraphNode *N : G->Members)
       G->Names += (G->Names.empty() ? "" : ", ") + nodeName(*N);
-    G->At = Order.size();
-    Order.insert(Order.end(), G->Members.begin(), G->Members.end());
-    const dim3 &B = G->Members[0]->Kernel.Block;
-    if (Status S = buildFused(*G, Ctx)) {
+    long Refused = -1;
+    if (Status S = buildFused(*G, Ctx, Refused)) {
+      if (Refused >= 0 && size_t(Refused) < Chunk.size()) {
+        log(LogLevel::Info, "graph coalescing: kernel node '" +
+                                nodeName(*Chunk[Refused]) +
+                                "' not coalesced: " + S.Message);
+        Order.push_back(Chunk[Refused]);
+        Chunk.erase(Chunk.begin() + Refused);
+        continue;
+      }
       log(LogLevel::Info,
           "graph coalescing: " + std::to_string(G->Members.size()) +
               " kernel nodes (" + G->Names + ") not fused: " + S.Message);
-      continue;
+      Order.insert(Order.end(), Chunk.begin(), Chunk.end());
+      return;
     }
+    const dim3 &B = G->Members[0]->Kernel.Block;
     log(LogLevel::Info,
         "graph coalescing: fused " + std::to_string(G->Members.size()) +
             " kernel nodes (" + G->Names + ") into one launch of " +
             std::to_string(G->Blocks) + " blocks of " + std::to_string(B.x) +
             "x" + std::to_string(B.y) + "x" + std::to_string(B.z) + " threads");
+    G->At = Order.size();
+    Order.insert(Order.end(), Chunk.begin(), Chunk.end());
     Groups.push_back(std::move(G));
+    return;
+  }
+}
+
+/// Fuses the candidates \p Ns (one wave, one block size) in groups of at
+/// most MaxFusedParts.
+void fuseBucket(const std::vector<GraphNode *> &Ns, DeviceContext &Ctx,
+                std::vector<GraphNode *> &Order,
+                std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  for (size_t I = 0; I < Ns.size(); I += MaxFusedParts) {
+    size_t End = std::min(Ns.size(), I + MaxFusedParts);
+    emitGroup({Ns.begin() + I, Ns.begin() + End}, Ctx, Order, Groups);
   }
 }
 

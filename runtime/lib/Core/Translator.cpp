@@ -483,7 +483,8 @@ Request fuseRequest(const std::vector<FusePart> &Parts,
 
 Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
                                   const std::string &Name,
-                                  std::vector<char> &Out) {
+                                  std::vector<char> &Out, long &Refused) {
+  Refused = -1;
   Request R = fuseRequest(Parts, Name);
   DeviceProperties Props; // the cache's target folder only
   Props.Target = R.KI.Target;
@@ -511,7 +512,7 @@ Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
     }
     Cs.push_back(C);
   }
-  hetgpu_fuse_request Req{Cs.data(), Cs.size(), Name.c_str()};
+  hetgpu_fuse_request Req{Cs.data(), Cs.size(), Name.c_str(), &Refused};
   hetgpu_translate_result Res{};
   auto T0 = std::chrono::steady_clock::now();
   int RC = L.Fuse(&Req, &Res);

@@ -63,9 +63,11 @@ struct FusePart {
 /// (hetgpu/Transforms/FuseKernels.h): from the JIT cache, else made by the
 /// translator's hetgpu_fuse and cached (a warm start loads no LLVM).
 /// NoBinaryForGpu with the reason when the translator refuses the fusion
-/// or has no hetgpu_fuse.
+/// (\p Refused: the index of the part refused, or -1 for the whole) or has
+/// no hetgpu_fuse.
 Status getFusedModule(const std::vector<FusePart> &Parts,
-                      const std::string &Name, std::vector<char> &Out);
+                      const std::string &Name, std::vector<char> &Out,
+                      long &Refused);
 
 /// The translator library that a miss would load.
 std::string translatorPath();

@@ -38,7 +38,7 @@ declare void @__hetgpu_barrier()
 ; CHECK-NEXT: %[[Q:.*]] = udiv i32 %fuse.block1, 2
 ; CHECK-NEXT: %fuse.ctaid.y = urem i32 %[[Q]], 2
 ; CHECK-NEXT: %m = mul i32 %fuse.ctaid.y, 2
-; CHECK-LABEL: define void @__hetgpu_fused(
+; CHECK-LABEL: define void @hetgpu_fused_kernel(
 ; CHECK-SAME: ptr addrspace(1) %0, float %1, ptr addrspace(1) %2) #[[ATTR:[0-9]+]] {
 ; CHECK: %fuse.b = call i32 @__hetgpu_ctaid_x()
 ; CHECK-NEXT: %[[IN0:.*]] = icmp ult i32 %fuse.b, 3
@@ -65,11 +65,11 @@ declare void @__hetgpu_barrier()
 ; CHECK: attributes #[[ATTR]] = { "hetgpu-kernel" }
 ; CHECK: !hetgpu.kernels = !{![[K:[0-9]+]]}
 ; Parameters one after another; shared 256 + 64 bytes.
-; CHECK: ![[K]] = !{ptr @__hetgpu_fused, !"name", !"fused(scale(float*, float), tile(int*))", !"params", ![[P:[0-9]+]], !"shared.static", i64 320, !"features", ![[F:[0-9]+]]
+; CHECK: ![[K]] = !{ptr @hetgpu_fused_kernel, !"name", !"fused(scale(float*, float), tile(int*))", !"params", ![[P:[0-9]+]], !"shared.static", i64 320, !"features", ![[F:[0-9]+]]
 ; CHECK: ![[P]] = !{![[PTR:[0-9]+]], ![[VAL:[0-9]+]], ![[PTR]]}
 ; CHECK: ![[F]] = !{!"barrier"}
 
-; TWICE-LABEL: define void @__hetgpu_fused(ptr addrspace(1) %0, float %1, ptr addrspace(1) %2, float %3)
+; TWICE-LABEL: define void @hetgpu_fused_kernel(ptr addrspace(1) %0, float %1, ptr addrspace(1) %2, float %3)
 ; TWICE: icmp ult i32 %fuse.b, 1
 ; TWICE: fuse.run1:
 ; TWICE-NEXT: %[[C:.*]] = call i32 @__hetgpu_ctaid_x()
@@ -79,7 +79,7 @@ declare void @__hetgpu_barrier()
 
 ; NONE: define void @scale(
 ; NONE: define void @tile(
-; NONE-NOT: __hetgpu_fused
+; NONE-NOT: hetgpu_fused_kernel
 
 define void @scale(ptr addrspace(1) %out, float %f) #0 {
   %b = call i32 @__hetgpu_ctaid_x()

@@ -26,7 +26,7 @@
 ; RUN: hetgpu-opt -passes=hetgpu-fuse-kernels,hetgpu-verify -S \
 ; RUN:   -hetgpu-fuse-plan='a:1,1,1:64,1,1;table:2,1,1:64,1,1' %s | FileCheck --check-prefix=TABLE %s
 ; TABLE: @lut = internal constant [2 x i32] [i32 3, i32 5]
-; TABLE: define void @__hetgpu_fused(
+; TABLE: define void @hetgpu_fused_kernel(
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
