@@ -341,6 +341,9 @@ Expected<std::unique_ptr<Module>>
 linkForFusion(std::vector<std::unique_ptr<Module>> Mods) {
   if (Mods.empty())
     return fuseError("no modules to link");
+  // Renamed, the definitions cannot collide; they stay external until the
+  // link is done (the linker brings a local symbol of a source module only
+  // when something it links refers to it, and metadata does not count).
   for (unsigned J = 0; J < Mods.size(); ++J)
     for (GlobalValue &GV : Mods[J]->global_values()) {
       if (GV.isDeclaration() || GV.getName().starts_with("llvm."))
@@ -348,14 +351,17 @@ linkForFusion(std::vector<std::unique_ptr<Module>> Mods) {
       GV.setName(fusedSymbol(J, GV.getName()));
       if (auto *GO = dyn_cast<GlobalObject>(&GV))
         GO->setComdat(nullptr);
-      GV.setLinkage(GlobalValue::InternalLinkage);
-      GV.setVisibility(GlobalValue::DefaultVisibility);
     }
   std::unique_ptr<Module> Dest = std::move(Mods[0]);
   Linker L(*Dest);
   for (size_t J = 1; J < Mods.size(); ++J)
     if (L.linkInModule(std::move(Mods[J])))
       return fuseError("linking component module " + Twine(J) + " failed");
+  for (GlobalValue &GV : Dest->global_values())
+    if (!GV.isDeclaration() && !GV.getName().starts_with("llvm.")) {
+      GV.setLinkage(GlobalValue::InternalLinkage);
+      GV.setVisibility(GlobalValue::DefaultVisibility);
+    }
   // Each module brought its version entry: one is kept.
   if (NamedMDNode *V = Dest->getNamedMetadata(VersionMD))
     Dest->eraseNamedMetadata(V);
