@@ -6,8 +6,8 @@
 // arguments). Results are checked against the host after every replay and
 // printed; they are bit-identical with HETGPU_COALESCE=0 and =1, and the
 // log shows the fusion. A parameter update that keeps the geometry reaches
-// the fused launch; one that changes a grid makes the group replay its
-// nodes one by one.
+// the fused launch; one that changes a grid, or a disabled node, makes the
+// group replay its nodes one by one; cudaGraphExecUpdate fuses again.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE=0 %t > %t.off
@@ -20,9 +20,13 @@
 // CHECK: replay 2 ok
 // CHECK: updated args ok
 // CHECK: updated grid ok
+// CHECK: exec update ok
+// CHECK: disabled node ok
 // CHECK: PASS
 // LOG: graph coalescing: fused 5 kernel nodes (addOne(int*, int), tileReverse(int*, int const*), dynGrid(float*, float), vote(unsigned int*), addOne(int*, int)) into one launch of 11 blocks of 64x1x1 threads
 // LOG: graph coalescing: the fused launch of ({{.*}}) replays its nodes one by one: node 'addOne(int*, int)' has another kernel or geometry now
+// LOG: graph coalescing: fused 5 kernel nodes
+// LOG: graph coalescing: the fused launch of ({{.*}}) replays its nodes one by one: node 'addOne(int*, int)' is disabled
 // OFF-NOT: graph coalescing: fused
 // OFF: PASS
 #include "Inputs/check.h"
@@ -101,6 +105,33 @@ bool check(const Bufs &B, int reps, int kA, int kB, int gridB, const char *what)
   return ok;
 }
 
+/// The group, captured from five streams forked from and joined into s[0].
+cudaGraph_t capture(cudaStream_t *s, cudaEvent_t fork, cudaEvent_t *joined,
+                    const Bufs &B, int kB) {
+  CHECK(cudaStreamBeginCapture(s[0], cudaStreamCaptureModeGlobal));
+  CHECK(cudaEventRecord(fork, s[0]));
+  for (int i = 1; i < 5; ++i)
+    CHECK(cudaStreamWaitEvent(s[i], fork, 0));
+  addOne<<<1, 64, 0, s[0]>>>(B.a, 1);
+  tileReverse<<<2, 64, 0, s[1]>>>(B.tout, B.in);
+  dynGrid<<<dim3(2, 2), 64, 64 * sizeof(float), s[2]>>>(B.d, 0.5f);
+  vote<<<2, 64, 0, s[3]>>>(B.v);
+  addOne<<<2, 64, 0, s[4]>>>(B.b, kB);
+  for (int i = 1; i < 5; ++i) {
+    CHECK(cudaEventRecord(joined[i - 1], s[i]));
+    CHECK(cudaStreamWaitEvent(s[0], joined[i - 1], 0));
+  }
+  cudaGraph_t g;
+  CHECK(cudaStreamEndCapture(s[0], &g));
+  return g;
+}
+
+std::vector<int> fetch(const int *p, int n) {
+  std::vector<int> h(n);
+  CHECK(cudaMemcpy(h.data(), p, n * 4, cudaMemcpyDeviceToHost));
+  return h;
+}
+
 int main() {
   Bufs B;
   CHECK(cudaMalloc(&B.a, 64 * 4));
@@ -125,21 +156,7 @@ int main() {
   CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
   for (auto &e : joined)
     CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  CHECK(cudaStreamBeginCapture(s[0], cudaStreamCaptureModeGlobal));
-  CHECK(cudaEventRecord(fork, s[0]));
-  for (int i = 1; i < 5; ++i)
-    CHECK(cudaStreamWaitEvent(s[i], fork, 0));
-  addOne<<<1, 64, 0, s[0]>>>(B.a, 1);
-  tileReverse<<<2, 64, 0, s[1]>>>(B.tout, B.in);
-  dynGrid<<<dim3(2, 2), 64, 64 * sizeof(float), s[2]>>>(B.d, 0.5f);
-  vote<<<2, 64, 0, s[3]>>>(B.v);
-  addOne<<<2, 64, 0, s[4]>>>(B.b, 3);
-  for (int i = 1; i < 5; ++i) {
-    CHECK(cudaEventRecord(joined[i - 1], s[i]));
-    CHECK(cudaStreamWaitEvent(s[0], joined[i - 1], 0));
-  }
-  cudaGraph_t g;
-  CHECK(cudaStreamEndCapture(s[0], &g));
+  cudaGraph_t g = capture(s, fork, joined, B, 3);
   cudaGraphExec_t x;
   CHECK(cudaGraphInstantiate(&x, g, 0));
   bool ok = true;
@@ -200,8 +217,46 @@ int main() {
   std::printf("updated grid %s\n", grid ? "ok" : "WRONG");
   ok &= grid;
 
+  // cudaGraphExecUpdate from a new capture (b's grid 2 again, k 9): the
+  // group is planned and fused again.
+  cudaGraph_t g2 = capture(s, fork, joined, B, 9);
+  cudaGraphExecUpdateResultInfo info;
+  CHECK(cudaGraphExecUpdate(x, g2, &info));
+  std::vector<int> a0 = fetch(B.a, 64), b0 = fetch(B.b, 128);
+  CHECK(cudaGraphLaunch(x, s[0]));
+  CHECK(cudaStreamSynchronize(s[0]));
+  std::vector<int> a1 = fetch(B.a, 64), b1 = fetch(B.b, 128);
+  bool up = true;
+  for (int i = 0; i < 128; ++i)
+    up &= b1[i] - b0[i] == 9 + 2 && (i >= 64 || a1[i] - a0[i] == 2);
+  std::printf("exec update %s\n", up ? "ok" : "WRONG");
+  ok &= up;
+
+  // A disabled member: the group replays its other nodes one by one.
+  cudaGraphNode_t aNode = nullptr;
+  for (cudaGraphNode_t nd : nodes) {
+    cudaKernelNodeParams q;
+    cudaGraphNodeType t;
+    CHECK(cudaGraphNodeGetType(nd, &t));
+    if (t == cudaGraphNodeTypeKernel &&
+        cudaGraphKernelNodeGetParams(nd, &q) == cudaSuccess &&
+        q.func == (void *)addOne && q.gridDim.x == 1)
+      aNode = nd;
+  }
+  EXPECT_TRUE(aNode);
+  CHECK(cudaGraphNodeSetEnabled(x, aNode, 0));
+  CHECK(cudaGraphLaunch(x, s[0]));
+  CHECK(cudaStreamSynchronize(s[0]));
+  std::vector<int> a2 = fetch(B.a, 64), b2 = fetch(B.b, 128);
+  bool dis = true;
+  for (int i = 0; i < 128; ++i)
+    dis &= b2[i] - b1[i] == 9 + 2 && (i >= 64 || a2[i] == a1[i]);
+  std::printf("disabled node %s\n", dis ? "ok" : "WRONG");
+  ok &= dis;
+
   CHECK(cudaGraphExecDestroy(x));
   CHECK(cudaGraphDestroy(g));
+  CHECK(cudaGraphDestroy(g2));
   std::printf(ok ? "PASS\n" : "FAIL\n");
   return ok ? 0 : 1;
 }
