@@ -479,6 +479,29 @@ Request fuseRequest(const std::vector<FusePart> &Parts,
   return R;
 }
 
+/// A refused fusion is cached too (the same components and translator are
+/// refused again), so a warm start loads no translator for it: the entry is
+/// this marker, the refused part's index and the message.
+constexpr char RefusedMark[] = "hetgpu-fusion-refused\n";
+
+std::vector<char> refusalEntry(long Refused, const std::string &Msg) {
+  std::string E = RefusedMark + std::to_string(Refused) + "\n" + Msg;
+  return std::vector<char>(E.begin(), E.end());
+}
+
+/// Whether \p Entry is a cached refusal; then \p Refused and \p Msg say it.
+bool readRefusal(const std::vector<char> &Entry, long &Refused,
+                 std::string &Msg) {
+  size_t N = sizeof(RefusedMark) - 1;
+  if (Entry.size() < N || std::memcmp(Entry.data(), RefusedMark, N))
+    return false;
+  std::string Rest(Entry.begin() + N, Entry.end());
+  size_t NL = Rest.find('\n');
+  Refused = strtol(Rest.c_str(), nullptr, 10);
+  Msg = NL == std::string::npos ? "" : Rest.substr(NL + 1);
+  return true;
+}
+
 } // namespace
 
 Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
@@ -488,8 +511,12 @@ Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
   Request R = fuseRequest(Parts, Name);
   DeviceProperties Props; // the cache's target folder only
   Props.Target = R.KI.Target;
-  if (lookupCached(R, Props, Out))
+  if (lookupCached(R, Props, Out)) {
+    std::string Msg;
+    if (readRefusal(Out, Refused, Msg))
+      return Status(ErrorCode::NoBinaryForGpu, Msg + " (cached)");
     return Status::ok();
+  }
   TranslatorLib &L = lib();
   {
     std::lock_guard<std::mutex> Lock(L.M);
@@ -519,6 +546,7 @@ Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
   if (RC != 0 || !Res.data) {
     std::string Msg = Res.error ? Res.error : "no message";
     L.Dispose(&Res);
+    storeCached(R, Props, refusalEntry(Refused, Msg));
     return Status(ErrorCode::NoBinaryForGpu, Msg);
   }
   const char *D = static_cast<const char *>(Res.data);

@@ -63,8 +63,8 @@ struct FusePart {
 /// (hetgpu/Transforms/FuseKernels.h): from the JIT cache, else made by the
 /// translator's hetgpu_fuse and cached (a warm start loads no LLVM).
 /// NoBinaryForGpu with the reason when the translator refuses the fusion
-/// (\p Refused: the index of the part refused, or -1 for the whole) or has
-/// no hetgpu_fuse.
+/// (\p Refused: the index of the part refused, or -1 for the whole; a
+/// refusal is cached like a fusion) or has no hetgpu_fuse.
 Status getFusedModule(const std::vector<FusePart> &Parts,
                       const std::string &Name, std::vector<char> &Out,
                       long &Refused);
