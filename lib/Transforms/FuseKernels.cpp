@@ -30,6 +30,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
 #include <map>
 
 #define DEBUG_TYPE "hetgpu-fuse-kernels"
@@ -58,6 +59,8 @@ struct Part {
   Function *K = nullptr;
   const container::KernelInfo *Info = nullptr;
   uint64_t Start = 0, Blocks = 0;
+  /// Its block is smaller than the fused one: the threads past it skip it.
+  bool Guarded = false;
 };
 
 /// The global variables \p C refers to, through constant expressions.
@@ -114,6 +117,34 @@ std::string refusal(const Part &P) {
   return "";
 }
 
+/// The fused block: the largest size of the components in each dimension.
+void fusedBlock(ArrayRef<FuseComponent> Parts, uint32_t Out[3]) {
+  for (unsigned D = 0; D < 3; ++D) {
+    Out[D] = 0;
+    for (const FuseComponent &C : Parts)
+      Out[D] = std::max(Out[D], C.Block[D]);
+  }
+}
+
+/// Why \p P cannot run in a larger block with its extra threads idle, or
+/// "": a barrier would wait for them, a warp operation or the lane index
+/// would see other lanes than the component's own.
+std::string guardRefusal(const Part &P) {
+  for (const Function *F : reachableFunctions(*P.K))
+    for (const Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto BI = getCalledBuiltin(*CB))
+          if (BI->Group == "barrier" || BI->Group == "warp" ||
+              BI->Group == "grid" || BI->ID == BuiltinID::lane_id)
+            return "'" + sourceName(F->getName()) + "' calls " + BI->Name.str();
+  return "";
+}
+
+std::string dims(const uint32_t D[3]) {
+  return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+         std::to_string(D[2]);
+}
+
 /// Checks every component and lays out the block ranges.
 Expected<std::vector<Part>>
 planParts(Module &M, ArrayRef<FuseComponent> Parts,
@@ -124,6 +155,8 @@ planParts(Module &M, ArrayRef<FuseComponent> Parts,
                      Twine(Parts.size()));
   std::vector<Part> Out;
   uint64_t Start = 0, ParamBytes = 0;
+  uint32_t Fused[3];
+  fusedBlock(Parts, Fused);
   for (const FuseComponent &C : Parts) {
     Part P;
     P.C = &C;
@@ -138,16 +171,17 @@ planParts(Module &M, ArrayRef<FuseComponent> Parts,
     for (unsigned D = 0; D < 3; ++D) {
       if (!C.Grid[D] || !C.Block[D])
         return fuseError(Name + ": a grid or block dimension is 0");
-      if (C.Block[D] != Parts[0].Block[D])
-        return fuseError(Name + " has block " + Twine(C.Block[0]) + "x" +
-                         Twine(C.Block[1]) + "x" + Twine(C.Block[2]) +
-                         ", component 0 " + Twine(Parts[0].Block[0]) + "x" +
-                         Twine(Parts[0].Block[1]) + "x" +
-                         Twine(Parts[0].Block[2]) +
-                         ": only components of one block size are fused");
+      P.Guarded |= C.Block[D] != Fused[D];
     }
     if (std::string Why = refusal(P); !Why.empty())
       return fuseError(Name + " is not fused: " + Why);
+    if (P.Guarded)
+      if (std::string Why = guardRefusal(P); !Why.empty())
+        return fuseError(Name + " has block " + dims(C.Block) +
+                         ", the fused block is " + dims(Fused) +
+                         ": a smaller block runs with idle threads only "
+                         "without barriers and warp operations, and " +
+                         Why);
     P.Start = Start;
     P.Blocks = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
     Start += P.Blocks;
@@ -155,6 +189,9 @@ planParts(Module &M, ArrayRef<FuseComponent> Parts,
     Out.push_back(P);
   }
   Refused = -1;
+  if (uint64_t(Fused[0]) * Fused[1] * Fused[2] > 1024)
+    return fuseError("the fused block " + dims(Fused) +
+                     " would have more than 1024 threads");
   if (Start > 0x7fffffffu)
     return fuseError("the fused grid would have " + Twine(Start) +
                      " blocks, more than 2^31-1");
@@ -181,11 +218,12 @@ Value *componentIndex(IRBuilder<> &B, Function *CtaX, const Part &P,
 
 /// Rewrites the block-index builtins called in \p Fns for component \p P.
 void rewriteIndices(ArrayRef<Function *> Fns, const Part &P, Function *CtaX) {
-  static constexpr BuiltinID Ids[] = {BuiltinID::ctaid_x,  BuiltinID::ctaid_y,
-                                      BuiltinID::ctaid_z,  BuiltinID::nctaid_x,
-                                      BuiltinID::nctaid_y, BuiltinID::nctaid_z};
+  static constexpr BuiltinID Ids[] = {
+      BuiltinID::ctaid_x,  BuiltinID::ctaid_y,  BuiltinID::ctaid_z,
+      BuiltinID::nctaid_x, BuiltinID::nctaid_y, BuiltinID::nctaid_z,
+      BuiltinID::ntid_x,   BuiltinID::ntid_y,   BuiltinID::ntid_z};
   std::map<StringRef, unsigned> Which;
-  for (unsigned I = 0; I < 6; ++I)
+  for (unsigned I = 0; I < (P.Guarded ? 9u : 6u); ++I)
     Which[getBuiltinInfo(Ids[I]).Name] = I;
   for (Function *F : Fns) {
     SmallVector<CallInst *, 16> Calls;
@@ -289,6 +327,24 @@ Function *buildDispatcher(Module &M, ArrayRef<Part> Parts,
       B.CreateBr(Run);
     }
     B.SetInsertPoint(Run);
+    if (Parts[I].Guarded) {
+      // Threads past the component's block skip it.
+      static constexpr BuiltinID Tid[] = {BuiltinID::tid_x, BuiltinID::tid_y,
+                                          BuiltinID::tid_z};
+      Value *In = B.getTrue();
+      for (unsigned D = 0; D < 3; ++D)
+        In = B.CreateAnd(
+            In,
+            B.CreateICmpULT(B.CreateCall(getOrDeclareBuiltin(M, Tid[D])),
+                            B.getInt32(Parts[I].C->Block[D])),
+            "fuse.in");
+      BasicBlock *Call = BasicBlock::Create(C, "fuse.call" + Twine(I), F);
+      BasicBlock *Idle = BasicBlock::Create(C, "fuse.idle" + Twine(I), F);
+      B.CreateCondBr(In, Call, Idle);
+      B.SetInsertPoint(Idle);
+      B.CreateRetVoid();
+      B.SetInsertPoint(Call);
+    }
     SmallVector<Value *, 8> Args;
     for (unsigned A = 0; A < Comps[I]->arg_size(); ++A)
       Args.push_back(F->getArg(ArgNo++));

@@ -19,8 +19,14 @@
 /// memory is one region (the launch passes the largest size). The module
 /// is then reduced to the fused kernel (hetgpu/Transforms/ExtractKernel.h).
 ///
-/// Refused, with the reason and nothing changed: components of different
-/// block sizes, grid barriers (`grid_group::sync`), indirect calls,
+/// The fused block is the components' largest size in each dimension; a
+/// component of a smaller block runs with the threads past it idle (they
+/// skip the component; `__hetgpu_ntid_*` become its own sizes), which is
+/// allowed only where it calls no barrier, warp operation or lane index.
+///
+/// Refused, with the reason and nothing changed: a smaller block with
+/// barriers or warp operations, a fused block past 1024 threads, grid
+/// barriers (`grid_group::sync`), indirect calls,
 /// `__device__`/`__constant__` variables (a fused copy would not be the
 /// module's), more parameter bytes than CUDA allows, a fused grid past
 /// 2^31-1 blocks.

@@ -91,6 +91,9 @@ Status buildFused(FusedGroup &G, DeviceContext &Ctx, long &Refused) {
     Parts.push_back(P);
     G.AsFused.push_back(L);
     G.Blocks += L.Grid.x * L.Grid.y * L.Grid.z;
+    G.Block.x = std::max(G.Block.x, L.Block.x);
+    G.Block.y = std::max(G.Block.y, L.Block.y);
+    G.Block.z = std::max(G.Block.z, L.Block.z);
     MaxShared = std::max<uint64_t>(MaxShared, L.Shared);
   }
   std::vector<char> Bytes;
@@ -163,7 +166,7 @@ void emitGroup(std::vector<GraphNode *> Chunk, DeviceContext &Ctx,
       Order.insert(Order.end(), Chunk.begin(), Chunk.end());
       return;
     }
-    const dim3 &B = G->Members[0]->Kernel.Block;
+    const dim3 &B = G->Block;
     log(LogLevel::Info,
         "graph coalescing: fused " + std::to_string(G->Members.size()) +
             " kernel nodes (" + G->Names + ") into one launch of " +
@@ -187,14 +190,38 @@ void fuseBucket(const std::vector<GraphNode *> &Ns, DeviceContext &Ctx,
   }
 }
 
+using Bucket = std::pair<std::array<unsigned, 3>, std::vector<GraphNode *>>;
+
+/// A node alone in its block size that may run with idle threads (no
+/// barriers, no warp operations) joins the largest group of a block at
+/// least as large in every dimension.
+void joinLargerBlocks(std::vector<Bucket> &Buckets) {
+  const uint32_t NotGuardable =
+      container::FeatBarrier | container::FeatWarp | container::FeatGrid;
+  for (Bucket &S : Buckets) {
+    if (S.second.size() != 1 ||
+        (S.second[0]->Kernel.K->Info->Features & NotGuardable))
+      continue;
+    Bucket *Best = nullptr;
+    for (Bucket &T : Buckets)
+      if (&T != &S && !T.second.empty() && T.first[0] >= S.first[0] &&
+          T.first[1] >= S.first[1] && T.first[2] >= S.first[2] &&
+          (!Best || T.second.size() > Best->second.size()))
+        Best = &T;
+    if (!Best)
+      continue;
+    Best->second.push_back(S.second[0]);
+    S.second.clear();
+  }
+}
+
 /// One wave: the nodes that are not candidates go first, then each block
 /// size's candidates, fused.
 void planWave(const std::vector<GraphNode *> &Wave, DeviceContext &Ctx,
               std::vector<GraphNode *> &Order,
               std::vector<std::unique_ptr<FusedGroup>> &Groups) {
   const DeviceProperties &P = Ctx.Dev->properties();
-  std::vector<std::pair<std::array<unsigned, 3>, std::vector<GraphNode *>>>
-      Buckets;
+  std::vector<Bucket> Buckets;
   for (GraphNode *N : Wave) {
     if (N->Kind == NodeKind::Child) {
       N->Child->flatten(Order); // acyclic: checked by the caller
@@ -221,6 +248,7 @@ void planWave(const std::vector<GraphNode *> &Wave, DeviceContext &Ctx,
     else
       It->second.push_back(N);
   }
+  joinLargerBlocks(Buckets);
   for (auto &[Key, Ns] : Buckets)
     fuseBucket(Ns, Ctx, Order, Groups);
 }
@@ -307,7 +335,7 @@ cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
     void **A = L.Args->args();
     Args.insert(Args.end(), A, A + L.K->Info->Params.size());
   }
-  const dim3 &B = G.Members[0]->Kernel.Block;
+  const dim3 &B = G.Block;
   LaunchParams LP;
   LP.Grid[0] = G.Blocks;
   LP.Block[0] = B.x;

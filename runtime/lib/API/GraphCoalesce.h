@@ -9,11 +9,12 @@
 /// algorithm: every node whose dependencies are done joins the wave), so
 /// the kernel nodes of one wave are independent; those that are small
 /// (fewer blocks than the device runs at once) and of one block size are
-/// fused into one kernel that dispatches on the block index
-/// (hetgpu/Transforms/FuseKernels.h), translated through the JIT cache and
-/// replayed as one launch. HETGPU_COALESCE=0 turns it off; it is off under
-/// live migration and memcheck. HETGPU_LOG=info says what was fused and
-/// why a node was not.
+/// fused into one kernel (a node without a partner of its size joins a
+/// group of a larger block when it has no barriers or warp operations) that
+/// dispatches on the block index (hetgpu/Transforms/FuseKernels.h), translated
+/// through the JIT cache and replayed as one launch. HETGPU_COALESCE=0 turns it
+/// off; it is off under live migration and memcheck. HETGPU_LOG=info says what
+/// was fused and why a node was not.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,9 @@ struct FusedGroup {
   Kernel *Kn = nullptr;
   std::shared_ptr<Device> Dev; ///< the device Mod is loaded on
   uint32_t Blocks = 0;
+  /// The fused block: the members' largest size in each dimension (a
+  /// member of a smaller block runs with idle threads).
+  dim3 Block = dim3(1, 1, 1);
   bool SaidUnfused = false;
   std::string Names; ///< members' kernels, for the log
   ~FusedGroup();

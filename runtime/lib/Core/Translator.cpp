@@ -67,9 +67,9 @@ std::string hostCpuFingerprint() {
     while (std::getline(In, Line)) {
       if (Model.empty() && Line.rfind("model name", 0) == 0)
         Model = Line;
-      else if (Flags.empty() && (Line.rfind("flags", 0) == 0 ||
-                                 Line.rfind("Features", 0) == 0 ||
-                                 Line.rfind("isa", 0) == 0))
+      else if (Flags.empty() &&
+               (Line.rfind("flags", 0) == 0 || Line.rfind("Features", 0) == 0 ||
+                Line.rfind("isa", 0) == 0))
         Flags = Line;
       if (!Model.empty() && !Flags.empty())
         break;
@@ -142,8 +142,8 @@ static Status loadTranslator(TranslatorLib &L) {
     return Status(ErrorCode::NoBinaryForGpu, L.Error);
   }
   Loaded = true;
-  log(LogLevel::Info, "loaded translator " + Path + " in " +
-                          msSince(T0) + " ms");
+  log(LogLevel::Info,
+      "loaded translator " + Path + " in " + msSince(T0) + " ms");
   return Status::ok();
 }
 
@@ -166,8 +166,8 @@ void addTablesToKey(const container::ModuleInfo &M, CacheKeyInput &KI) {
   KI.Extra += ";tables=" + container::hash128(T.data(), T.size()).hex();
 }
 
-Request makeRequest(const container::ModuleInfo &M, Device &Dev,
-                    unsigned Flags, const std::vector<std::string> &Kernels) {
+Request makeRequest(const container::ModuleInfo &M, Device &Dev, unsigned Flags,
+                    const std::vector<std::string> &Kernels) {
   const DeviceProperties &Props = Dev.properties();
   Request R;
   CacheKeyInput &KI = R.KI;
@@ -204,14 +204,15 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
       Shown.push_back(&K);
   std::string Names;
   for (size_t I = 0; I < Shown.size() && I < 3; ++I)
-    Names += (I ? ", " : ": ") +
-             (Shown[I]->Demangled.empty() ? Shown[I]->Name : Shown[I]->Demangled);
+    Names +=
+        (I ? ", " : ": ") +
+        (Shown[I]->Demangled.empty() ? Shown[I]->Name : Shown[I]->Demangled);
   if (Shown.size() > 3)
     Names += ", ...";
-  std::string Count =
-      Kernels.empty() ? std::to_string(M.Kernels.size()) + " kernels"
-                      : std::to_string(Kernels.size()) + " of " +
-                            std::to_string(M.Kernels.size()) + " kernels";
+  std::string Count = Kernels.empty()
+                          ? std::to_string(M.Kernels.size()) + " kernels"
+                          : std::to_string(Kernels.size()) + " of " +
+                                std::to_string(M.Kernels.size()) + " kernels";
   R.What = (Kernels.empty() ? "module " : "kernels of module ") + HashHex +
            " (" + Count + Names + ") for " + Props.Target +
            (Props.Arch.empty() ? "" : ":" + Props.Arch);
@@ -426,25 +427,24 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   auto T1 = std::chrono::steady_clock::now();
   int RC = L.Translate(&Req, &Res);
   if (RC != 0 || !Res.data) {
-    std::string Msg = "translation of " + R.What + " failed: " +
-                      (Res.error ? Res.error : "no message");
+    std::string Msg = "translation of " + R.What +
+                      " failed: " + (Res.error ? Res.error : "no message");
     L.Dispose(&Res);
     return Status(ErrorCode::NoBinaryForGpu, Msg);
   }
   const char *D = static_cast<const char *>(Res.data);
   Out.assign(D, D + Res.size);
   L.Dispose(&Res);
-  log(LogLevel::Info, "translated " + R.What + " in " + msSince(T1) +
-                          " ms (" + std::to_string(Out.size()) + " bytes)");
+  log(LogLevel::Info, "translated " + R.What + " in " + msSince(T1) + " ms (" +
+                          std::to_string(Out.size()) + " bytes)");
   auto T2 = std::chrono::steady_clock::now();
   if (Status S = Dev.finalizeBinary(Out))
     return Status(S.Code == ErrorCode::OutOfMemory ? S.Code
                                                    : ErrorCode::NoBinaryForGpu,
-                  "finalising the translation of " + R.What + ": " +
-                      S.Message);
+                  "finalising the translation of " + R.What + ": " + S.Message);
   if (!R.BinaryTag.empty())
-    log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
-                            " ms (" + std::to_string(Out.size()) + " bytes)");
+    log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) + " ms (" +
+                            std::to_string(Out.size()) + " bytes)");
   storeCached(R, Props, Out);
   return Status::ok();
 }
@@ -459,11 +459,12 @@ Request fuseRequest(const std::vector<FusePart> &Parts,
   std::string Desc = Name;
   for (const FusePart &P : Parts) {
     container::Hash128 H =
-        P.M->IRHash.isZero() ? container::hash128(P.M->IR.data(), P.M->IR.size())
-                             : P.M->IRHash;
+        P.M->IRHash.isZero()
+            ? container::hash128(P.M->IR.data(), P.M->IR.size())
+            : P.M->IRHash;
     Desc += ";" + H.hex() + ":" + P.Kernel;
-    for (uint32_t D : {P.Grid[0], P.Grid[1], P.Grid[2], P.Block[0],
-                       P.Block[1], P.Block[2]})
+    for (uint32_t D :
+         {P.Grid[0], P.Grid[1], P.Grid[2], P.Block[0], P.Block[1], P.Block[2]})
       Desc += "," + std::to_string(D);
   }
   R.KI.IRHash = container::hash128(Desc.data(), Desc.size());

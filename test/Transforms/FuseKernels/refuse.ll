@@ -1,9 +1,13 @@
 ; hetgpu-fuse-kernels refuses, naming the component and the reason, and
-; changes nothing: different block sizes, a grid barrier, a __device__
+; changes nothing: a smaller block with a barrier, a fused block past 1024
+; threads, a grid barrier, a __device__
 ; variable, an indirect call, a kernel the module lacks, one component.
 ; RUN: not hetgpu-opt -passes=hetgpu-fuse-kernels -disable-output \
-; RUN:   -hetgpu-fuse-plan='a:1,1,1:64,1,1;b:1,1,1:32,1,1' %s 2>&1 | FileCheck --check-prefix=BLOCK %s
-; BLOCK: error: fusing kernels: component 1 ('b(int*)') has block 32x1x1, component 0 64x1x1: only components of one block size are fused
+; RUN:   -hetgpu-fuse-plan='a:1,1,1:64,1,1;bar:1,1,1:32,1,1' %s 2>&1 | FileCheck --check-prefix=BLOCK %s
+; BLOCK: error: fusing kernels: component 1 ('bar(int*)') has block 32x1x1, the fused block is 64x1x1: a smaller block runs with idle threads only without barriers and warp operations, and 'bar' calls __hetgpu_barrier
+; RUN: not hetgpu-opt -passes=hetgpu-fuse-kernels -disable-output \
+; RUN:   -hetgpu-fuse-plan='a:1,1,1:1024,1,1;b:1,1,1:1,2,1' %s 2>&1 | FileCheck --check-prefix=BIG %s
+; BIG: error: fusing kernels: the fused block 1024x2x1 would have more than 1024 threads
 ; RUN: not hetgpu-opt -passes=hetgpu-fuse-kernels -disable-output \
 ; RUN:   -hetgpu-fuse-plan='a:1,1,1:64,1,1;grid:1,1,1:64,1,1' %s 2>&1 | FileCheck --check-prefix=GRID %s
 ; GRID: error: fusing kernels: component 1 ('grid(int*)') is not fused: it uses grid-wide barriers
@@ -36,6 +40,7 @@ target triple = "unknown-hetgpu-unknown"
 
 declare i32 @__hetgpu_ctaid_x()
 declare void @__hetgpu_grid_sync()
+declare void @__hetgpu_barrier()
 
 define void @a(ptr addrspace(1) %o) #0 {
   store i32 1, ptr addrspace(1) %o
@@ -43,6 +48,11 @@ define void @a(ptr addrspace(1) %o) #0 {
 }
 define void @b(ptr addrspace(1) %o) #0 {
   store i32 2, ptr addrspace(1) %o
+  ret void
+}
+define void @bar(ptr addrspace(1) %o) #0 {
+  call void @__hetgpu_barrier()
+  store i32 4, ptr addrspace(1) %o
   ret void
 }
 define void @grid(ptr addrspace(1) %o) #0 {
@@ -70,7 +80,7 @@ define void @table(ptr addrspace(1) %o) #0 {
 
 attributes #0 = { "hetgpu-kernel" }
 !hetgpu.ir.version = !{!0}
-!hetgpu.kernels = !{!1, !2, !3, !4, !5, !6}
+!hetgpu.kernels = !{!1, !2, !3, !4, !5, !6, !7}
 !0 = !{i32 1, i32 0}
 !1 = !{ptr @a, !"name", !"a(int*)", !"params", !10, !"shared.static", i64 0, !"features", !11}
 !2 = !{ptr @b, !"name", !"b(int*)", !"params", !10, !"shared.static", i64 0, !"features", !11}
@@ -78,7 +88,9 @@ attributes #0 = { "hetgpu-kernel" }
 !4 = !{ptr @var, !"name", !"var(int*)", !"params", !10, !"shared.static", i64 0, !"features", !13}
 !5 = !{ptr @ind, !"name", !"ind(int*)", !"params", !10, !"shared.static", i64 0, !"features", !11}
 !6 = !{ptr @table, !"name", !"table(int*)", !"params", !10, !"shared.static", i64 0, !"features", !11}
+!7 = !{ptr @bar, !"name", !"bar(int*)", !"params", !10, !"shared.static", i64 0, !"features", !14}
 !10 = !{!{!"ptr", i32 8, i32 8}}
 !11 = !{}
 !12 = !{!"grid"}
 !13 = !{!"atomic.global"}
+!14 = !{!"barrier"}
