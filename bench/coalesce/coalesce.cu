@@ -1,17 +1,21 @@
-// bench/coalesce/coalesce.cu - eager launches vs CUDA graph replay of K tiny
-// independent kernels (issue 23, part 4: the skeleton; coalescing itself,
-// parts 2 and 3, is not implemented yet).
+// bench/coalesce/coalesce.cu - eager launches vs CUDA graph replay vs
+// coalesced graph replay of K tiny independent kernels (issue 23, part 4;
+// eager coalescing, part 3, is not implemented yet).
 // SPDX-License-Identifier: Apache-2.0
 //
 // For K in 2, 4, 8, 16, 32: a group is K one-block kernels, each writing its
 // own slice, issued on 1 stream or spread round-robin over N streams
 // (forked from and joined back into the first through events). "eager"
 // issues each group with launches; "graph" captures one group once
-// (fork/join included) and replays it. Each configuration runs `groups`
-// groups, then synchronises; the output checks every slice after every
-// configuration. Prints microseconds per group and the ratio eager/graph
-// (above 1: the graph is faster), each the minimum of 5 interleaved runs. Timing only; the CI tests (test/Runtime/
-// graph-*.cu) check correctness.
+// (fork/join included) and replays it, instantiated with HETGPU_COALESCE=0;
+// "coal" the same instantiated with coalescing (the kernels of different
+// streams are independent and fused into one launch; those of one stream
+// are ordered and are not). N is 1, the streams argument, and K (one
+// stream per kernel). Each configuration runs `groups` groups, then
+// synchronises; the output checks every slice after every configuration.
+// Prints microseconds per group and the ratios (above 1: the second is
+// faster), each time the minimum of 5 interleaved runs. Timing only; the
+// CI tests (test/Runtime/graph-*.cu) check correctness.
 //   coalesce [groups [streams]]     (defaults 200, 8)
 #include <algorithm>
 #include <chrono>
@@ -76,7 +80,10 @@ static bool check(Setup &S, int groups) {
   return true;
 }
 
-static double usPerGroup(Setup &S, int groups, bool graph) {
+enum Mode { Eager, Graph, Coalesced };
+
+static double usPerGroup(Setup &S, int groups, Mode m) {
+  bool graph = m != Eager;
   CK(cudaMemset(S.buf, 0, S.K * Threads * sizeof(float)));
   cudaGraphExec_t x = nullptr;
   cudaGraph_t g = nullptr;
@@ -84,6 +91,11 @@ static double usPerGroup(Setup &S, int groups, bool graph) {
     CK(cudaStreamBeginCapture(S.s[0], cudaStreamCaptureModeGlobal));
     issue(S);
     CK(cudaStreamEndCapture(S.s[0], &g));
+    // hetGPU reads HETGPU_COALESCE at each instantiation.
+    if (m == Graph)
+      setenv("HETGPU_COALESCE", "0", 1);
+    else
+      unsetenv("HETGPU_COALESCE");
     CK(cudaGraphInstantiate(&x, g, 0));
     CK(cudaGraphLaunch(x, S.s[0])); // warm: translations are cached
   } else {
@@ -115,10 +127,14 @@ int main(int argc, char **argv) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   std::printf("device: %s, %d groups per configuration\n", p.name, groups);
-  std::printf("%4s %8s %12s %12s %12s\n", "K", "streams", "eager us", "graph us",
-              "eager/graph");
-  for (int n : {1, streams})
-    for (int K : {2, 4, 8, 16, 32}) {
+  std::printf("%4s %7s %9s %9s %9s %11s %10s %10s\n", "K", "streams",
+              "eager us", "graph us", "coal us", "eager/graph", "eager/coal",
+              "graph/coal");
+  for (int K : {2, 4, 8, 16, 32})
+    for (int which = 0; which < 3; ++which) {
+      int n = which == 0 ? 1 : which == 1 ? streams : K;
+      if (which == 1 && (streams <= 1 || streams >= K))
+        continue; // the same configuration as another
       Setup S;
       S.K = K;
       S.N = n < K ? n : K;
@@ -130,12 +146,14 @@ int main(int argc, char **argv) {
         CK(cudaEventCreateWithFlags(&S.ev[i], cudaEventDisableTiming));
       }
       // The minimum of 5 interleaved runs (the machine may be shared).
-      double e = 1e30, g = 1e30;
+      double e = 1e30, g = 1e30, c = 1e30;
       for (int r = 0; r < 5; ++r) {
-        e = std::min(e, usPerGroup(S, groups, false));
-        g = std::min(g, usPerGroup(S, groups, true));
+        e = std::min(e, usPerGroup(S, groups, Eager));
+        g = std::min(g, usPerGroup(S, groups, Graph));
+        c = std::min(c, usPerGroup(S, groups, Coalesced));
       }
-      std::printf("%4d %8d %12.1f %12.1f %12.2f\n", K, S.N, e, g, e / g);
+      std::printf("%4d %7d %9.1f %9.1f %9.1f %11.2f %10.2f %10.2f\n", K, S.N,
+                  e, g, c, e / g, e / c, g / c);
       for (int i = 0; i < S.N; ++i) {
         CK(cudaStreamDestroy(S.s[i]));
         CK(cudaEventDestroy(S.ev[i]));

@@ -1,7 +1,8 @@
 #!/bin/sh
-# bench/coalesce/run.sh - eager launches vs CUDA graph replay of K tiny
-# kernels from 1 and N streams (issue 23, part 4; skeleton: no coalescing
-# yet, no nvcc baseline yet). Prints microseconds per group and ratios.
+# bench/coalesce/run.sh - eager launches vs CUDA graph replay vs coalesced
+# graph replay of K tiny kernels from 1, N and K streams (issue 23, part 4;
+# no nvcc baseline yet). Prints microseconds per group and ratios.
+# `run.sh opencl` runs it on PoCL.
 # SPDX-License-Identifier: Apache-2.0
 #
 #   run.sh [device [groups [streams]]]   (defaults cpu, 200, 8)

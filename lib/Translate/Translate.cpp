@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Translate/Translate.h"
+#include "Fuse.h"
 #include "hetgpu/IR/ContainerBuilder.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Verifier.h"
@@ -123,6 +124,27 @@ void closeGateAtExit() { Gate.close(); }
 
 static int translateLocked(const hetgpu_translate_request *Req,
                            hetgpu_translate_result *Res);
+
+extern "C" int hetgpu_fuse(const hetgpu_fuse_request *Req,
+                           hetgpu_translate_result *Res) {
+  if (!Res)
+    return 1;
+  std::lock_guard<std::mutex> L(Gate.M); // as hetgpu_translate
+  if (Gate.Closed)
+    return failWith(Res, "hetgpu_fuse: the process is exiting");
+  std::string Error;
+  std::string Out = hetgpu::fuseToContainer(Req, Error);
+  std::atexit(closeGateAtExit);
+  if (!Error.empty())
+    return failWith(Res, Error);
+  Res->size = Out.size();
+  Res->data = std::malloc(Out.size() ? Out.size() : 1);
+  if (!Res->data)
+    return failWith(Res, "out of memory");
+  std::memcpy(Res->data, Out.data(), Out.size());
+  Res->error = nullptr;
+  return 0;
+}
 
 extern "C" int hetgpu_translate(const hetgpu_translate_request *Req,
                                 hetgpu_translate_result *Res) {

@@ -70,9 +70,39 @@ void hetgpu_translate_dispose(hetgpu_translate_result *result);
 /** The translator's version string (LLVM version included). */
 const char *hetgpu_translate_version(void);
 
+/** One component of a fusion (graph coalescing, docs/Graphs.md): a kernel
+ *  of a hetIR module and its launch geometry. Components whose `ir` is the
+ *  same pointer share one copy of the module. */
+typedef struct hetgpu_fuse_component {
+  const void *ir; /**< hetIR bitcode of the kernel's module */
+  size_t ir_size;
+  const char *kernel; /**< the kernel's symbol name */
+  uint32_t grid[3];
+  uint32_t block[3];
+} hetgpu_fuse_component;
+
+typedef struct hetgpu_fuse_request {
+  const hetgpu_fuse_component *components;
+  size_t num_components;
+  const char *fused_name; /**< the fused kernel's symbol name */
+  /** Out: the index of the component refused, -1 when the fusion failed
+   *  as a whole (or succeeded). */
+  long *refused_component;
+} hetgpu_fuse_request;
+
+/** Fuses the components into one kernel that dispatches on the block index
+ *  (hetgpu/Transforms/FuseKernels.h). On success result->data is a
+ *  container (container::write) of one module holding the fused kernel
+ *  alone; otherwise non-zero and result->error says which component was
+ *  refused and why. Release the result with hetgpu_translate_dispose. */
+int hetgpu_fuse(const hetgpu_fuse_request *request,
+                hetgpu_translate_result *result);
+
 typedef int (*hetgpu_translate_fn)(const hetgpu_translate_request *,
                                    hetgpu_translate_result *);
 typedef void (*hetgpu_translate_dispose_fn)(hetgpu_translate_result *);
+typedef int (*hetgpu_fuse_fn)(const hetgpu_fuse_request *,
+                              hetgpu_translate_result *);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/GraphCoalesce.h"
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
 
@@ -43,6 +44,9 @@ struct GraphExecObj {
   /// of Copy (cudaGraphExec*NodeSetParams take the former).
   std::map<const GraphNode *, GraphNode *> Map;
   std::vector<GraphNode *> Order; ///< the replay order
+  /// Kernel nodes of Order replayed as one fused launch (GraphCoalesce.h),
+  /// in order.
+  std::vector<std::unique_ptr<FusedGroup>> Groups;
   unsigned long long Flags = 0;
   /// Memset nodes whose element pattern is no byte pattern: a page-locked
   /// row of the pattern, copied to every row.
@@ -209,7 +213,7 @@ cudaError_t instantiate(cudaGraphExec_t *Out, cudaGraph_t G,
   X->Copy = Gr->clone();
   for (const auto &N : X->Copy->Nodes)
     X->Map[N->ClonedFrom] = N.get();
-  if (!X->Copy->flatten(X->Order)) {
+  if (!planReplay(*X->Copy, *Ctx, X->Order, X->Groups)) {
     log(LogLevel::Info, "cudaGraphInstantiate: the graph's dependencies "
                         "form a cycle");
     Result(cudaGraphInstantiateInvalidStructure, nullptr);
@@ -281,6 +285,26 @@ bool sameShape(const GraphObj &Old, const GraphObj &New,
   }
   Info.errorNode = nullptr;
   return true;
+}
+
+/// Queues \p X's replay order on \p S, each fused group as one launch.
+cudaError_t replayOrder(GraphExecObj &X, StreamObj &S, cudaStream_t Stream) {
+  size_t NextGroup = 0;
+  for (size_t I = 0; I < X.Order.size(); ++I) {
+    if (NextGroup < X.Groups.size() && X.Groups[NextGroup]->At == I) {
+      FusedGroup &G = *X.Groups[NextGroup++];
+      bool Launched;
+      if (cudaError_t E = launchFused(G, S, Launched))
+        return E;
+      if (Launched) {
+        I += G.Members.size() - 1;
+        continue;
+      }
+    }
+    if (cudaError_t E = replayNode(X, *X.Order[I], Stream))
+      return E;
+  }
+  return cudaSuccess;
 }
 
 /// After a move of its context (the source drained: the old Done is
@@ -361,9 +385,8 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
     if (cudaError_t E = mapStatus(*S->Ctx, St))
       return ret(E);
   }
-  for (GraphNode *N : X->Order)
-    if (cudaError_t E = replayNode(*X, *N, Stream))
-      return ret(E);
+  if (cudaError_t E = replayOrder(*X, *S, Stream))
+    return ret(E);
   // A kernel of this launch may have moved the context (a watched launch).
   if (cudaError_t E = followMove(*X))
     return ret(E);
@@ -506,7 +529,9 @@ HETGPU_API cudaError_t cudaGraphExecUpdate(
     X->Map[Gr->Nodes[I].get()] = &To;
   }
   X->Order.clear();
-  X->Copy->flatten(X->Order); // same shape: acyclic as before
+  // Same shape: acyclic as before. Groups are planned again (their fused
+  // kernels come from the JIT cache when unchanged).
+  planReplay(*X->Copy, *Ctx, X->Order, X->Groups);
   for (GraphNode *N : X->Order)
     if (cudaError_t E = prepareNode(*X, *Ctx, *N)) {
       Info->result = cudaGraphExecUpdateError;

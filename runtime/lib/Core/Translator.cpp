@@ -40,6 +40,7 @@ struct TranslatorLib {
   void *Handle = nullptr;
   hetgpu_translate_fn Translate = nullptr;
   hetgpu_translate_dispose_fn Dispose = nullptr;
+  hetgpu_fuse_fn Fuse = nullptr; ///< null in a translator without it
 };
 
 TranslatorLib &lib() {
@@ -66,9 +67,9 @@ std::string hostCpuFingerprint() {
     while (std::getline(In, Line)) {
       if (Model.empty() && Line.rfind("model name", 0) == 0)
         Model = Line;
-      else if (Flags.empty() && (Line.rfind("flags", 0) == 0 ||
-                                 Line.rfind("Features", 0) == 0 ||
-                                 Line.rfind("isa", 0) == 0))
+      else if (Flags.empty() &&
+               (Line.rfind("flags", 0) == 0 || Line.rfind("Features", 0) == 0 ||
+                Line.rfind("isa", 0) == 0))
         Flags = Line;
       if (!Model.empty() && !Flags.empty())
         break;
@@ -133,6 +134,7 @@ static Status loadTranslator(TranslatorLib &L) {
       dlsym(L.Handle, "hetgpu_translate"));
   L.Dispose = reinterpret_cast<hetgpu_translate_dispose_fn>(
       dlsym(L.Handle, "hetgpu_translate_dispose"));
+  L.Fuse = reinterpret_cast<hetgpu_fuse_fn>(dlsym(L.Handle, "hetgpu_fuse"));
   if (!L.Translate || !L.Dispose) {
     L.Error = "the hetIR translator " + Path +
               " does not export hetgpu_translate/hetgpu_translate_dispose";
@@ -140,8 +142,8 @@ static Status loadTranslator(TranslatorLib &L) {
     return Status(ErrorCode::NoBinaryForGpu, L.Error);
   }
   Loaded = true;
-  log(LogLevel::Info, "loaded translator " + Path + " in " +
-                          msSince(T0) + " ms");
+  log(LogLevel::Info,
+      "loaded translator " + Path + " in " + msSince(T0) + " ms");
   return Status::ok();
 }
 
@@ -164,8 +166,8 @@ void addTablesToKey(const container::ModuleInfo &M, CacheKeyInput &KI) {
   KI.Extra += ";tables=" + container::hash128(T.data(), T.size()).hex();
 }
 
-Request makeRequest(const container::ModuleInfo &M, Device &Dev,
-                    unsigned Flags, const std::vector<std::string> &Kernels) {
+Request makeRequest(const container::ModuleInfo &M, Device &Dev, unsigned Flags,
+                    const std::vector<std::string> &Kernels) {
   const DeviceProperties &Props = Dev.properties();
   Request R;
   CacheKeyInput &KI = R.KI;
@@ -202,14 +204,15 @@ Request makeRequest(const container::ModuleInfo &M, Device &Dev,
       Shown.push_back(&K);
   std::string Names;
   for (size_t I = 0; I < Shown.size() && I < 3; ++I)
-    Names += (I ? ", " : ": ") +
-             (Shown[I]->Demangled.empty() ? Shown[I]->Name : Shown[I]->Demangled);
+    Names +=
+        (I ? ", " : ": ") +
+        (Shown[I]->Demangled.empty() ? Shown[I]->Name : Shown[I]->Demangled);
   if (Shown.size() > 3)
     Names += ", ...";
-  std::string Count =
-      Kernels.empty() ? std::to_string(M.Kernels.size()) + " kernels"
-                      : std::to_string(Kernels.size()) + " of " +
-                            std::to_string(M.Kernels.size()) + " kernels";
+  std::string Count = Kernels.empty()
+                          ? std::to_string(M.Kernels.size()) + " kernels"
+                          : std::to_string(Kernels.size()) + " of " +
+                                std::to_string(M.Kernels.size()) + " kernels";
   R.What = (Kernels.empty() ? "module " : "kernels of module ") + HashHex +
            " (" + Count + Names + ") for " + Props.Target +
            (Props.Arch.empty() ? "" : ":" + Props.Arch);
@@ -481,25 +484,133 @@ Status hetgpu::rt::getTranslation(const container::ModuleInfo &M, Device &Dev,
   auto T1 = std::chrono::steady_clock::now();
   int RC = L.Translate(Req.get(), &Res);
   if (RC != 0 || !Res.data) {
-    std::string Msg = "translation of " + R.What + " failed: " +
-                      (Res.error ? Res.error : "no message");
+    std::string Msg = "translation of " + R.What +
+                      " failed: " + (Res.error ? Res.error : "no message");
     L.Dispose(&Res);
     return Status(ErrorCode::NoBinaryForGpu, Msg);
   }
   const char *D = static_cast<const char *>(Res.data);
   Out.assign(D, D + Res.size);
   L.Dispose(&Res);
-  log(LogLevel::Info, "translated " + R.What + " in " + msSince(T1) +
-                          " ms (" + std::to_string(Out.size()) + " bytes)");
+  log(LogLevel::Info, "translated " + R.What + " in " + msSince(T1) + " ms (" +
+                          std::to_string(Out.size()) + " bytes)");
   auto T2 = std::chrono::steady_clock::now();
   if (Status S = Dev.finalizeBinary(Out))
     return Status(S.Code == ErrorCode::OutOfMemory ? S.Code
                                                    : ErrorCode::NoBinaryForGpu,
-                  "finalising the translation of " + R.What + ": " +
-                      S.Message);
+                  "finalising the translation of " + R.What + ": " + S.Message);
   if (!R.BinaryTag.empty())
-    log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) +
-                            " ms (" + std::to_string(Out.size()) + " bytes)");
+    log(LogLevel::Info, "finalised " + R.What + " in " + msSince(T2) + " ms (" +
+                            std::to_string(Out.size()) + " bytes)");
+  storeCached(R, Props, Out);
+  return Status::ok();
+}
+
+namespace {
+
+/// The cache key of a fusion: every component's module hash, kernel and
+/// geometry, and the translator's file (as for translations).
+Request fuseRequest(const std::vector<FusePart> &Parts,
+                    const std::string &Name) {
+  Request R;
+  std::string Desc = Name;
+  for (const FusePart &P : Parts) {
+    container::Hash128 H =
+        P.M->IRHash.isZero()
+            ? container::hash128(P.M->IR.data(), P.M->IR.size())
+            : P.M->IRHash;
+    Desc += ";" + H.hex() + ":" + P.Kernel;
+    for (uint32_t D :
+         {P.Grid[0], P.Grid[1], P.Grid[2], P.Block[0], P.Block[1], P.Block[2]})
+      Desc += "," + std::to_string(D);
+  }
+  R.KI.IRHash = container::hash128(Desc.data(), Desc.size());
+  R.KI.Target = "hetir-fused";
+  R.KI.TranslatorABI = HETGPU_TRANSLATOR_ABI_VERSION;
+  struct stat TS;
+  if (stat(translatorPath().c_str(), &TS) == 0)
+    R.KI.Extra = "translator=" + std::to_string(TS.st_size) + "@" +
+                 std::to_string(static_cast<long long>(TS.st_mtime));
+  R.Key = JITCache::key(R.KI);
+  R.What = "fusion " + R.KI.IRHash.hex().substr(0, 16) + " of " +
+           std::to_string(Parts.size()) + " kernels";
+  return R;
+}
+
+/// A refused fusion is cached too (the same components and translator are
+/// refused again), so a warm start loads no translator for it: the entry is
+/// this marker, the refused part's index and the message.
+constexpr char RefusedMark[] = "hetgpu-fusion-refused\n";
+
+std::vector<char> refusalEntry(long Refused, const std::string &Msg) {
+  std::string E = RefusedMark + std::to_string(Refused) + "\n" + Msg;
+  return std::vector<char>(E.begin(), E.end());
+}
+
+/// Whether \p Entry is a cached refusal; then \p Refused and \p Msg say it.
+bool readRefusal(const std::vector<char> &Entry, long &Refused,
+                 std::string &Msg) {
+  size_t N = sizeof(RefusedMark) - 1;
+  if (Entry.size() < N || std::memcmp(Entry.data(), RefusedMark, N))
+    return false;
+  std::string Rest(Entry.begin() + N, Entry.end());
+  size_t NL = Rest.find('\n');
+  Refused = strtol(Rest.c_str(), nullptr, 10);
+  Msg = NL == std::string::npos ? "" : Rest.substr(NL + 1);
+  return true;
+}
+
+} // namespace
+
+Status hetgpu::rt::getFusedModule(const std::vector<FusePart> &Parts,
+                                  const std::string &Name,
+                                  std::vector<char> &Out, long &Refused) {
+  Refused = -1;
+  Request R = fuseRequest(Parts, Name);
+  DeviceProperties Props; // the cache's target folder only
+  Props.Target = R.KI.Target;
+  if (lookupCached(R, Props, Out)) {
+    std::string Msg;
+    if (readRefusal(Out, Refused, Msg))
+      return Status(ErrorCode::NoBinaryForGpu, Msg + " (cached)");
+    return Status::ok();
+  }
+  TranslatorLib &L = lib();
+  {
+    std::lock_guard<std::mutex> Lock(L.M);
+    if (Status S = loadTranslator(L))
+      return S;
+  }
+  if (!L.Fuse)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "the hetIR translator " + translatorPath() +
+                      " has no hetgpu_fuse (an older translator)");
+  std::vector<hetgpu_fuse_component> Cs;
+  for (const FusePart &P : Parts) {
+    hetgpu_fuse_component C{};
+    C.ir = P.M->IR.data();
+    C.ir_size = P.M->IR.size();
+    C.kernel = P.Kernel.c_str();
+    for (unsigned D = 0; D < 3; ++D) {
+      C.grid[D] = P.Grid[D];
+      C.block[D] = P.Block[D];
+    }
+    Cs.push_back(C);
+  }
+  hetgpu_fuse_request Req{Cs.data(), Cs.size(), Name.c_str(), &Refused};
+  hetgpu_translate_result Res{};
+  auto T0 = std::chrono::steady_clock::now();
+  int RC = L.Fuse(&Req, &Res);
+  if (RC != 0 || !Res.data) {
+    std::string Msg = Res.error ? Res.error : "no message";
+    L.Dispose(&Res);
+    storeCached(R, Props, refusalEntry(Refused, Msg));
+    return Status(ErrorCode::NoBinaryForGpu, Msg);
+  }
+  const char *D = static_cast<const char *>(Res.data);
+  Out.assign(D, D + Res.size);
+  L.Dispose(&Res);
+  log(LogLevel::Info, "made " + R.What + " in " + msSince(T0) + " ms");
   storeCached(R, Props, Out);
   return Status::ok();
 }

@@ -67,6 +67,24 @@ const container::AOTImage *groupImageOf(const container::ModuleInfo &M,
 void logImageRefusals(const container::ModuleInfo &M, Device &Dev,
                       unsigned Flags);
 
+/// One component of a fusion (graph coalescing, docs/Graphs.md).
+struct FusePart {
+  const container::ModuleInfo *M = nullptr;
+  std::string Kernel; ///< symbol name
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+};
+
+/// The container bytes of kernel \p Name fusing \p Parts
+/// (hetgpu/Transforms/FuseKernels.h): from the JIT cache, else made by the
+/// translator's hetgpu_fuse and cached (a warm start loads no LLVM).
+/// NoBinaryForGpu with the reason when the translator refuses the fusion
+/// (\p Refused: the index of the part refused, or -1 for the whole; a
+/// refusal is cached like a fusion) or has no hetgpu_fuse.
+Status getFusedModule(const std::vector<FusePart> &Parts,
+                      const std::string &Name, std::vector<char> &Out,
+                      long &Refused);
+
 /// The translator library that a miss would load.
 std::string translatorPath();
 /// True once the translator library has been loaded in this process.

@@ -1,0 +1,350 @@
+//===- GraphCoalesce.cpp - Independent small kernels as one launch --------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Implements API/GraphCoalesce.h: the wave plan of the replay order, the
+/// choice of the kernel nodes to fuse, the fused kernel's translation and
+/// load, and its launch.
+///
+//===----------------------------------------------------------------------===//
+
+#include "API/GraphCoalesce.h"
+
+#include "Core/CudaErrors.h"
+#include "Core/KernelMemCheck.h"
+#include "Core/Log.h"
+#include "Core/MigrationService.h"
+#include "Core/Translator.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+using namespace hetgpu;
+using namespace hetgpu::rt;
+using namespace hetgpu::rt::api;
+
+namespace {
+
+/// At most this many kernels a fused launch.
+constexpr size_t MaxFusedParts = 32;
+constexpr const char *FusedName = "hetgpu_fused_kernel";
+
+std::string nodeName(const GraphNode &N) {
+  const KernelLaunch &K = N.Kernel;
+  if (K.K && K.K->Info && !K.K->Info->Demangled.empty())
+    return K.K->Info->Demangled;
+  return K.K ? K.K->Name : "?";
+}
+
+/// Why coalescing is off for the whole graph, or "".
+std::string coalescingOff() {
+  if (const char *E = getenv("HETGPU_COALESCE"); E && !strcmp(E, "0"))
+    return "HETGPU_COALESCE=0";
+  if (activeMigrationService())
+    return "live migration is on (its launches are instrumented per kernel)";
+  if (memCheckEnabled())
+    return "HETGPU_MEMCHECK is on (its launches are checked per kernel)";
+  return "";
+}
+
+/// Why kernel node \p N may not join a fused launch on \p P's device, or "".
+std::string notCandidate(const GraphNode &N, const DeviceProperties &P) {
+  const KernelLaunch &L = N.Kernel;
+  const KernelRecord *K = L.K;
+  if (!K || !K->Info || !K->Bin || !K->Bin->Valid || K->ModuleIndex < 0)
+    return "its kernel has no valid module";
+  const container::KernelInfo &I = *K->Info;
+  if (I.Features & container::FeatGrid)
+    return "it uses grid-wide barriers";
+  uint64_t Threads = uint64_t(L.Block.x) * L.Block.y * L.Block.z;
+  if (!Threads || Threads > P.MaxThreadsPerBlock ||
+      (I.MaxThreads && Threads > I.MaxThreads) || !I.LaunchRules.empty())
+    return "its block size is checked by its own launch";
+  if (L.Shared + I.StaticShared > P.SharedMemPerBlock)
+    return "its shared memory is checked by its own launch";
+  uint64_t Blocks = uint64_t(L.Grid.x) * L.Grid.y * L.Grid.z;
+  int PerSM = std::max(1, occupancy(P, &I, int(Threads), L.Shared));
+  uint64_t Capacity =
+      uint64_t(PerSM) * std::max<uint32_t>(1, P.MultiProcessorCount);
+  if (Blocks >= Capacity)
+    return "its grid of " + std::to_string(Blocks) +
+           " blocks fills the device (" + std::to_string(Capacity) +
+           " blocks at once)";
+  return "";
+}
+
+/// Translates and loads the fused kernel of \p G's members on \p Ctx.
+Status buildFused(FusedGroup &G, DeviceContext &Ctx, long &Refused) {
+  std::vector<FusePart> Parts;
+  uint64_t MaxShared = 0;
+  for (GraphNode *N : G.Members) {
+    const KernelLaunch &L = N->Kernel;
+    FusePart P;
+    P.M = &L.K->Bin->C.Modules[L.K->ModuleIndex];
+    P.Kernel = L.K->Name;
+    P.Grid[0] = L.Grid.x, P.Grid[1] = L.Grid.y, P.Grid[2] = L.Grid.z;
+    P.Block[0] = L.Block.x, P.Block[1] = L.Block.y, P.Block[2] = L.Block.z;
+    Parts.push_back(P);
+    G.AsFused.push_back(L);
+    G.Blocks += L.Grid.x * L.Grid.y * L.Grid.z;
+    G.Block.x = std::max(G.Block.x, L.Block.x);
+    G.Block.y = std::max(G.Block.y, L.Block.y);
+    G.Block.z = std::max(G.Block.z, L.Block.z);
+    MaxShared = std::max<uint64_t>(MaxShared, L.Shared);
+  }
+  std::vector<char> Bytes;
+  if (Status S = getFusedModule(Parts, FusedName, Bytes, Refused))
+    return S;
+  container::Container C;
+  std::string Why;
+  if (!container::read(Bytes.data(), Bytes.size(), C, Why) ||
+      C.Modules.size() != 1 || C.Modules[0].Kernels.size() != 1)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "the fused module is malformed: " +
+                      (Why.empty() ? "not one kernel" : Why));
+  G.Info = std::move(C.Modules[0]);
+  const DeviceProperties &P = Ctx.Dev->properties();
+  uint64_t Static = G.Info.Kernels[0].StaticShared;
+  if (Static + MaxShared > P.SharedMemPerBlock)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "the fused kernel would need " +
+                      std::to_string(Static + MaxShared) +
+                      " bytes of shared memory, more than the device's " +
+                      std::to_string(P.SharedMemPerBlock));
+  std::vector<char> Binary;
+  if (Status S = getTranslation(G.Info, *Ctx.Dev, 0, Binary))
+    return S;
+  if (Status S = Ctx.Dev->loadModule(Binary, G.Info, G.Mod))
+    return S;
+  if (!G.Mod)
+    return Status(ErrorCode::NoBinaryForGpu, "backend returned no module");
+  if (Status S = G.Mod->getKernel(FusedName, G.Kn); S || !G.Kn)
+    return Status(ErrorCode::NoBinaryForGpu,
+                  "the fused kernel is missing from its translation: " +
+                      S.Message);
+  G.Dev = Ctx.Dev;
+  return Status::ok();
+}
+
+/// Fuses \p Chunk (candidates of one wave and block size), dropping each
+/// member the translator refuses, and appends the group's nodes, or the
+/// nodes alone, to \p Order.
+void emitGroup(std::vector<GraphNode *> Chunk, DeviceContext &Ctx,
+               std::vector<GraphNode *> &Order,
+               std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  while (true) {
+    if (Chunk.size() < 2) {
+      for (GraphNode *N : Chunk) {
+        log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*N) +
+                                "' not coalesced: no other small kernel node "
+                                "of its block size is independent of it");
+        Order.push_back(N);
+      }
+      return;
+    }
+    auto G = std::make_unique<FusedGroup>();
+    G->Members = Chunk;
+    for (GraphNode *N : G->Members)
+      G->Names += (G->Names.empty() ? "" : ", ") + nodeName(*N);
+    long Refused = -1;
+    if (Status S = buildFused(*G, Ctx, Refused)) {
+      if (Refused >= 0 && size_t(Refused) < Chunk.size()) {
+        log(LogLevel::Info, "graph coalescing: kernel node '" +
+                                nodeName(*Chunk[Refused]) +
+                                "' not coalesced: " + S.Message);
+        Order.push_back(Chunk[Refused]);
+        Chunk.erase(Chunk.begin() + Refused);
+        continue;
+      }
+      log(LogLevel::Info,
+          "graph coalescing: " + std::to_string(G->Members.size()) +
+              " kernel nodes (" + G->Names + ") not fused: " + S.Message);
+      Order.insert(Order.end(), Chunk.begin(), Chunk.end());
+      return;
+    }
+    const dim3 &B = G->Block;
+    log(LogLevel::Info,
+        "graph coalescing: fused " + std::to_string(G->Members.size()) +
+            " kernel nodes (" + G->Names + ") into one launch of " +
+            std::to_string(G->Blocks) + " blocks of " + std::to_string(B.x) +
+            "x" + std::to_string(B.y) + "x" + std::to_string(B.z) + " threads");
+    G->At = Order.size();
+    Order.insert(Order.end(), Chunk.begin(), Chunk.end());
+    Groups.push_back(std::move(G));
+    return;
+  }
+}
+
+/// Fuses the candidates \p Ns (one wave, one block size) in groups of at
+/// most MaxFusedParts.
+void fuseBucket(const std::vector<GraphNode *> &Ns, DeviceContext &Ctx,
+                std::vector<GraphNode *> &Order,
+                std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  for (size_t I = 0; I < Ns.size(); I += MaxFusedParts) {
+    size_t End = std::min(Ns.size(), I + MaxFusedParts);
+    emitGroup({Ns.begin() + I, Ns.begin() + End}, Ctx, Order, Groups);
+  }
+}
+
+using Bucket = std::pair<std::array<unsigned, 3>, std::vector<GraphNode *>>;
+
+/// A node alone in its block size that may run with idle threads (no
+/// barriers, no warp operations) joins the largest group of a block at
+/// least as large in every dimension.
+void joinLargerBlocks(std::vector<Bucket> &Buckets) {
+  const uint32_t NotGuardable =
+      container::FeatBarrier | container::FeatWarp | container::FeatGrid;
+  for (Bucket &S : Buckets) {
+    if (S.second.size() != 1 ||
+        (S.second[0]->Kernel.K->Info->Features & NotGuardable))
+      continue;
+    Bucket *Best = nullptr;
+    for (Bucket &T : Buckets)
+      if (&T != &S && !T.second.empty() && T.first[0] >= S.first[0] &&
+          T.first[1] >= S.first[1] && T.first[2] >= S.first[2] &&
+          (!Best || T.second.size() > Best->second.size()))
+        Best = &T;
+    if (!Best)
+      continue;
+    Best->second.push_back(S.second[0]);
+    S.second.clear();
+  }
+}
+
+/// One wave: the nodes that are not candidates go first, then each block
+/// size's candidates, fused.
+void planWave(const std::vector<GraphNode *> &Wave, DeviceContext &Ctx,
+              std::vector<GraphNode *> &Order,
+              std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  const DeviceProperties &P = Ctx.Dev->properties();
+  std::vector<Bucket> Buckets;
+  for (GraphNode *N : Wave) {
+    if (N->Kind == NodeKind::Child) {
+      N->Child->flatten(Order); // acyclic: checked by the caller
+      continue;
+    }
+    if (N->Kind == NodeKind::Empty)
+      continue;
+    if (N->Kind != NodeKind::Kernel) {
+      Order.push_back(N);
+      continue;
+    }
+    if (std::string Why = notCandidate(*N, P); !Why.empty()) {
+      log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*N) +
+                              "' not coalesced: " + Why);
+      Order.push_back(N);
+      continue;
+    }
+    const dim3 &B = N->Kernel.Block;
+    std::array<unsigned, 3> Key = {B.x, B.y, B.z};
+    auto It = std::find_if(Buckets.begin(), Buckets.end(),
+                           [&](const auto &E) { return E.first == Key; });
+    if (It == Buckets.end())
+      Buckets.push_back({Key, {N}});
+    else
+      It->second.push_back(N);
+  }
+  joinLargerBlocks(Buckets);
+  for (auto &[Key, Ns] : Buckets)
+    fuseBucket(Ns, Ctx, Order, Groups);
+}
+
+} // namespace
+
+FusedGroup::~FusedGroup() = default;
+
+bool api::planReplay(const GraphObj &G, DeviceContext &Ctx,
+                     std::vector<GraphNode *> &Order,
+                     std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+  Groups.clear();
+  std::string Off = coalescingOff();
+  if (!Off.empty()) {
+    log(LogLevel::Debug, "graph coalescing off: " + Off);
+    return G.flatten(Order);
+  }
+  // A child graph must be acyclic for its expansion.
+  for (const auto &N : G.Nodes)
+    if (N->Kind == NodeKind::Child) {
+      std::vector<GraphNode *> Tmp;
+      if (!N->Child->flatten(Tmp))
+        return false;
+    }
+  std::map<const GraphNode *, size_t> Pending;
+  std::vector<GraphNode *> Wave;
+  for (const auto &N : G.Nodes) {
+    Pending[N.get()] = N->Deps.size();
+    if (N->Deps.empty())
+      Wave.push_back(N.get());
+  }
+  size_t Done = 0;
+  while (!Wave.empty()) {
+    planWave(Wave, Ctx, Order, Groups);
+    Done += Wave.size();
+    std::vector<GraphNode *> Next;
+    for (GraphNode *N : Wave)
+      for (GraphNode *D : N->Dependents)
+        if (--Pending[D] == 0)
+          Next.push_back(D);
+    // Creation order within a wave, as flatten() breaks ties.
+    std::sort(Next.begin(), Next.end(), [&](GraphNode *A, GraphNode *B) {
+      return G.indexOf(A) < G.indexOf(B);
+    });
+    Wave = std::move(Next);
+  }
+  return Done == G.Nodes.size();
+}
+
+cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
+  Launched = false;
+  DeviceContext &Ctx = *S.Ctx;
+  std::string Why;
+  if (Ctx.Dev != G.Dev)
+    Why = "the context moved to another device";
+  uint64_t Shared = 0;
+  for (GraphNode *N : G.Members)
+    Shared = std::max<uint64_t>(Shared, N->Kernel.Shared);
+  if (Why.empty() && G.Info.Kernels[0].StaticShared + Shared >
+                         Ctx.Dev->properties().SharedMemPerBlock)
+    Why = "a node's dynamic shared memory grew past what the fused kernel "
+          "has room for";
+  for (size_t I = 0; Why.empty() && I < G.Members.size(); ++I) {
+    const KernelLaunch &Now = G.Members[I]->Kernel, &Then = G.AsFused[I];
+    if (!G.Members[I]->Enabled)
+      Why = "node '" + nodeName(*G.Members[I]) + "' is disabled";
+    else if (Now.Func != Then.Func || Now.Grid.x != Then.Grid.x ||
+             Now.Grid.y != Then.Grid.y || Now.Grid.z != Then.Grid.z ||
+             Now.Block.x != Then.Block.x || Now.Block.y != Then.Block.y ||
+             Now.Block.z != Then.Block.z)
+      Why = "node '" + nodeName(*G.Members[I]) +
+            "' has another kernel or geometry now";
+  }
+  if (!Why.empty()) {
+    if (!G.SaidUnfused)
+      log(LogLevel::Info, "graph coalescing: the fused launch of (" + G.Names +
+                              ") replays its nodes one by one: " + Why);
+    G.SaidUnfused = true;
+    return cudaSuccess;
+  }
+  std::vector<void *> Args;
+  for (GraphNode *N : G.Members) {
+    KernelLaunch &L = N->Kernel;
+    void **A = L.Args->args();
+    Args.insert(Args.end(), A, A + L.K->Info->Params.size());
+  }
+  const dim3 &B = G.Block;
+  LaunchParams LP;
+  LP.Grid[0] = G.Blocks;
+  LP.Block[0] = B.x;
+  LP.Block[1] = B.y;
+  LP.Block[2] = B.z;
+  LP.DynamicShared = Shared;
+  LP.Args = Args.data();
+  std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  RT().orderLegacy(S);
+  Launched = true;
+  return mapStatus(Ctx, S.Q->launch(*G.Kn, LP));
+}

@@ -1,0 +1,73 @@
+//===- GraphCoalesce.h - Independent small kernels as one launch -*- C++
+//-*-===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Coalescing at graph instantiation (issue 23, item 2; docs/Graphs.md): the
+/// replay order of an executable graph is planned in waves (Kahn's
+/// algorithm: every node whose dependencies are done joins the wave), so
+/// the kernel nodes of one wave are independent; those that are small
+/// (fewer blocks than the device runs at once) and of one block size are
+/// fused into one kernel (a node without a partner of its size joins a
+/// group of a larger block when it has no barriers or warp operations) that
+/// dispatches on the block index (hetgpu/Transforms/FuseKernels.h), translated
+/// through the JIT cache and replayed as one launch. HETGPU_COALESCE=0 turns it
+/// off; it is off under live migration and memcheck. HETGPU_LOG=info says what
+/// was fused and why a node was not.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef HETGPU_RUNTIME_API_GRAPHCOALESCE_H
+#define HETGPU_RUNTIME_API_GRAPHCOALESCE_H
+
+#include "API/CudaAPI.h"
+
+#include <memory>
+#include <vector>
+
+namespace hetgpu {
+namespace rt {
+namespace api {
+
+/// Kernel nodes of an executable graph replayed as one fused launch. Their
+/// arguments are read at each launch, so cudaGraphExecKernelNodeSetParams /
+/// cudaGraphExecUpdate that keep a member's kernel and geometry update the
+/// fused launch; a member whose kernel or geometry changed, a disabled
+/// member or a context moved to another device make the group replay its
+/// members one by one (logged once).
+struct FusedGroup {
+  std::vector<GraphNode *> Members; ///< consecutive in the replay order
+  size_t At = 0;                    ///< index of the first in the order
+  /// Each member's kernel and geometry when fused.
+  std::vector<KernelLaunch> AsFused;
+  container::ModuleInfo Info; ///< the fused module (outlives Mod)
+  std::unique_ptr<Module> Mod;
+  Kernel *Kn = nullptr;
+  std::shared_ptr<Device> Dev; ///< the device Mod is loaded on
+  uint32_t Blocks = 0;
+  /// The fused block: the members' largest size in each dimension (a
+  /// member of a smaller block runs with idle threads).
+  dim3 Block = dim3(1, 1, 1);
+  bool SaidUnfused = false;
+  std::string Names; ///< members' kernels, for the log
+  ~FusedGroup();
+};
+
+/// Appends to \p Order the replay order of \p G (child graphs expanded,
+/// empty nodes left out) and fills \p Groups for context \p Ctx: without
+/// coalescing Order is GraphObj::flatten's and Groups stays empty. False
+/// when the edges form a cycle.
+bool planReplay(const GraphObj &G, DeviceContext &Ctx,
+                std::vector<GraphNode *> &Order,
+                std::vector<std::unique_ptr<FusedGroup>> &Groups);
+
+/// Queues group \p G's fused launch on \p S; \p Launched false (nothing
+/// queued) when the members must be replayed one by one.
+cudaError_t launchFused(FusedGroup &G, StreamObj &S, bool &Launched);
+
+} // namespace api
+} // namespace rt
+} // namespace hetgpu
+
+#endif // HETGPU_RUNTIME_API_GRAPHCOALESCE_H
