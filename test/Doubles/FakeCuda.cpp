@@ -9,9 +9,9 @@
 /// and launch paths run on machines without a GPU (HETGPU_LIBCUDA=<this>).
 /// Memory is host memory; kernels do not run. What the backend hands the
 /// driver is logged to $FAKE_CUDA_LOG: each loaded PTX module in full, one
-/// line per launch, copy, peer-access change and cross-GPU cuMemSetAccess.
-/// A module whose PTX contains "FAKE_JIT_ERROR" fails to load with
-/// CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
+/// line per launch, copy, cuMemMap, peer-access change and cross-GPU
+/// cuMemSetAccess. A module whose PTX contains "FAKE_JIT_ERROR" fails to load
+/// with CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
 ///
 /// $FAKE_CUDA_DEVICES=N (1..8, default 1) GPUs, "Fake NVIDIA GPU" then
 /// "Fake NVIDIA GPU 1", ...; every pair can access each other's memory
@@ -65,6 +65,7 @@ int ctxIndex(CUcontext C) {
 std::mutex M;
 bool PeerEnabled[MaxDevices][MaxDevices]; // [from][to]
 std::map<int, int> HandleDevice;          // cuMemCreate handle -> GPU
+std::map<int, size_t> HandleBytes;        // cuMemCreate handle -> size
 std::map<uintptr_t, std::pair<size_t, int>> Mapped; // VA -> (bytes, GPU)
 /// The GPU whose physical memory is mapped at \p P, or -1.
 int ownerOf(uintptr_t P) {
@@ -299,36 +300,63 @@ API cuMemCreate(unsigned long long *H, size_t Size, const void *Prop,
   *H = static_cast<unsigned long long>(Fd);
   std::lock_guard<std::mutex> L(M);
   HandleDevice[Fd] = Dev;
+  HandleBytes[Fd] = Size;
   return CUDA_SUCCESS;
 }
 API cuMemRelease(unsigned long long H) {
   close(int(H));
   std::lock_guard<std::mutex> L(M);
   HandleDevice.erase(int(H));
+  HandleBytes.erase(int(H));
   return CUDA_SUCCESS;
+}
+/// Whether mappings cover [P, P + Size) without a gap, the first starting
+/// at P and the last ending at P + Size (what cuMemUnmap and cuMemSetAccess
+/// take). Call with M held.
+static bool wholeMappings(uintptr_t P, size_t Size) {
+  uintptr_t At = P;
+  for (auto It = Mapped.find(P); It != Mapped.end() && At < P + Size; ++It) {
+    if (It->first != At)
+      return false;
+    At += It->second.first;
+  }
+  return At == P + Size;
 }
 API cuMemMap(CUdeviceptr P, size_t Size, size_t Off, unsigned long long H,
              unsigned long long) {
+  int Dev;
   {
-    // A mapped range must be unmapped first, as in the real driver.
+    // A mapped range must be unmapped first, as in the real driver; the
+    // H200's driver (580) maps a handle only from its start
+    // (bench/multigpu/vmm-cost.cpp: CUDA_ERROR_NOT_SUPPORTED).
     std::lock_guard<std::mutex> L(M);
     auto It = Mapped.lower_bound(P);
     if (It != Mapped.end() && It->first < P + Size)
       return CUDA_ERROR_INVALID_VALUE;
+    if (Off)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    auto B = HandleBytes.find(int(H));
+    if (B == HandleBytes.end() || Size > B->second)
+      return CUDA_ERROR_INVALID_VALUE;
+    Dev = HandleDevice[int(H)];
   }
   void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_READ | PROT_WRITE,
                  MAP_SHARED | MAP_FIXED, int(H), off_t(Off));
   if (R == MAP_FAILED)
     return CUDA_ERROR_INVALID_VALUE;
+  logLine("vmm-map " + std::to_string(Size >> 20) + " MiB of gpu " +
+          std::to_string(Dev) + "\n");
   std::lock_guard<std::mutex> L(M);
-  Mapped[P] = {Size, HandleDevice.count(int(H)) ? HandleDevice[int(H)] : -1};
+  Mapped[P] = {Size, Dev};
   return CUDA_SUCCESS;
 }
 API cuMemUnmap(CUdeviceptr P, size_t Size) {
+  std::lock_guard<std::mutex> L(M);
+  if (!wholeMappings(P, Size))
+    return CUDA_ERROR_INVALID_VALUE;
   void *R = mmap(reinterpret_cast<void *>(P), Size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-  std::lock_guard<std::mutex> L(M);
-  Mapped.erase(P);
+  Mapped.erase(Mapped.find(P), Mapped.lower_bound(P + Size));
   return R == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
@@ -379,6 +407,11 @@ API cuMemcpyPeerAsync(CUdeviceptr D, CUcontext DCtx, CUdeviceptr S,
   return CUDA_SUCCESS;
 }
 API cuMemSetAccess(CUdeviceptr P, size_t Size, const void *Desc, size_t Count) {
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!wholeMappings(P, Size))
+      return CUDA_ERROR_INVALID_VALUE;
+  }
   int Owner = ownerOf(P);
   const auto *A = static_cast<const FakeAccess *>(Desc);
   for (size_t I = 0; I < Count; ++I) {

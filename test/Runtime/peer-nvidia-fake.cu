@@ -67,11 +67,15 @@
 // VMMLOG-NEXT: memcpy-htod gpu 1 4096 bytes
 // VMMLOG-NEXT: peer-enable gpu 0 -> gpu 1
 // VMMLOG-NEXT: vmm-access gpu 0 rw on memory of gpu 1, 2 MiB
-// VMMLOG-COUNT-2: vmm-access gpu 0 rw on memory of gpu 1, 2 MiB
+// The 3 MiB allocation made afterwards is one mapping of two granules,
+// granted to GPU 0 when it is made.
+// VMMLOG: vmm-map 4 MiB of gpu 1
+// VMMLOG-NEXT: vmm-access gpu 0 rw on memory of gpu 1, 4 MiB
 // VMMLOG-NOT: memcpy-dtoh gpu 0
 // VMMLOG: memcpy-peer on gpu 0 gpu 0 -> gpu 1 4096 bytes
 // VMMLOG: peer-disable gpu 0 -> gpu 1
-// VMMLOG-COUNT-3: vmm-access gpu 0 none on memory of gpu 1, 2 MiB
+// VMMLOG-NEXT: vmm-access gpu 0 none on memory of gpu 1, 2 MiB
+// VMMLOG-NEXT: vmm-access gpu 0 none on memory of gpu 1, 4 MiB
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>

@@ -14,10 +14,12 @@
 #include "Core/Log.h"
 #include "Core/UnifiedMemory.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <iterator>
 #include <type_traits>
 
 using namespace hetgpu;
@@ -223,24 +225,36 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
   P.Location = {1, Ordinal};
   // This GPU, and the GPUs given peer access to its memory.
   std::vector<VmmAccess> Acc = accessList();
-  for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
-    if (Pages.count(Pg))
-      continue;
+  std::vector<uint64_t> Made; // undone if a later span fails
+  Status St;
+  for (auto [S, N] : unmappedRuns(A, Bytes)) {
     unsigned long long H = 0;
-    if (Status St = check(D, Vmm->Create(&H, Gran, &P, 0), "cuMemCreate"))
-      return St;
-    CUresult R = Vmm->Map(Pg, Gran, 0, H, 0);
+    if ((St = check(D, Vmm->Create(&H, N, &P, 0), "cuMemCreate")))
+      break;
+    CUresult R = Vmm->Map(S, N, 0, H, 0);
     if (R == CUDA_SUCCESS) {
-      R = Vmm->SetAccess(Pg, Gran, Acc.data(), Acc.size());
+      R = Vmm->SetAccess(S, N, Acc.data(), Acc.size());
       if (R != CUDA_SUCCESS)
-        Vmm->Unmap(Pg, Gran);
+        Vmm->Unmap(S, N);
     }
     if (R != CUDA_SUCCESS) {
       Vmm->Release(H);
-      return check(D, R, "cuMemMap/cuMemSetAccess");
+      St = check(D, R, "cuMemMap/cuMemSetAccess");
+      break;
     }
-    Pages[Pg] = H;
-    ++Reserved[Pg / Chunk * Chunk];
+    Spans[S] = {N, H};
+    Made.push_back(S);
+    Reserved[S / Chunk * Chunk] += N / Gran;
+  }
+  if (St) {
+    for (uint64_t S : Made) {
+      Span Sp = Spans[S];
+      Vmm->Unmap(S, Sp.Bytes);
+      Vmm->Release(Sp.Handle);
+      Reserved[S / Chunk * Chunk] -= Sp.Bytes / Gran;
+      Spans.erase(S);
+    }
+    return St;
   }
   Attached[A] = Bytes;
   return Status::ok();
@@ -279,16 +293,20 @@ Status NVIDIADevice::detachArenaRange(void *Ptr, size_t) {
   };
   const uint64_t Chunk = Arena::ChunkBytes;
   std::map<uint64_t, unsigned> &Reserved = sharedVA().Chunks;
-  for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
-    auto P = Pages.find(Pg);
-    if (P == Pages.end() || InUse(Pg, Pg + Gran))
+  const uint64_t End = (A + Bytes + Gran - 1) / Gran * Gran;
+  for (auto P = firstSpanFrom(A / Gran * Gran);
+       P != Spans.end() && P->first < End;) {
+    uint64_t S = P->first, N = P->second.Bytes;
+    if (InUse(S, S + N)) {
+      ++P;
       continue;
-    Vmm->Unmap(Pg, Gran);
-    Vmm->Release(P->second);
-    Pages.erase(P);
-    auto C = Reserved.find(Pg / Chunk * Chunk);
+    }
+    Vmm->Unmap(S, N);
+    Vmm->Release(P->second.Handle);
+    P = Spans.erase(P);
+    auto C = Reserved.find(S / Chunk * Chunk);
     if (C != Reserved.end() && C->second)
-      --C->second;
+      C->second -= std::min<uint64_t>(C->second, N / Gran);
   }
   for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
     // Pages of another GPU (a context in the middle of a move) keep the
@@ -340,6 +358,43 @@ Status NVIDIADevice::detachHostRange(void *Ptr) {
   ContextScope S(D, Ctx);
   D.CtxSynchronize();
   return check(D, Vmm->HostUnregister(Ptr), "cuMemHostUnregister");
+}
+
+std::map<uint64_t, NVIDIADevice::Span>::const_iterator
+NVIDIADevice::spanAt(uint64_t Pg) const {
+  auto It = Spans.upper_bound(Pg);
+  if (It == Spans.begin())
+    return Spans.end();
+  --It;
+  return Pg < It->first + It->second.Bytes ? It : Spans.end();
+}
+
+std::map<uint64_t, NVIDIADevice::Span>::iterator
+NVIDIADevice::firstSpanFrom(uint64_t Pg) {
+  auto It = Spans.upper_bound(Pg);
+  if (It != Spans.begin() &&
+      std::prev(It)->first + std::prev(It)->second.Bytes > Pg)
+    --It;
+  return It;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>>
+NVIDIADevice::unmappedRuns(uint64_t A, uint64_t Bytes) const {
+  std::vector<std::pair<uint64_t, uint64_t>> Runs;
+  bool Joinable = false; // the last run may grow by the next granule
+  for (uint64_t Pg = A / Gran * Gran; Pg < A + Bytes; Pg += Gran) {
+    if (spanAt(Pg) != Spans.end()) {
+      Joinable = false;
+      continue;
+    }
+    bool Whole = Pg >= A && Pg + Gran <= A + Bytes;
+    if (Joinable && Whole && Pg % Arena::ChunkBytes != 0)
+      Runs.back().second += Gran;
+    else
+      Runs.push_back({Pg, Gran});
+    Joinable = Whole;
+  }
+  return Runs;
 }
 
 bool NVIDIADevice::useArena() {

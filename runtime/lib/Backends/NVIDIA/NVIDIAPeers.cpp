@@ -132,25 +132,37 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr,
                   "nvidia: " + hexAddr(A) + " is not memory of GPU " +
                       std::to_string(Ordinal));
   uint64_t Len = It->second;
-  // Pages this GPU maps under the allocation. A page it shares with
+  // Spans this GPU maps under the allocation. A granule it shares with
   // another allocation moves with the first of them (a context moves all
-  // of its allocations); a page already on the target has moved so.
-  std::vector<uint64_t> Move;
-  for (uint64_t Pg = A / Gran * Gran; Pg < A + Len; Pg += Gran) {
-    if (Pages.count(Pg))
-      Move.push_back(Pg);
-    else if (!To->Pages.count(Pg))
+  // of its allocations); a granule already on the target has moved so.
+  const uint64_t End = (A + Len + Gran - 1) / Gran * Gran;
+  std::vector<std::pair<uint64_t, Span>> Move;
+  for (uint64_t Pg = A / Gran * Gran; Pg < End;) {
+    auto It = spanAt(Pg);
+    if (It != Spans.end()) {
+      Move.push_back(*It);
+      Pg = It->first + It->second.Bytes;
+      continue;
+    }
+    auto Th = To->spanAt(Pg);
+    if (Th == To->Spans.end())
       return Status(ErrorCode::InvalidDevicePointer,
                     "nvidia: page " + hexAddr(Pg) + " of " + hexAddr(A) +
                         " is mapped by neither GPU");
+    Pg = Th->first + Th->second.Bytes;
   }
+  // The target's spans are made at a staging range (both GPUs may access
+  // it), one after the other.
   std::vector<unsigned long long> New(Move.size(), 0);
+  std::vector<uint64_t> At(Move.size());
   size_t Mapped = 0;
   CUdeviceptr Tmp = 0;
-  const size_t TmpLen = Move.size() * Gran;
+  size_t TmpLen = 0;
+  for (size_t I = 0; I < Move.size(); ++I)
+    At[I] = TmpLen, TmpLen += Move[I].second.Bytes;
   auto Undo = [&] {
     for (size_t I = 0; I < Mapped; ++I)
-      Vmm->Unmap(Tmp + I * Gran, Gran);
+      Vmm->Unmap(Tmp + At[I], Move[I].second.Bytes);
     for (unsigned long long H : New)
       if (H)
         Vmm->Release(H);
@@ -167,26 +179,27 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr,
     VmmAccess Both[2] = {{{1, To->Ordinal}, 3}, {{1, Ordinal}, 3}};
     Status St;
     for (size_t I = 0; I < Move.size() && St.isOk(); ++I) {
-      St = check(D, Vmm->Create(&New[I], Gran, &P, 0), "cuMemCreate");
+      uint64_t N = Move[I].second.Bytes;
+      St = check(D, Vmm->Create(&New[I], N, &P, 0), "cuMemCreate");
       if (St.isOk())
-        St = check(D, Vmm->Map(Tmp + I * Gran, Gran, 0, New[I], 0),
+        St = check(D, Vmm->Map(Tmp + At[I], N, 0, New[I], 0),
                    "cuMemMap (staging the move)");
-      if (St.isOk()) {
+      if (St.isOk())
         ++Mapped;
-        St = check(D, Vmm->SetAccess(Tmp + I * Gran, Gran, Both, 2),
-                   "cuMemSetAccess (staging the move)");
-      }
     }
-    // Runs of consecutive pages, one copy each, on the legacy stream of
+    if (St.isOk())
+      St = check(D, Vmm->SetAccess(Tmp, TmpLen, Both, 2),
+                 "cuMemSetAccess (staging the move)");
+    // Runs of consecutive spans, one copy each, on the legacy stream of
     // this GPU's context (idle: synchronised above).
     for (size_t I = 0; I < Move.size() && St.isOk();) {
       size_t J = I + 1;
-      while (J < Move.size() && Move[J] == Move[J - 1] + Gran)
+      while (J < Move.size() &&
+             Move[J].first == Move[J - 1].first + Move[J - 1].second.Bytes)
         ++J;
-      St = check(
-          D,
-          D.MemcpyDtoDAsync(Tmp + I * Gran, Move[I], (J - I) * Gran, nullptr),
-          "cuMemcpyDtoDAsync (GPU to GPU)");
+      uint64_t N = Move[J - 1].first + Move[J - 1].second.Bytes - Move[I].first;
+      St = check(D, D.MemcpyDtoDAsync(Tmp + At[I], Move[I].first, N, nullptr),
+                 "cuMemcpyDtoDAsync (GPU to GPU)");
       I = J;
     }
     if (St.isOk())
@@ -200,17 +213,17 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr,
   std::vector<VmmAccess> Acc = To->accessList();
   Status St;
   for (size_t I = 0; I < Move.size(); ++I) {
-    uint64_t Pg = Move[I];
-    Vmm->Unmap(Pg, Gran);
-    Vmm->Release(Pages[Pg]);
-    Pages.erase(Pg);
-    CUresult R = Vmm->Map(Pg, Gran, 0, New[I], 0);
+    auto [S, Sp] = Move[I];
+    Vmm->Unmap(S, Sp.Bytes);
+    Vmm->Release(Sp.Handle);
+    Spans.erase(S);
+    CUresult R = Vmm->Map(S, Sp.Bytes, 0, New[I], 0);
     if (R == CUDA_SUCCESS)
-      R = Vmm->SetAccess(Pg, Gran, Acc.data(), Acc.size());
+      R = Vmm->SetAccess(S, Sp.Bytes, Acc.data(), Acc.size());
     if (R != CUDA_SUCCESS && St.isOk())
       St = check(D, R, "cuMemMap/cuMemSetAccess (GPU to GPU)");
     if (R == CUDA_SUCCESS) {
-      To->Pages[Pg] = New[I];
+      To->Spans[S] = {Sp.Bytes, New[I]};
       New[I] = 0; // owned by the target now
     }
   }
@@ -225,7 +238,7 @@ Status NVIDIADevice::transferArenaRange(Device &ToDev, void *Ptr,
                             hexAddr(A) + " moved GPU " +
                             std::to_string(Ordinal) + " -> GPU " +
                             std::to_string(To->Ordinal) + " peer-to-peer (" +
-                            std::to_string(Move.size()) + " pages, " +
+                            std::to_string(Move.size()) + " mappings, " +
                             std::to_string(Ms) + " ms)");
   }
   return St;
@@ -241,8 +254,8 @@ std::vector<VmmAccess> NVIDIADevice::accessList() const {
 Status NVIDIADevice::setPeerAccess(int Peer, bool ReadWrite) {
   ContextScope S(D, Ctx);
   VmmAccess Acc{{1, Peer}, ReadWrite ? 3 : 0};
-  for (auto &[Pg, H] : Pages)
-    if (Status St = check(D, Vmm->SetAccess(Pg, Gran, &Acc, 1),
+  for (auto &[S, Sp] : Spans)
+    if (Status St = check(D, Vmm->SetAccess(S, Sp.Bytes, &Acc, 1),
                           "cuMemSetAccess (peer access)"))
       return St;
   return Status::ok();
