@@ -38,6 +38,12 @@ bool peerCapable(DeviceContext *A, DeviceContext *B) {
   return A && B && A->Dev != B->Dev && A->Dev->canAccessPeer(*B->Dev);
 }
 
+/// Two CUDA devices that live migration put on one physical device: each
+/// reaches the other's memory, which is that device's own.
+bool samePhysical(DeviceContext *A, DeviceContext *B) {
+  return A && B && A != B && A->Dev == B->Dev;
+}
+
 /// The default stream of context \p Ctx.
 cudaError_t nullStreamOf(DeviceContext *Ctx, StreamObj *&Out) {
   Runtime &R = RT();
@@ -71,7 +77,7 @@ HETGPU_API cudaError_t cudaDeviceCanAccessPeer(int *Can, int Device, int Peer) {
   DeviceContext *D = RT().context(Device), *P = RT().context(Peer);
   if (!D || !P || Device == Peer)
     return ret(cudaErrorInvalidDevice);
-  *Can = sharesMemory(D, P) || peerCapable(D, P);
+  *Can = sharesMemory(D, P) || samePhysical(D, P) || peerCapable(D, P);
   return cudaSuccess;
 }
 
@@ -86,7 +92,9 @@ HETGPU_API cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned int Flags) 
     return ret(cudaErrorInvalidDevice);
   if (P == Ctx) // CUDA 13: a device is no peer of itself
     return ret(cudaErrorPeerAccessUnsupported);
-  bool Shared = sharesMemory(Ctx, P);
+  // One memory or one device: nothing to map (also after a migration made
+  // it so; MoveContext.cpp grants what a later move needs).
+  bool Shared = sharesMemory(Ctx, P) || samePhysical(Ctx, P);
   if (!Shared && !peerCapable(Ctx, P))
     return ret(cudaErrorPeerAccessUnsupported);
   std::lock_guard<std::recursive_mutex> Lock(Ctx->M);

@@ -57,6 +57,8 @@ private:
   }
   Status plan();
   Status checkChunks(const std::set<uint64_t> &Moving);
+  Status planPeers();
+  Status grantPeers();
   Status saveModules();
   Status stageData();
   Status moveMemory();
@@ -79,6 +81,9 @@ private:
   std::unique_ptr<Queue> SQ, DQ;
   std::vector<SavedModule> Mods;
   std::vector<std::vector<char>> Data; ///< staged bytes of Allocs
+  /// Peer access that must hold on the target (planPeers): the first
+  /// device's kernels reach the second's memory.
+  std::vector<std::pair<Device *, Device *>> Grants;
   uint64_t Bytes = 0;
 };
 
@@ -112,7 +117,64 @@ Status ContextMove::plan() {
                     ")");
     Moving.insert(A.Base);
   }
-  return checkChunks(Moving);
+  if (Status S = checkChunks(Moving))
+    return S;
+  return planPeers();
+}
+
+/// Peer access follows the context (cudaDeviceEnablePeerAccess granted
+/// by it or to it): on the target, its kernels must still reach the
+/// memory of every device it enabled, and every device that enabled it
+/// must reach its memory, now on the target. A pair needs nothing when
+/// both sit on one physical device or share the arena; otherwise the
+/// backend must connect them, or the move is refused (kernels would fault
+/// on the peer's memory).
+Status ContextMove::planPeers() {
+  for (int I = 0; I < RT.contextCount(); ++I) {
+    DeviceContext *B = RT.context(I);
+    if (!B || B == &Ctx)
+      continue;
+    bool Out = Ctx.Peers.count(I) != 0, In;
+    {
+      std::lock_guard<std::recursive_mutex> L(B->M);
+      In = B->Peers.count(Ctx.Index) != 0;
+    }
+    Device *BDev = B->Dev.get();
+    if ((!Out && !In) || BDev == Dst.get() ||
+        (DstShares && BDev->sharesArena()))
+      continue;
+    auto Need = [&](Device *From, Device *To, int FromIdx, int ToIdx) {
+      if (!From->canAccessPeer(*To))
+        return refuse("device " + std::to_string(FromIdx) +
+                      " has peer access to device " + std::to_string(ToIdx) +
+                      ", which " + From->properties().Name + " and " +
+                      To->properties().Name + " cannot have");
+      Grants.push_back({From, To});
+      return Status::ok();
+    };
+    if (Out)
+      if (Status S = Need(Dst.get(), BDev, Ctx.Index, I))
+        return S;
+    if (In)
+      if (Status S = Need(BDev, Dst.get(), I, Ctx.Index))
+        return S;
+  }
+  return Status::ok();
+}
+
+/// The grants of planPeers(), made before the memory moves, so that the
+/// target's mappings include the peers' access. Grants on the source stay
+/// (harmless; they serve a move back).
+Status ContextMove::grantPeers() {
+  for (auto [From, To] : Grants) {
+    if (Status S = From->enablePeerAccess(*To))
+      return refuse("peer access of " + From->properties().Name + " to " +
+                    To->properties().Name + ": " + S.Message);
+    log(LogLevel::Debug, "migration: peer access of " +
+                             From->properties().Name + " to " +
+                             To->properties().Name + " granted");
+  }
+  return Status::ok();
 }
 
 /// Chunks lent to a device with memory of its own must hold nothing else.
@@ -335,6 +397,8 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
   if (Status S = stageData())
     return S;
   if (Status S = Dst->createQueue(DQ))
+    return S;
+  if (Status S = grantPeers())
     return S;
 
   // From here on the context changes device.
