@@ -67,6 +67,13 @@ const unsigned char ExecutorObject[] = {
 #include "HostExecutorObject.inc"
 };
 
+/// The math library's rare paths, compiled at build time
+/// (runtime/device/math: hidden symbols, a section per function).
+const unsigned char MathObject[] = {
+#include "HostMathObject.inc"
+};
+constexpr StringLiteral ColdMathPrefix = "__hetgpu_mathc_";
+
 /// The prefix of this target's errors.
 constexpr StringLiteral TargetName = "host target";
 
@@ -109,6 +116,40 @@ bool usesExecutor(const Module &M) {
   return false;
 }
 
+/// The math library's rare paths (`__hetgpu_mathc_*`: huge trigonometric
+/// arguments, the float functions' special values) come from MathObject:
+/// their bodies, and what only they call, are not compiled again in every
+/// translation (a kernel with sinf spent ~40% of its translation on them).
+void dropColdMathBodies(Module &M) {
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName().starts_with(ColdMathPrefix)) {
+      F.deleteBody();
+      F.setVisibility(GlobalValue::HiddenVisibility);
+      F.setDSOLocal(true);
+    }
+  // The library's internal helpers (src/MathInternal.h names them hm_* and
+  // __hetgpu_mathi_*) that nothing calls any more.
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (Function &F : make_early_inc_range(M))
+      if (F.hasLocalLinkage() && F.use_empty() &&
+          (F.getName().starts_with("hm_") ||
+           F.getName().starts_with("__hetgpu_mathi_"))) {
+        F.eraseFromParent();
+        Erased = true;
+      }
+  }
+}
+
+/// True when \p M calls a rare path of the math library (MathObject).
+bool usesMathObject(const Module &M) {
+  for (const Function &F : M)
+    if (F.isDeclaration() && !F.use_empty() &&
+        F.getName().starts_with(ColdMathPrefix))
+      return true;
+  return false;
+}
+
 Error lowerForHost(Module &M, const DataLayout &DL) {
   // No SIGFPE: x / 0 has the GPU's value (hetgpu/Targets/TotalDivision.h).
   makeDivisionTotal(M);
@@ -127,6 +168,7 @@ Error lowerForHost(Module &M, const DataLayout &DL) {
     return joinErrors(createStringError(inconvertibleErrorCode(),
                                         "host target: device math library"),
                       std::move(E));
+  dropColdMathBodies(M);
   for (Function &F : M)
     if (F.isDeclaration())
       if (auto BI = lookupBuiltin(F))
@@ -282,10 +324,15 @@ public:
           {"executor.o",
            ArrayRef<char>(reinterpret_cast<const char *>(ExecutorObject),
                           sizeof(ExecutorObject))});
-    Expected<LinkResult> Link = runLinker(
-        TargetName, *Lld,
-        {"-shared", "--eh-frame-hdr", "-z", "now", "-z", "noexecstack"},
-        Inputs);
+    SmallVector<StringRef, 8> Args = {"-shared", "--eh-frame-hdr", "-z", "now",
+                                      "-z", "noexecstack"};
+    if (usesMathObject(M)) {
+      Inputs.push_back(
+          {"math.o", ArrayRef<char>(reinterpret_cast<const char *>(MathObject),
+                                    sizeof(MathObject))});
+      Args.push_back("--gc-sections"); // only the rare paths called
+    }
+    Expected<LinkResult> Link = runLinker(TargetName, *Lld, Args, Inputs);
     if (!Link)
       return Link.takeError();
     if (!Link->Succeeded)

@@ -123,7 +123,7 @@ HM_INLINE uint64_t hm_mul64(uint64_t a, uint64_t b, uint64_t *lo) {
 
 /// Payne-Hanek: x * 2/pi with 192 bits of 2/pi starting just above the
 /// bits that can only contribute multiples of 4.
-HM_HELPER hm_ddi hm_payne_hanek(double x) {
+HM_COLD hm_ddi __hetgpu_mathc_payne_hanek(double x) {
   hm_ddi out;
   uint64_t ix = hm_asu64(x);
   int e = (int)((ix >> 52) & 0x7ff);
@@ -221,7 +221,7 @@ hm_ddi __hetgpu_mathi_rem_pio2k(double x) {
       return out;
     }
   }
-  return hm_payne_hanek(x);
+  return __hetgpu_mathc_payne_hanek(x);
 }
 
 //===-- Kernels --------------------------------------------------------------===//

@@ -25,6 +25,26 @@ double __hetgpu_math_asinh(double);
 double __hetgpu_math_acosh(double);
 double __hetgpu_math_atanh(double);
 
+// The double functions as the float functions' rare paths, out of line
+// (HM_COLD): an argument the fast path cannot take costs a call, and a
+// translation for the host compiles none of the double code.
+#define HM_COLD_PATH1(name)                                                    \
+  HM_COLD double __hetgpu_mathc_##name(double x) {                             \
+    return __hetgpu_math_##name(x);                                            \
+  }
+#define HM_COLD_PATH2(name)                                                    \
+  HM_COLD double __hetgpu_mathc_##name(double x, double y) {                   \
+    return __hetgpu_math_##name(x, y);                                         \
+  }
+HM_COLD_PATH1(sin)
+HM_COLD_PATH1(cos)
+HM_COLD_PATH1(tan)
+HM_COLD_PATH1(asinh)
+HM_COLD_PATH1(acosh)
+HM_COLD_PATH1(atanh)
+HM_COLD_PATH2(atan2)
+HM_COLD_PATH2(pow)
+
 //===-- Kernels (relative error < 2^-40 on their domains) -------------------===//
 
 /// 2^y for |y| <= 160: 2^k * 2^f, |f| <= 1/2, Taylor in f*ln2 to degree 10.
@@ -285,7 +305,7 @@ float __hetgpu_math_powf(float x, float y) {
   // shared with the double function, which handles them per C99 Annex F.
   if (HM_UNLIKELY(!(ax > 0.0f && ax < __builtin_inff() && ay < __builtin_inff()) ||
                   x < 0.0f || y == 0.0f || x == 1.0f))
-    return (float)__hetgpu_math_pow((double)x, (double)y);
+    return (float)__hetgpu_mathc_pow((double)x, (double)y);
   double l = (double)y * (hm_lite_log((double)x) * HM_INVLN2_HI);
   if (l > 130.0)
     return __builtin_inff();
@@ -301,7 +321,7 @@ float __hetgpu_math_sinf(float x) {
     return x; // sin x = x (1 - x^2/6) rounds to x; keeps -0
   double d = (double)x;
   if (HM_UNLIKELY(!(hm_fabs(d) < 0x1p28)))
-    return (float)__hetgpu_math_sin(d); // huge, inf, NaN
+    return (float)__hetgpu_mathc_sin(d); // huge, inf, NaN
   int n;
   double r = hm_lite_rem_pio2(d, &n);
   double s = (n & 1) ? hm_lite_cos(r) : hm_lite_sin(r);
@@ -311,7 +331,7 @@ float __hetgpu_math_sinf(float x) {
 float __hetgpu_math_cosf(float x) {
   double d = (double)x;
   if (HM_UNLIKELY(!(hm_fabs(d) < 0x1p28)))
-    return (float)__hetgpu_math_cos(d);
+    return (float)__hetgpu_mathc_cos(d);
   int n;
   double r = hm_lite_rem_pio2(d, &n);
   double c = (n & 1) ? hm_lite_sin(r) : hm_lite_cos(r);
@@ -323,7 +343,7 @@ float __hetgpu_math_tanf(float x) {
     return x;
   double d = (double)x;
   if (HM_UNLIKELY(!(hm_fabs(d) < 0x1p28)))
-    return (float)__hetgpu_math_tan(d);
+    return (float)__hetgpu_mathc_tan(d);
   int n;
   double r = hm_lite_rem_pio2(d, &n);
   double s = hm_lite_sin(r), c = hm_lite_cos(r);
@@ -341,7 +361,7 @@ float __hetgpu_math_atan2f(float y, float x) {
   float ax = hm_fabsf(x), ay = hm_fabsf(y);
   if (HM_UNLIKELY(!(ax > 0.0f && ax < __builtin_inff() && ay > 0.0f &&
                     ay < __builtin_inff())))
-    return (float)__hetgpu_math_atan2((double)y, (double)x);
+    return (float)__hetgpu_mathc_atan2((double)y, (double)x);
   double a = hm_lite_atan((double)ay / (double)ax);
   if (x < 0.0f)
     a = (HM_PI_HI - a) + HM_PI_LO;
@@ -415,7 +435,7 @@ float __hetgpu_math_tanhf(float x) {
 float __hetgpu_math_asinhf(float x) {
   double d = hm_fabs((double)x);
   if (HM_UNLIKELY(!(d < 0x1p60)))
-    return (float)__hetgpu_math_asinh((double)x);
+    return (float)__hetgpu_mathc_asinh((double)x);
   double r;
   if (d < 0x1p-10) {
     double z = d * d; // asinh x = x - x^3/6 + 3x^5/40
@@ -430,7 +450,7 @@ float __hetgpu_math_asinhf(float x) {
 
 float __hetgpu_math_acoshf(float x) {
   if (HM_UNLIKELY(!(x >= 1.0f && x < 0x1p60f)))
-    return (float)__hetgpu_math_acosh((double)x);
+    return (float)__hetgpu_mathc_acosh((double)x);
   double d = (double)x;
   double t = d - 1.0; // exact
   // acosh = log1p(t + sqrt(2t + t^2)); log1p via log(1 + u) is accurate
@@ -446,7 +466,7 @@ float __hetgpu_math_acoshf(float x) {
 float __hetgpu_math_atanhf(float x) {
   float ax = hm_fabsf(x);
   if (HM_UNLIKELY(!(ax < 1.0f)))
-    return (float)__hetgpu_math_atanh((double)x);
+    return (float)__hetgpu_mathc_atanh((double)x);
   double d = (double)ax;
   double r;
   if (d < 0x1p-10) {

@@ -21,6 +21,11 @@
 
 #define HM_INLINE static inline __attribute__((always_inline))
 #define HM_HELPER static __attribute__((noinline))
+/// A rare path kept out of line under a public name, `__hetgpu_mathc_*`
+/// (huge trigonometric arguments, special values): the host target calls
+/// it in a prebuilt object rather than compiling it in every translation
+/// (lib/Targets/Host/HostTarget.cpp); the other targets link it as bitcode.
+#define HM_COLD __attribute__((noinline, cold))
 #define HM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -219,6 +224,8 @@ hm_dd __hetgpu_mathi_log_dd(double x);
 /// x - k*pi/2 in double-double and the quadrant k (mod 4 is what matters),
 /// for finite x.
 hm_ddi __hetgpu_mathi_rem_pio2k(double x);
+/// Payne-Hanek reduction of |x| >= 2^20 (or close to a multiple of pi/2).
+hm_ddi __hetgpu_mathc_payne_hanek(double x);
 /// sin and cos of a reduced |rh + rl| <= pi/4 + eps, in double-double.
 hm_dd __hetgpu_mathi_sin_dd2(double rh, double rl);
 hm_dd __hetgpu_mathi_cos_dd2(double rh, double rl);
