@@ -53,6 +53,12 @@ Status Device::attachHostRange(void *, size_t) {
 
 Status Device::detachHostRange(void *) { return Status::ok(); }
 
+Status Queue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
+  if (Status S = memcpy(Dst, Src, Bytes, CopyKind::HostToDevice))
+    return S;
+  return synchronize();
+}
+
 Status Queue::copyPeer(void *, Device &DstDev, const void *, Device &SrcDev,
                        size_t) {
   return Status(ErrorCode::NotSupported,

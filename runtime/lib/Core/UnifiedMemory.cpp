@@ -11,6 +11,8 @@
 
 #include "hetgpu/ABI/RVManycore.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +20,9 @@
 #include <fcntl.h>
 #include <string>
 #include <sys/mman.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -189,6 +193,16 @@ Status Arena::release(uint64_t Addr) {
                       " is not an allocation");
   uint64_t Start = It->first, Bytes = It->second;
   Used.erase(It);
+  if (auto Sh = Shadows.find(Start); Sh != Shadows.end()) {
+    // Its device freed the memory; the kept pages go with it.
+    ShadowBytes -= Sh->second;
+    Shadows.erase(Sh);
+    uint64_t PS = 4096, A = (Start + PS - 1) & ~(PS - 1),
+             E = (Start + Bytes) & ~(PS - 1);
+    if (E > A)
+      fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(A),
+                off_t(E - A));
+  }
   uint64_t First, Last;
   chunkRange(Start, Bytes, First, Last);
   bool AnyLent = false;
@@ -350,6 +364,39 @@ void Arena::discard(uint64_t Addr, uint64_t Bytes) {
               off_t(E - A));
 }
 
+/// Faults in the pages of [P, P + Len) for writing, in parallel for large
+/// ranges (one thread allocated and zeroed a shared file's pages at about
+/// 1.4 GB/s on the H200 machine, which made a 256 MiB GPU -> host move 9x
+/// the copy). Returns false when the kernel lacks MADV_POPULATE_WRITE
+/// (Linux < 5.14).
+static bool populate(char *P, size_t Len) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr size_t Part = 16u << 20;
+  unsigned Threads = std::min<unsigned>(
+      8, std::max(1u, std::thread::hardware_concurrency() / 2));
+  if (Len < 2 * Part || Threads == 1)
+    return madvise(P, Len, MADV_POPULATE_WRITE) == 0;
+  std::atomic<size_t> Next{0};
+  std::atomic<bool> OK{true};
+  auto Work = [&] {
+    for (size_t Off; (Off = Next.fetch_add(Part)) < Len;)
+      if (madvise(P + Off, std::min(Part, Len - Off), MADV_POPULATE_WRITE))
+        OK = false;
+  };
+  std::vector<std::thread> Ts;
+  for (unsigned I = 1; I < Threads; ++I)
+    Ts.emplace_back(Work);
+  Work();
+  for (std::thread &T : Ts)
+    T.join();
+  return OK;
+#else
+  (void)P;
+  (void)Len;
+  return false;
+#endif
+}
+
 void *Arena::alias(uint64_t Addr, uint64_t Bytes, void *&MapBase,
                    size_t &MapLen) {
   uint64_t Off = Addr - Base, PS = 4096, A = Off & ~(PS - 1),
@@ -357,14 +404,52 @@ void *Arena::alias(uint64_t Addr, uint64_t Bytes, void *&MapBase,
   MapLen = size_t(E - A);
   // Populated: the pages are touched by the copy anyway, and faulting them
   // in one go is several times faster than one fault per page.
-  MapBase = mmap(nullptr, MapLen, PROT_READ | PROT_WRITE,
-                 MAP_SHARED | MAP_POPULATE, Fd,
-                 off_t(A));
+  MapBase =
+      mmap(nullptr, MapLen, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, off_t(A));
+  if (MapBase != MAP_FAILED &&
+      !populate(static_cast<char *>(MapBase), MapLen)) {
+    munmap(MapBase, MapLen);
+    MapBase = mmap(nullptr, MapLen, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_POPULATE, Fd, off_t(A));
+  }
   if (MapBase == MAP_FAILED) {
     MapBase = nullptr;
     return nullptr;
   }
   return static_cast<char *>(MapBase) + (Off - A);
+}
+
+uint64_t Arena::shadowLimit() {
+  static const uint64_t Limit = [] {
+    long Pages = sysconf(_SC_PHYS_PAGES), PS = sysconf(_SC_PAGESIZE);
+    return Pages > 0 && PS > 0 ? uint64_t(Pages) * uint64_t(PS) / 4
+                               : uint64_t(1) << 30;
+  }();
+  return Limit;
+}
+
+void Arena::keepShadow(uint64_t Addr, uint64_t Bytes) {
+  {
+    std::lock_guard<std::mutex> L(M);
+    uint64_t Off = Addr - Base;
+    if (!Shadows.count(Off) && ShadowBytes + Bytes <= shadowLimit()) {
+      Shadows[Off] = Bytes;
+      ShadowBytes += Bytes;
+      return;
+    }
+    if (Shadows.count(Off))
+      return;
+  }
+  discard(Addr, Bytes);
+}
+
+void Arena::dropShadow(uint64_t Addr) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Shadows.find(Addr - Base);
+  if (It == Shadows.end())
+    return;
+  ShadowBytes -= It->second;
+  Shadows.erase(It);
 }
 
 void Arena::unalias(void *MapBase, size_t MapLen) {

@@ -101,10 +101,21 @@ public:
   bool isLent(uint64_t ChunkAddr);
   /// Drops the file's bytes under [Addr, Addr + Bytes) (whole pages).
   void discard(uint64_t Addr, uint64_t Bytes);
+  /// The allocation at \p Addr now lives in a device's own memory: its
+  /// file pages are kept (a shadow, stale but allocated), so that a move
+  /// back to host memory copies into existing pages; allocating them then
+  /// cost 8x the copy (bench/migration/staging-cost.cpp). Past ShadowLimit
+  /// bytes of shadows the pages are discarded instead. release() drops a
+  /// shadow with its allocation.
+  void keepShadow(uint64_t Addr, uint64_t Bytes);
+  /// The allocation at \p Addr is in host memory again: its pages are live.
+  void dropShadow(uint64_t Addr);
   /// A second host mapping of the file bytes under [Addr, Addr + Bytes),
   /// valid also while the range is lent: a move copies between it and the
-  /// device memory at Addr. Returns the pointer for Addr (null on failure);
-  /// unalias() takes \p MapBase and \p MapLen.
+  /// device memory at Addr. Its pages are populated (allocated and mapped)
+  /// before it returns, by several threads for large ranges. Returns the
+  /// pointer for Addr (null on failure); unalias() takes \p MapBase and
+  /// \p MapLen.
   void *alias(uint64_t Addr, uint64_t Bytes, void *&MapBase, size_t &MapLen);
   static void unalias(void *MapBase, size_t MapLen);
 
@@ -129,6 +140,9 @@ private:
 
   /// Freed bytes kept resident before they are dropped together (release).
   static constexpr uint64_t ResidentLimit = 256ull << 20;
+  /// Shadow pages kept at most (keepShadow): a quarter of the machine's
+  /// memory.
+  static uint64_t shadowLimit();
 
   std::once_flag MapOnce;
   Status MapStatus;
@@ -142,6 +156,10 @@ private:
   /// bytes, page-aligned; ResidentBytes is their sum.
   std::map<uint64_t, uint64_t> Resident;
   uint64_t ResidentBytes = 0;
+  /// Allocations whose pages are kept while a device holds them: offset ->
+  /// bytes; ShadowBytes is their sum.
+  std::map<uint64_t, uint64_t> Shadows;
+  uint64_t ShadowBytes = 0;
 };
 
 } // namespace rt

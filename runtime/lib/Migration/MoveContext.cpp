@@ -265,12 +265,14 @@ Status ContextMove::moveAllocation(const Allocation &A) {
       S = copyOut(*SQ, Alias, P, A.Size);
     if (S.isOk())
       S = Src->detachArenaRange(P, A.Size);
+    if (S.isOk() && DstShares)
+      AR.dropShadow(A.Base);
   }
   if (S.isOk() && !DstShares) {
     S = Dst->attachArenaRange(P, A.Size);
-    if (S.isOk() && Direct) { // file bytes -> device, then drop them
-      S = copyIn(*DQ, P, Alias, A.Size);
-      AR.discard(A.Base, A.Size);
+    if (S.isOk() && Direct) { // file bytes -> device; the pages stay
+      S = DQ->copyInBulk(P, Alias, A.Size);
+      AR.keepShadow(A.Base, A.Size);
     }
   }
   Arena::unalias(MapBase, MapLen);

@@ -184,6 +184,8 @@ public:
   Status query() override;
   Status copyPeer(void *Dst, Device &DstDev, const void *Src, Device &SrcDev,
                   size_t Bytes) override;
+  /// Through a ring of pinned buffers (NVIDIAStaging.cpp).
+  Status copyInBulk(void *Dst, const void *Src, size_t Bytes) override;
 
 private:
   const Driver &D;
