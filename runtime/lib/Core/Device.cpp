@@ -66,6 +66,12 @@ Status Queue::copyPeer(void *, Device &DstDev, const void *, Device &SrcDev,
                     DstDev.properties().Name);
 }
 
+Status Device::allocateRuntime(size_t Bytes, void *&Ptr) {
+  if (sharesArena())
+    return allocateManaged(Bytes, Ptr);
+  return allocate(Bytes, Ptr);
+}
+
 bool Device::canAccessPeer(Device &) { return false; }
 
 Status Device::enablePeerAccess(Device &Peer) {

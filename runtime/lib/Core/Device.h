@@ -201,6 +201,12 @@ public:
   /// released with release(). The default says NotSupported; Core then uses
   /// allocate() on devices whose memory is host memory (Integrated).
   virtual Status allocateManaged(size_t Bytes, void *&Ptr);
+  /// Device memory the runtime itself uses (state buffers and control
+  /// blocks of watched launches), released with release(). On a device
+  /// sharing the arena it comes from managed memory's chunks, which are
+  /// never lent: a context moving to a device with memory of its own takes
+  /// its allocations' chunks along, and must find nothing else in them.
+  Status allocateRuntime(size_t Bytes, void *&Ptr);
 
   /// Loads a binary produced by the lowering target of properties().Target
   /// for the module described by \p Info.

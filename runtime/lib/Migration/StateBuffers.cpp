@@ -58,12 +58,12 @@ Status hetgpu::rt::takeBuffers(const std::shared_ptr<Device> &Dev,
       Dev->release(E.State);
     E.State = nullptr;
     E.Bytes = 0;
-    if (Status St = Dev->allocate(Bytes, E.State))
+    if (Status St = Dev->allocateRuntime(Bytes, E.State))
       return St;
     E.Bytes = Bytes;
   }
   if (!E.Ctrl)
-    if (Status St = Dev->allocate(sizeof(MigrationControl), E.Ctrl))
+    if (Status St = Dev->allocateRuntime(sizeof(MigrationControl), E.Ctrl))
       return St;
   E.Busy = true;
   State = E.State;
@@ -81,7 +81,7 @@ Status hetgpu::rt::idleControl(const std::shared_ptr<Device> &Dev, Queue &Q,
       return Status::ok();
     }
   void *Ctrl = nullptr;
-  if (Status St = Dev->allocate(sizeof(MigrationControl), Ctrl))
+  if (Status St = Dev->allocateRuntime(sizeof(MigrationControl), Ctrl))
     return St;
   MigrationControl Zero = {};
   if (Status St = Q.memcpy(Ctrl, &Zero, sizeof Zero, CopyKind::HostToDevice))
