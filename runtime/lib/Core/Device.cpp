@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Device.h"
+#include "Core/UnifiedMemory.h"
 
 using namespace hetgpu::rt;
 
@@ -54,7 +55,15 @@ Status Device::attachHostRange(void *, size_t) {
 Status Device::detachHostRange(void *) { return Status::ok(); }
 
 Status Queue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
+  Arena::populate(const_cast<void *>(Src), Bytes);
   if (Status S = memcpy(Dst, Src, Bytes, CopyKind::HostToDevice))
+    return S;
+  return synchronize();
+}
+
+Status Queue::copyOutBulk(void *Dst, const void *Src, size_t Bytes) {
+  Arena::populate(Dst, Bytes);
+  if (Status S = memcpy(Dst, Src, Bytes, CopyKind::DeviceToHost))
     return S;
   return synchronize();
 }

@@ -176,10 +176,14 @@ public:
   /// devices (NVIDIA: cuMemcpyPeerAsync), ordered like the queue's other
   /// work. The default says NotSupported; Core then stages the bytes
   /// through host memory.
-  /// A large host -> device copy (a migration moving an allocation onto
-  /// the device), finished on return. The default is memcpy + synchronize;
-  /// a backend may stage it through pinned buffers in parallel chunks.
+  /// Large copies of a migration moving an allocation onto the device or
+  /// off it, between device memory and pageable host memory (the arena
+  /// file's second mapping, Arena::alias), finished on return. The defaults
+  /// fault the host pages in first (Arena::populate: in parallel) and make
+  /// one memcpy; a backend may stage them through pinned buffers in
+  /// parallel chunks.
   virtual Status copyInBulk(void *Dst, const void *Src, size_t Bytes);
+  virtual Status copyOutBulk(void *Dst, const void *Src, size_t Bytes);
   virtual Status copyPeer(void *Dst, Device &DstDev, const void *Src,
                           Device &SrcDev, size_t Bytes);
 };

@@ -262,7 +262,7 @@ Status ContextMove::moveAllocation(const Allocation &A) {
   Status S;
   if (!SrcShares) {
     if (Direct) // device -> file bytes, then the host maps them there
-      S = copyOut(*SQ, Alias, P, A.Size);
+      S = SQ->copyOutBulk(Alias, P, A.Size);
     if (S.isOk())
       S = Src->detachArenaRange(P, A.Size);
     if (S.isOk() && DstShares)
