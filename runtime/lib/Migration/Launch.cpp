@@ -206,6 +206,7 @@ Status WatchedLaunch::prepare() {
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
     TestedPoints += SP.Kind == container::SafePointKind::LoopLatch ||
+                    SP.Kind == container::SafePointKind::ThreadLoop ||
                     SP.Kind == container::SafePointKind::Entry;
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
@@ -262,7 +263,8 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
     YF.Word = Ctrl;
   CB.DynShared = uint32_t(P.DynamicShared);
   // Random safe points: thread 0 of each block counts its visits of safe
-  // points (loop safe points and block entries) in the control block; the
+  // points (loop safe points and block entries; every thread its visits of
+  // per-thread safe points) in the control block; the
   // launch yields at visit YieldAfter (a launch that ends first just
   // finishes). visit=N yields at visit N. At most three suspensions per
   // launch keep every launch finite.
@@ -309,7 +311,10 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   return St;
 }
 
-/// Blocks suspended in this round have status Round + 1; everything else
+/// Blocks suspended in this round have status Round + 1 (a block with
+/// threads suspended at per-thread safe points too: its header says
+/// abi::ThreadSuspendedId, each thread's word where it is, and the words
+/// need no normalising: they carry no round); everything else
 /// ran to its end (also blocks that finished after an earlier suspension
 /// and still carry its status). Normalised to 1 / 0, so whatever resumes
 /// from this image runs as round 1.
