@@ -157,6 +157,10 @@ private:
   const std::vector<char> *Resume;
 
   uint64_t Blocks = 0, BlockBytes = 0, StateBytes = 0, StateAlloc = 0;
+  /// Threads per block, the offset of a block's first thread record and
+  /// the record size (where the per-thread words are), and the threads
+  /// that countSuspended found suspended at per-thread safe points.
+  uint64_t Threads = 0, RecordsAt = 0, RecordSize = 0, ThreadsSuspended = 0;
   /// Safe points that test the yield flag (docs/Migration.md): the loop
   /// safe points and the block entry (the layout's Entry point, which the
   /// instrumentation tests in every kernel).
@@ -194,9 +198,11 @@ Status WatchedLaunch::prepare() {
   const container::KernelInfo KI = K->info();
   size_t NUser = KI.Params.size() - container::MigrationHiddenParams;
   Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
-  uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
+  Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
   BlockBytes = stateBlockBytes(KI.StaticShared, P.DynamicShared, Threads,
                                KI.StateRecordSize);
+  RecordSize = KI.StateRecordSize;
+  RecordsAt = BlockBytes - Threads * RecordSize;
   if (Blocks && BlockBytes > UINT64_MAX / Blocks)
     return Status(ErrorCode::InvalidValue,
                   "launch of " + Name +
@@ -323,12 +329,22 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
   if (Status St = copyOut(*S.Q, Host.data(), State, StateBytes))
     return St;
   Suspended = 0;
+  ThreadsSuspended = 0;
   for (uint64_t B = 0; B < Blocks; ++B) {
     char *H = Host.data() + B * BlockBytes;
-    uint32_t Status_;
+    uint32_t Status_, Id;
     memcpy(&Status_, H, 4);
+    memcpy(&Id, H + 4, 4);
     uint32_t Norm = Status_ == Round + 1;
     Suspended += Norm;
+    // Threads of a block suspended per thread (verbose says how many).
+    if (Norm && Id == abi::ThreadSuspendedId &&
+        RecordSize >= abi::ThreadWordBytes)
+      for (uint64_t T = 0; T < Threads; ++T) {
+        uint32_t W;
+        memcpy(&W, H + RecordsAt + T * RecordSize + abi::ThreadWordOffset, 4);
+        ThreadsSuspended += W == abi::TW_Suspended;
+      }
     memcpy(H, &Norm, 4);
     // The block-entry decision word is per round: the next round decides
     // afresh.
@@ -516,6 +532,11 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
             T.CkptMs, T.CopyMs, T.SerMs, T.CkptMs - T.CopyMs - T.SerMs, RestMs,
             MoveMs, Ctx.Index, Ctx.Dev->properties().Name.c_str(),
             Ctx.Backend.c_str());
+  if (Cfg.Verbose && ThreadsSuspended)
+    fprintf(stderr,
+            "hetgpu-migrate: %s: %llu threads suspended at per-thread safe "
+            "points\n",
+            KR.Name.c_str(), (unsigned long long)ThreadsSuspended);
   if (Cfg.Verbose && !Moved.empty())
     fprintf(stderr, "hetgpu-migrate: %s\n", Moved.c_str());
   return Status::ok();
