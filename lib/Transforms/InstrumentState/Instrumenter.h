@@ -192,7 +192,7 @@ private:
   void emitThreadSavePath(SafePointPlan &P, const YieldTest &YT);
   void markThreadsFinished();
   llvm::SwitchInst *emitThreadDispatch(llvm::BasicBlock *BB,
-                                       llvm::BasicBlock *Start);
+                                       llvm::BasicBlock *Body);
   /// The thread's word in its record (abi::ThreadWordOffset), as global
   /// memory; emitAddressing must have run at \p B's position.
   llvm::Value *threadWord(llvm::IRBuilder<> &B) {

@@ -92,7 +92,7 @@ void KernelInstrumenter::buildEntry() {
   if (!GridSync && hasThreadPlans()) {
     BasicBlock *TD = BasicBlock::Create(*C, "hetgpu.thread.resume", NF, Body);
     RS->addCase(B.getInt32(abi::ThreadSuspendedId), TD);
-    TS = emitThreadDispatch(TD, Start);
+    TS = emitThreadDispatch(TD, Body);
   }
   for (SafePointPlan &P : Plans) {
     BasicBlock *RB =

@@ -22,7 +22,8 @@
 /// * the dispatch of a resumed block whose header says ThreadSuspendedId:
 ///   each thread reads its word and resumes at its safe point (the resume
 ///   path of SafePoint.cpp and ResumeDispatch.cpp), returns when it had
-///   finished, or starts from the block entry when it has no word.
+///   finished, or runs the body from its start when it has no word (which
+///   a thread of such a block only lacks if it never reached a return).
 ///
 /// Threads of such kernels never wait for each other, so resuming each one
 /// where it stopped is exact.
@@ -131,9 +132,12 @@ void KernelInstrumenter::markThreadsFinished() {
 }
 
 /// The resumed thread's dispatch in \p BB: suspended -> the case of its safe
-/// point (added by buildEntry), no word -> \p Start, finished -> return.
+/// point (added by buildEntry), no word -> \p Body (not the block-entry
+/// test: a block suspended per thread must not also be suspended at its
+/// entry, whose header would hide the other threads' words), finished ->
+/// return.
 SwitchInst *KernelInstrumenter::emitThreadDispatch(BasicBlock *BB,
-                                                   BasicBlock *Start) {
+                                                   BasicBlock *Body) {
   IRBuilder<> B(BB);
   emitAddressing(B);
   Value *W = B.CreateLoad(I64, threadWord(B), "hetgpu.tword");
@@ -144,7 +148,7 @@ SwitchInst *KernelInstrumenter::emitThreadDispatch(BasicBlock *BB,
   Value *Sel = B.CreateSelect(B.CreateICmpEQ(St, B.getInt32(abi::TW_Suspended)),
                               Id, NotRun, "hetgpu.tresume");
   SwitchInst *SW = B.CreateSwitch(Sel, RetBB, 4);
-  SW->addCase(B.getInt32(abi::BlockStartId), Start);
+  SW->addCase(B.getInt32(abi::BlockStartId), Body);
   return SW;
 }
 

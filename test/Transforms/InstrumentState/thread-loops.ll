@@ -61,7 +61,7 @@
 ; INSTR: %hetgpu.tword = load i64, ptr addrspace(1)
 ; INSTR: %hetgpu.tstate = trunc i64 %hetgpu.tword to i32
 ; INSTR: switch i32 %hetgpu.tresume, label %hetgpu.return [
-; INSTR-NEXT: i32 -1, label %hetgpu.start
+; INSTR-NEXT: i32 -1, label %hetgpu.body
 ; INSTR-NEXT: i32 1, label %hetgpu.restore.1
 ; The per-thread test: one volatile load of the control word, no barrier.
 ; INSTR: %hetgpu.ctrlword = load volatile i64
