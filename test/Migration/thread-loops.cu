@@ -6,8 +6,11 @@
 // returns; the resumed launch continues each thread where it stopped
 // (finished threads return). Both updates are not idempotent (y = 3y + x,
 // out = 5 out + steps), so an iteration run twice or never shows up in the
-// output. Suspended under visit= (deterministic) and random on the CPU,
-// through a checkpoint file, CPU -> OpenCL -> CPU and CPU -> tt-sim.
+// output. A third kernel has a block-uniform loop before a per-thread one
+// (the uniform point's slots share the record's first bytes with the
+// per-thread word). Suspended under visit= (deterministic) and random on
+// the CPU, through a checkpoint file, CPU -> OpenCL -> CPU and CPU ->
+// tt-sim.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: hetgpu-cc -c %s -o %t.o
@@ -21,6 +24,11 @@
 // RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=visit=150:file=%t.ckpt:verbose %t > %t.out.f 2> %t.err.f
 // RUN: diff %t.ref %t.out.f
 // RUN: FileCheck --check-prefix=MIG %s < %t.err.f
+// Both kinds in one kernel: visit=3 suspends `mixed` at its block-uniform
+// loop (twice), then threads in its per-thread loop.
+// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=visit=3:verbose %t > %t.out.m 2> %t.err.m
+// RUN: diff %t.ref %t.out.m
+// RUN: FileCheck --check-prefix=MIXED %s < %t.err.m
 // Random draws count per-thread visits (every thread counts its own).
 // RUN: for s in 1 2 3 4; do \
 // RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=$s:verbose %t > %t.out.r$s 2> %t.err.r$s || exit 1; \
@@ -46,8 +54,16 @@
 // DUMP: state _Z7collatzPji:
 // DUMP-NEXT: safepoint 0 entry: 0 slots, 0 bytes
 // DUMP-NEXT: safepoint 1 thread-loop:
+// DUMP: state _Z5mixedPji:
+// DUMP: loop-latch
+// DUMP: thread-loop
 // REF: gridstride ok
 // REF: collatz ok
+// REF: mixed ok
+// MIXED: hetgpu-migrate: _Z5mixedPji suspended (1 of 1 blocks at a safe point)
+// MIXED-NOT: _Z5mixedPji: {{.*}} per-thread
+// MIXED: hetgpu-migrate: _Z5mixedPji suspended (1 of 1 blocks at a safe point)
+// MIXED: hetgpu-migrate: _Z5mixedPji: {{[1-9][0-9]*}} threads suspended at per-thread safe points
 // MIG-DAG: hetgpu-migrate: _Z10gridstridePjPKji suspended ({{[1-9]}} of 2 blocks at a safe point)
 // MIG-DAG: hetgpu-migrate: _Z10gridstridePjPKji: {{[1-9][0-9]*}} threads suspended at per-thread safe points
 // MIG-DAG: hetgpu-migrate: _Z7collatzPji suspended (1 of 1 blocks at a safe point)
@@ -84,6 +100,27 @@ __global__ void collatz(unsigned *out, int m) {
   out[id] = out[id] * 5u + steps;
 }
 
+// A block-uniform loop (its safe point saves at record offset 0, where the
+// per-thread word of the later loop lives), then a loop whose trip count
+// depends on the thread: both kinds in one kernel.
+__global__ void mixed(unsigned *out, int reps) {
+  unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = out[id];
+  for (int r = 0; r < reps; ++r)
+    v = v * 1664525u + (unsigned)r;
+  for (unsigned k = 0; k < id * 1024u; ++k)
+    v = v * 3u + k;
+  out[id] = v;
+}
+
+static unsigned mixedRef(unsigned v, unsigned id, int reps) {
+  for (int r = 0; r < reps; ++r)
+    v = v * 1664525u + (unsigned)r;
+  for (unsigned k = 0; k < id * 1024u; ++k)
+    v = v * 3u + k;
+  return v;
+}
+
 static unsigned collatzRef(unsigned id, int m) {
   unsigned steps = 0;
   for (unsigned long long v = 1ull + id * (unsigned long long)m;
@@ -112,7 +149,14 @@ int main() {
              cudaMemcpyHostToDevice);
   gridstride<<<2, Threads>>>(dY, dX, N);
   collatz<<<1, Threads>>>(dOut, M);
-  std::vector<unsigned> RY(N), ROut(Threads);
+  unsigned *dMix;
+  cudaMalloc(&dMix, Threads * sizeof(unsigned));
+  cudaMemcpy(dMix, Out.data(), Threads * sizeof(unsigned),
+             cudaMemcpyHostToDevice);
+  mixed<<<1, Threads>>>(dMix, 65536);
+  std::vector<unsigned> RY(N), ROut(Threads), RMix(Threads);
+  cudaMemcpy(RMix.data(), dMix, Threads * sizeof(unsigned),
+             cudaMemcpyDeviceToHost);
   cudaMemcpy(RY.data(), dY, N * sizeof(unsigned), cudaMemcpyDeviceToHost);
   cudaMemcpy(ROut.data(), dOut, Threads * sizeof(unsigned),
              cudaMemcpyDeviceToHost);
@@ -124,11 +168,15 @@ int main() {
   for (int t = 0; t < Threads; ++t)
     Bad += ROut[t] != Out[t] * 5u + collatzRef(t, M);
   printf("collatz %s\n", Bad ? "WRONG" : "ok");
+  Bad = 0;
+  for (int t = 0; t < Threads; ++t)
+    Bad += RMix[t] != mixedRef(Out[t], t, 65536);
+  printf("mixed %s\n", Bad ? "WRONG" : "ok");
   unsigned long long Sum = 0;
   for (int i = 0; i < N; ++i)
     Sum += RY[i];
   for (int t = 0; t < Threads; ++t)
-    Sum += ROut[t];
+    Sum += ROut[t] + RMix[t];
   printf("sum %llu\n", Sum);
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
