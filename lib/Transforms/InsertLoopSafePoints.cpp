@@ -52,7 +52,8 @@
 /// call marked `!hetgpu.thread.safepoint`: hetgpu-state-layout makes it a
 /// `thread-loop` safe point, hetgpu-instrument-state a test that only the
 /// thread reaching it takes (docs/Migration.md, "Per-thread safe points").
-/// Refusals are listed in the debug output (-debug-only=DEBUG_TYPE).
+/// Each refusal is a missed-optimisation remark naming the loop and the
+/// reason (`-pass-remarks-missed=hetgpu-insert-loop-safepoints`).
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-insert-loop-safepoints in.ll -S
 ///
@@ -66,6 +67,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -317,10 +319,16 @@ bool KernelInserter::usesSharedMemory() {
 /// and everything after it) waits for other threads, and no shared memory
 /// needs saving (see the file comment).
 bool KernelInserter::isThreadEligible(const Loop *L) {
+  // A missed-optimisation remark says why (-pass-remarks-missed=DEBUG_TYPE,
+  // also in release builds).
   auto Refuse = [&](StringRef W) {
-    LLVM_DEBUG(dbgs() << DEBUG_TYPE ": loop " << L->getHeader()->getName()
-                      << " in " << K.getName()
-                      << ": no per-thread safe point: " << W << "\n");
+    OptimizationRemarkEmitter ORE(&K);
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NoThreadSafePoint",
+                                      L->getStartLoc(), L->getHeader())
+             << "loop " << L->getHeader()->getName() << " in kernel "
+             << K.getName() << " gets no per-thread safe point: " << W;
+    });
     return false;
   };
   if (usesSharedMemory())

@@ -17,6 +17,11 @@
 ; RUN: opt -load-pass-plugin=%hetgpu_plugin -passes=hetgpu-insert-loop-safepoints,hetgpu-state-layout,hetgpu-verify -disable-output %s
 ; Not instrumented: the calls are stripped again.
 ; RUN: opt -load-pass-plugin=%hetgpu_plugin -passes=hetgpu-insert-loop-safepoints,hetgpu-state-layout,hetgpu-strip-safepoints -S %s | FileCheck --check-prefix=STRIP %s
+; Each refusal is a remark naming the reason.
+; RUN: opt -load-pass-plugin=%hetgpu_plugin -passes=hetgpu-insert-loop-safepoints -pass-remarks-missed=hetgpu-insert-loop-safepoints -disable-output %s 2>&1 | FileCheck --check-prefix=REMARK %s
+; REMARK-DAG: remark: {{.*}}loop loop in kernel barrier_after gets no per-thread safe point: a barrier, warp operation, grid sync or safe point is reachable from it
+; REMARK-DAG: remark: {{.*}}loop loop in kernel shuffle_after gets no per-thread safe point: a barrier, warp operation, grid sync or safe point is reachable from it
+; REMARK-DAG: remark: {{.*}}loop loop in kernel shared_mem gets no per-thread safe point: the kernel uses shared memory
 ; Exactly the two positive kernels get a call.
 ; RUN: opt -load-pass-plugin=%hetgpu_plugin -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint(), !hetgpu.thread.safepoint' | FileCheck --check-prefix=COUNT %s
 ; COUNT: {{^}}2{{$}}
