@@ -87,6 +87,8 @@ const char *safePointKindName(SafePointKind K) {
     return "barrier";
   case SafePointKind::LoopLatch:
     return "loop-latch";
+  case SafePointKind::ThreadLoop:
+    return "thread-loop";
   }
   return "unknown";
 }
@@ -286,7 +288,7 @@ bool readKernel(Reader &R, KernelInfo &K) {
     SafePointInfo SP;
     SP.Id = R.get<uint32_t>("safe point id");
     uint32_t Kind = R.get<uint32_t>("safe point kind");
-    if (Kind > static_cast<uint32_t>(SafePointKind::LoopLatch))
+    if (Kind > static_cast<uint32_t>(SafePointKind::ThreadLoop))
       R.fail("safe point kind", "unknown kind " + std::to_string(Kind));
     SP.Kind = static_cast<SafePointKind>(Kind);
     SP.RecordSize = R.get<uint32_t>("safe point record size");

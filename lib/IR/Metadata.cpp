@@ -304,6 +304,8 @@ static Error readStateNode(const MDNode *N, KernelInfo &K) {
       SP.Kind = SafePointKind::Barrier;
     else if (*Kind == "loop-latch")
       SP.Kind = SafePointKind::LoopLatch;
+    else if (*Kind == "thread-loop")
+      SP.Kind = SafePointKind::ThreadLoop;
     else
       return malformed("unknown safe point kind '" + *Kind + "'", Name);
     for (const MDOperand &SO : Slots->operands()) {

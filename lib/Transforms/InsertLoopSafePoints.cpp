@@ -41,8 +41,19 @@
 /// does the test of a loop fully unrolled with fewer iterations than the
 /// period).
 ///
-/// Grid-stride loops (bounds from threadIdx) are not uniform and get
-/// nothing: suspending those needs per-thread safe points (not done).
+/// A loop that is not block-uniform (a grid-stride loop, a data-dependent
+/// while loop, a loop after `if (tid >= n) return;`) gets a per-thread safe
+/// point instead when nothing that needs the block or the warp together is
+/// reachable from its header (no barrier, warp operation, grid sync, safe
+/// point or call of a non-builtin function in the loop or after it) and the
+/// kernel uses no shared memory (a thread that suspends alone cannot save
+/// shared memory other threads still change). Its nest gets the same
+/// counter, every LoopSafePointPeriodLog2 back edges a `__hetgpu_safepoint()`
+/// call marked `!hetgpu.thread.safepoint`: hetgpu-state-layout makes it a
+/// `thread-loop` safe point, hetgpu-instrument-state a test that only the
+/// thread reaching it takes (docs/Migration.md, "Per-thread safe points").
+/// Each refusal is a missed-optimisation remark naming the loop and the
+/// reason (`-pass-remarks-missed=hetgpu-insert-loop-safepoints`).
 ///
 /// USAGE: hetgpu-opt -passes=hetgpu-insert-loop-safepoints in.ll -S
 ///
@@ -56,6 +67,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -69,11 +81,14 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+#include <optional>
+
 using namespace llvm;
 
 #define DEBUG_TYPE "hetgpu-insert-loop-safepoints"
 
 STATISTIC(NumUniformLoops, "Loop nests given a safe-point counter");
+STATISTIC(NumThreadLoops, "Divergent loop nests given a per-thread counter");
 STATISTIC(NumLoopSafePoints, "Loop safe points inserted (one per back edge)");
 STATISTIC(NumStripped, "Loop safe points erased (translation not instrumented)");
 
@@ -148,6 +163,9 @@ private:
   DenseMap<const Loop *, bool> Eligible;
 
   bool isEligible(const Loop *L);
+  bool isThreadEligible(const Loop *L);
+  bool usesSharedMemory();
+  std::optional<bool> SharedUse;
   bool hasUniformControl(const Loop *L, StringRef &Why,
                          bool OutsideOnly = false);
   bool leavesUniformly(BasicBlock *BB, StringRef &Why);
@@ -279,6 +297,78 @@ bool KernelInserter::isEligible(const Loop *L) {
                     << (Ok ? StringRef("uniform") : Why) << "\n");
   Eligible[L] = Ok;
   return Ok;
+}
+
+/// Whether the kernel touches shared memory (a static shared variable of
+/// its layout, or the dynamic shared base).
+bool KernelInserter::usesSharedMemory() {
+  if (SharedUse)
+    return *SharedUse;
+  bool Uses = !computeSharedLayout(K).Vars.empty();
+  for (Instruction &I : instructions(K))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto BI = getCalledBuiltin(*CB);
+          BI && BI->ID == BuiltinID::dynamic_shared)
+        Uses = true;
+  SharedUse = Uses;
+  return Uses;
+}
+
+/// A loop that is not block-uniform takes a per-thread safe point when every
+/// thread may stop in it alone: nothing reachable from its header (the loop
+/// and everything after it) waits for other threads, and no shared memory
+/// needs saving (see the file comment).
+bool KernelInserter::isThreadEligible(const Loop *L) {
+  // A missed-optimisation remark says why (-pass-remarks-missed=DEBUG_TYPE,
+  // also in release builds).
+  auto Refuse = [&](StringRef W) {
+    OptimizationRemarkEmitter ORE(&K);
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NoThreadSafePoint",
+                                      L->getStartLoc(), L->getHeader())
+             << "loop " << L->getHeader()->getName() << " in kernel "
+             << K.getName() << " gets no per-thread safe point: " << W;
+    });
+    return false;
+  };
+  if (usesSharedMemory())
+    return Refuse("the kernel uses shared memory");
+  SmallPtrSet<BasicBlock *, 32> Seen{L->getHeader()};
+  SmallVector<BasicBlock *, 32> Work{L->getHeader()};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    Instruction *T = BB->getTerminator();
+    if (!isa<BranchInst>(T) && !isa<SwitchInst>(T) && !isa<ReturnInst>(T) &&
+        !isa<UnreachableInst>(T))
+      return Refuse("an unsupported terminator is reachable from it");
+    for (Instruction &I : *BB) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (isa<IntrinsicInst>(CB)) {
+        if (CB->isConvergent())
+          return Refuse("a convergent intrinsic is reachable from it");
+        continue;
+      }
+      auto BI = getCalledBuiltin(*CB);
+      if (!BI)
+        return Refuse("a call of a function is reachable from it");
+      if (BI->Flags & BF_Convergent)
+        return Refuse("a barrier, warp operation, grid sync or safe point "
+                      "is reachable from it");
+    }
+    for (BasicBlock *S : successors(BB))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  SmallVector<BasicBlock *, 4> Latches;
+  L->getLoopLatches(Latches);
+  for (BasicBlock *Latch : Latches)
+    if (!isa<BranchInst>(Latch->getTerminator()))
+      return Refuse("a latch does not end in a branch");
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE ": loop " << L->getHeader()->getName()
+                    << " in " << K.getName() << ": per-thread safe point\n");
+  return true;
 }
 
 /// A loop with a barrier whose latch decides the exit on its induction
@@ -459,12 +549,16 @@ bool KernelInserter::run() {
   // Outermost eligible loops: every loop inside one is eligible too (the
   // blocks reaching an inner header are the outer loop's and those reaching
   // the outer header), and shares its counter.
-  SmallVector<Loop *, 8> Roots;
+  // Outermost divergent loops whose threads may stop alone get a per-thread
+  // counter for their nest (Thread).
+  SmallVector<std::pair<Loop *, bool>, 8> Roots;
   SmallVector<Loop *, 16> Work(LI.begin(), LI.end());
   while (!Work.empty()) {
     Loop *L = Work.pop_back_val();
     if (isEligible(L))
-      Roots.push_back(L);
+      Roots.push_back({L, false});
+    else if (isThreadEligible(L))
+      Roots.push_back({L, true});
     else
       Work.append(L->begin(), L->end());
   }
@@ -482,9 +576,10 @@ bool KernelInserter::run() {
     BasicBlock *Latch, *Header;
     AllocaInst *Counter;
     uint32_t Mask; ///< the safe point is due when (counter & Mask) == 0
+    bool Thread;   ///< a per-thread safe point (ThreadSafePointMD)
   };
   SmallVector<BackEdge, 16> Edges;
-  for (Loop *Root : Roots) {
+  for (auto [Root, Thread] : Roots) {
     // The nest's counter, made when a back edge needs it (chunked loops do
     // not); it is reset on the edges into the nest as they were before any
     // loop of the nest was chunked.
@@ -508,7 +603,7 @@ bool KernelInserter::run() {
     };
     // In a nest with barriers only the loops with a barrier count: the
     // others run between two barriers of one iteration.
-    bool Barriers = containsBarrier(Root);
+    bool Barriers = !Thread && containsBarrier(Root);
     uint32_t Mask = (1u << (Barriers ? BarrierLoopSafePointPeriodLog2
                                      : LoopSafePointPeriodLog2)) -
                     1;
@@ -522,9 +617,9 @@ bool KernelInserter::run() {
       SmallVector<BasicBlock *, 4> Latches;
       Nest[I]->getLoopLatches(Latches);
       for (BasicBlock *Latch : Latches)
-        Edges.push_back({Latch, Nest[I]->getHeader(), Counter(), Mask});
+        Edges.push_back({Latch, Nest[I]->getHeader(), Counter(), Mask, Thread});
     }
-    ++NumUniformLoops;
+    ++(Thread ? NumThreadLoops : NumUniformLoops);
   }
 
   for (BackEdge &E : Edges) {
@@ -551,7 +646,9 @@ bool KernelInserter::run() {
       B.SetInsertPoint(Count);
       B.CreateCondBr(Due, SP, Tail);
       B.SetInsertPoint(SP);
-      B.CreateCall(SafePoint); // convergent: the declaration says so
+      CallInst *Call = B.CreateCall(SafePoint); // convergent (declaration)
+      if (E.Thread)
+        Call->setMetadata(ThreadSafePointMD, MDNode::get(C, {}));
       B.CreateBr(Tail);
       ++NumLoopSafePoints;
       // SplitEdge may have moved the terminator into a new block.

@@ -8,7 +8,9 @@
 /// arguments are supplied again on resume). Safe points 1..n are the barrier
 /// builtins and the `__hetgpu_safepoint` calls that
 /// hetgpu-insert-loop-safepoints put on uniform loop latches (kind
-/// `loop-latch`), in layout order. At each barrier the live values are the SSA
+/// `loop-latch`; `thread-loop` for the per-thread ones of divergent loops,
+/// whose slots start after the thread's word, abi::ThreadWordBytes), in
+/// layout order. At each barrier the live values are the SSA
 /// values defined before it and live immediately before the call (its own
 /// operands included); kernel arguments and constants are not state. They
 /// are attached, in definition order, as the call's `"hetgpu.live"` operand
@@ -21,9 +23,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "hetgpu/Transforms/StateLayout.h"
+#include "hetgpu/ABI/Migration.h"
 #include "hetgpu/IR/Builtins.h"
 #include "hetgpu/IR/Metadata.h"
 #include "hetgpu/Support/Diagnostics.h"
+#include "hetgpu/Transforms/InsertLoopSafePoints.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -192,7 +196,10 @@ struct Layout {
   SafePointInfo Info;
 };
 
-Layout layOut(ArrayRef<Instruction *> Live, const DataLayout &DL) {
+/// \p Start: the first byte the slots may use (per-thread safe points keep
+/// the thread's word before them).
+Layout layOut(ArrayRef<Instruction *> Live, const DataLayout &DL,
+              uint64_t Start = 0) {
   // Pointers into private allocations need their allocation saved too.
   SetVector<Instruction *> Vals(Live.begin(), Live.end());
   for (Instruction *V : Live)
@@ -206,7 +213,7 @@ Layout layOut(ArrayRef<Instruction *> Live, const DataLayout &DL) {
                         [](Instruction *I) { return isa<AllocaInst>(I); });
 
   Layout L;
-  uint64_t Off = 0;
+  uint64_t Off = Start;
   for (Instruction *V : Sorted) {
     SlotInfo S;
     Type *Ty = V->getType();
@@ -262,9 +269,11 @@ void layOutKernel(Function &K) {
     llvm::erase_if(Live, [&](Instruction *V) {
       return isRecomputable(V, Recomputable);
     });
-    Layout L = layOut(Live, DL);
+    bool Thread = CB->getMetadata(ThreadSafePointMD);
+    Layout L = layOut(Live, DL, Thread ? abi::ThreadWordBytes : 0);
     L.Info.Id = Plans.size() + 1;
-    L.Info.Kind = getCalledBuiltin(*CB)->ID == BuiltinID::safepoint
+    L.Info.Kind = Thread ? SafePointKind::ThreadLoop
+                  : getCalledBuiltin(*CB)->ID == BuiltinID::safepoint
                       ? SafePointKind::LoopLatch
                       : SafePointKind::Barrier;
     Plans.emplace_back(CB, std::move(L));
@@ -285,6 +294,8 @@ void layOutKernel(Function &K) {
     Bundles.emplace_back(LiveBundle.str(), ArrayRef<Value *>(L.Values));
     CallBase *New = CallBase::Create(CB, Bundles, CB->getIterator());
     New->takeName(CB);
+    if (MDNode *T = CB->getMetadata(ThreadSafePointMD))
+      New->setMetadata(ThreadSafePointMD, T);
     New->setMetadata(SafePointMD,
                      MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
                                         Type::getInt32Ty(C), L.Info.Id))));

@@ -3,9 +3,9 @@
 // is a kernel argument) is suspended in the loop at random points (seeds
 // that draw a visit within the launches), resumed (also CPU -> OpenCL ->
 // CPU where PoCL is there) and computes what an unmigrated run computes.
-// The grid-stride kernel gets no loop safe point (its loop is not
-// block-uniform); it can be suspended only at block entry (its 8 blocks
-// may start after the flag is raised) and still computes the same. A warp shuffle after the loop
+// The grid-stride kernel gets no block-uniform loop safe point (its loop is
+// not block-uniform) but a per-thread one (test/Migration/thread-loops.cu);
+// it is suspended at block entry or per thread and still computes the same. A warp shuffle after the loop
 // does not keep the loop from being suspended.
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
@@ -22,8 +22,9 @@
 // DUMP: state _Z12iterate_shflPji: 3 safe points
 // DUMP-NEXT: safepoint 0 entry: 0 slots, 0 bytes
 // DUMP-NEXT: safepoint 1 loop-latch:
-// DUMP: state _Z10gridstridePji: 1 safe points
+// DUMP: state _Z10gridstridePji: 2 safe points
 // DUMP-NEXT: safepoint 0 entry: 0 slots, 0 bytes
+// DUMP-NEXT: safepoint 1 thread-loop:
 // DUMP-NOT: loop-latch
 // RUN: env HETGPU_DEVICE=cpu %t > %t.ref
 // RUN: FileCheck --check-prefix=REF %s < %t.ref

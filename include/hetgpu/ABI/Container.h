@@ -47,7 +47,16 @@ enum class SlotKind : uint32_t {
   Memory = 3,     ///< contents of a private allocation (alloca)
 };
 
-enum class SafePointKind : uint32_t { Entry = 0, Barrier = 1, LoopLatch = 2 };
+/// Kinds of safe points (`!hetgpu.state`). ThreadLoop (3): a per-thread
+/// safe point on the back edge of a divergent loop (docs/Migration.md,
+/// "Per-thread safe points"); containers written before it exist never hold
+/// it, so they read as before.
+enum class SafePointKind : uint32_t {
+  Entry = 0,
+  Barrier = 1,
+  LoopLatch = 2,
+  ThreadLoop = 3,
+};
 
 /// Feature bits of a kernel ("features" in `!hetgpu.kernels`).
 enum Feature : uint32_t {

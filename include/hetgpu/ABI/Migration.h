@@ -59,6 +59,26 @@ constexpr uint32_t RoundWatched = 0x80000000u;
 /// Above every id the state layout assigns (1, 2, ...).
 constexpr uint32_t BlockStartId = 0xffffffffu;
 
+/// The safe point id in the header of a block some of whose threads
+/// suspended at per-thread safe points (kind ThreadLoop): each thread's own
+/// word (below) says where it is. Below BlockStartId, above every id the
+/// state layout assigns.
+constexpr uint32_t ThreadSuspendedId = 0xfffffffeu;
+
+/// Per-thread word at the start of each thread record of a kernel with
+/// per-thread safe points: `{u32 state, u32 safe point id}`, no round
+/// (every thread of a block resumed per thread writes it again before it
+/// leaves). Slots of per-thread safe points start after it.
+constexpr uint64_t ThreadWordOffset = 0;
+constexpr uint64_t ThreadWordBytes = 8;
+/// Values of the word's state: 0 never written (the thread starts from the
+/// block entry), suspended at the word's safe point, ran to its end.
+enum ThreadWordState : uint32_t {
+  TW_None = 0,
+  TW_Suspended = 1,
+  TW_Finished = 2,
+};
+
 /// Byte offset in a block's header of its block-entry decision word:
 /// `(R + 1) << 1 | suspend`, written once per round by the first thread of
 /// the block that reaches the entry of a watched launch (a compare and

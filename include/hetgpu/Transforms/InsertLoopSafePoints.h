@@ -6,7 +6,9 @@
 /// `hetgpu-insert-loop-safepoints` (docs/LoopSafePoints.md): gives the
 /// block-uniform loops of every kernel (with or without barriers) a
 /// potential safe point, a call of `__hetgpu_safepoint()` every 2^k
-/// iterations on the back edge.
+/// iterations on the back edge; divergent loops of barrier-free,
+/// warp-op-free kernels without shared memory a per-thread one (the call
+/// carries `!hetgpu.thread.safepoint`).
 /// `stripSafePoints` erases those calls again (a translation that is not
 /// instrumented for migration runs it before the target lowering).
 ///
@@ -16,6 +18,7 @@
 #define HETGPU_TRANSFORMS_INSERTLOOPSAFEPOINTS_H
 
 #include "hetgpu/Support/PassCompat.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
 namespace hetgpu {
@@ -26,6 +29,12 @@ constexpr unsigned LoopSafePointPeriodLog2 = 10;
 /// barrier at least, and the safe point's test (a barrier_or) is paid once
 /// per period.
 constexpr unsigned BarrierLoopSafePointPeriodLog2 = 5;
+
+/// Metadata kind on a `__hetgpu_safepoint()` call that only the thread
+/// reaching it takes part in (a per-thread safe point of a divergent loop);
+/// hetgpu-state-layout gives it kind `thread-loop`.
+inline constexpr llvm::StringLiteral ThreadSafePointMD =
+    "hetgpu.thread.safepoint";
 
 class InsertLoopSafePointsPass
     : public RequiredPass<InsertLoopSafePointsPass> {

@@ -14,6 +14,9 @@
 ///   the yield flag was raised suspends before running anything);
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
+/// * ThreadSafePoint.cpp: the per-thread safe points of divergent loops
+///   (kind ThreadLoop): a test and save path each thread takes alone, the
+///   thread's word, "finished" marks, and the per-thread resume dispatch;
 /// * SavePaths.cpp: addressing in the state buffer, saving and restoring
 ///   live values and shared memory;
 /// * ResumeDispatch.cpp: the entry dispatch of a resumed launch, copies of
@@ -31,6 +34,7 @@
 #include "hetgpu/IR/Metadata.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -60,6 +64,8 @@ struct SafePointPlan {
   /// The chunk header the safe point's block returns to, when it dominates
   /// the safe point (a chunked loop): the yield flag is read there.
   llvm::BasicBlock *ChunkHeader = nullptr;
+  /// A per-thread safe point (SafePointKind::ThreadLoop).
+  bool PerThread = false;
 };
 
 /// A shared-memory region of the kernel's layout, as seen from one address
@@ -176,6 +182,22 @@ private:
   llvm::ValueToValueMapTy &copyLoopNest(llvm::Loop *L);
   void hoistRecomputable();
   void repairSSA();
+
+  // ThreadSafePoint.cpp
+  bool hasThreadPlans() const {
+    return llvm::any_of(Plans,
+                        [](const SafePointPlan &P) { return P.PerThread; });
+  }
+  YieldTest emitThreadYieldTest(SafePointPlan &P);
+  void emitThreadSavePath(SafePointPlan &P, const YieldTest &YT);
+  void markThreadsFinished();
+  llvm::SwitchInst *emitThreadDispatch(llvm::BasicBlock *BB,
+                                       llvm::BasicBlock *Body);
+  /// The thread's word in its record (abi::ThreadWordOffset), as global
+  /// memory; emitAddressing must have run at \p B's position.
+  llvm::Value *threadWord(llvm::IRBuilder<> &B) {
+    return castTo(B, byteGEP(B, Record, abi::ThreadWordOffset), AS_Global);
+  }
 
   // lib/Transforms/InstrumentState.cpp
   void cloneWithHiddenParams();

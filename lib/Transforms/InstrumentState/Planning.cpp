@@ -62,6 +62,7 @@ bool KernelInstrumenter::collectPlans() {
     SafePointPlan P;
     P.Call = CB;
     P.Info = SP;
+    P.PerThread = SP->Kind == SafePointKind::ThreadLoop;
     if (auto Bundle = CB->getOperandBundle(LiveBundle))
       for (const Use &U : Bundle->Inputs)
         P.Values.push_back(U.get());

@@ -45,6 +45,11 @@ void KernelInstrumenter::buildEntry() {
           M->getFunction(getBuiltinInfo(BuiltinID::dynamic_shared).Name))
     UsesDynShared = !DS->use_empty();
 
+  // Threads of a kernel with per-thread safe points mark their word
+  // "finished" when they run to their end (ThreadSafePoint.cpp).
+  if (!GridSync && hasThreadPlans())
+    markThreadsFinished();
+
   IRBuilder<> B(Entry);
   // <grid-sync> kernels run in rounds and are never migrated: no
   // block-entry test (their grid barriers are the safe points).
@@ -81,10 +86,18 @@ void KernelInstrumenter::buildEntry() {
     RS->addCase(B.getInt32(abi::BlockStartId), Start);
   B.SetInsertPoint(Entry);
   B.CreateCondBr(Fresh, Start, Resume);
+  // A block some of whose threads suspended at per-thread safe points:
+  // each thread dispatches on its own word.
+  SwitchInst *TS = nullptr;
+  if (!GridSync && hasThreadPlans()) {
+    BasicBlock *TD = BasicBlock::Create(*C, "hetgpu.thread.resume", NF, Body);
+    RS->addCase(B.getInt32(abi::ThreadSuspendedId), TD);
+    TS = emitThreadDispatch(TD, Body);
+  }
   for (SafePointPlan &P : Plans) {
     BasicBlock *RB =
         BasicBlock::Create(*C, "hetgpu.restore." + Twine(P.Info->Id), NF, Body);
-    RS->addCase(B.getInt32(P.Info->Id), RB);
+    (P.PerThread ? TS : RS)->addCase(B.getInt32(P.Info->Id), RB);
     instrumentSafePoint(P, RB);
   }
 }

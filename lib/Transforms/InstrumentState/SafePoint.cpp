@@ -37,6 +37,13 @@ namespace instrument {
 
 void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
                                              BasicBlock *RestoreBB) {
+  if (P.PerThread) {
+    YieldTest YT = emitThreadYieldTest(P);
+    emitThreadSavePath(P, YT);
+    emitResumePath(P, YT, RestoreBB);
+    ++NumInstrumentedSafePoints;
+    return;
+  }
   YieldTest YT = GridSync ? emitGridSyncTest(P) : emitYieldTest(P);
   emitSavePath(P, YT);
   emitResumePath(P, YT, RestoreBB);
@@ -173,7 +180,9 @@ void KernelInstrumenter::emitResumePath(SafePointPlan &P, const YieldTest &YT,
   IRBuilder<> B(RestoreBB);
   B.SetCurrentDebugLocation(YT.Loc);
   emitAddressing(B);
-  emitSharedCopy(B, /*ToBuffer=*/false);
+  // A per-thread safe point's kernel has no shared memory.
+  if (!P.PerThread)
+    emitSharedCopy(B, /*ToBuffer=*/false);
   BasicBlock *RestoreEnd = B.GetInsertBlock();
   new UnreachableInst(*C, RestoreEnd); // replaced by wireResumes
   BasicBlock *Land =

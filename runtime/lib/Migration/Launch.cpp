@@ -157,6 +157,10 @@ private:
   const std::vector<char> *Resume;
 
   uint64_t Blocks = 0, BlockBytes = 0, StateBytes = 0, StateAlloc = 0;
+  /// Threads per block, the offset of a block's first thread record and
+  /// the record size (where the per-thread words are), and the threads
+  /// that countSuspended found suspended at per-thread safe points.
+  uint64_t Threads = 0, RecordsAt = 0, RecordSize = 0, ThreadsSuspended = 0;
   /// Safe points that test the yield flag (docs/Migration.md): the loop
   /// safe points and the block entry (the layout's Entry point, which the
   /// instrumentation tests in every kernel).
@@ -194,9 +198,11 @@ Status WatchedLaunch::prepare() {
   const container::KernelInfo KI = K->info();
   size_t NUser = KI.Params.size() - container::MigrationHiddenParams;
   Blocks = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
-  uint64_t Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
+  Threads = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
   BlockBytes = stateBlockBytes(KI.StaticShared, P.DynamicShared, Threads,
                                KI.StateRecordSize);
+  RecordSize = KI.StateRecordSize;
+  RecordsAt = BlockBytes - Threads * RecordSize;
   if (Blocks && BlockBytes > UINT64_MAX / Blocks)
     return Status(ErrorCode::InvalidValue,
                   "launch of " + Name +
@@ -206,6 +212,7 @@ Status WatchedLaunch::prepare() {
   StateAlloc = StateBytes ? StateBytes : 16;
   for (const container::SafePointInfo &SP : KI.SafePoints)
     TestedPoints += SP.Kind == container::SafePointKind::LoopLatch ||
+                    SP.Kind == container::SafePointKind::ThreadLoop ||
                     SP.Kind == container::SafePointKind::Entry;
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
@@ -262,7 +269,8 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
     YF.Word = Ctrl;
   CB.DynShared = uint32_t(P.DynamicShared);
   // Random safe points: thread 0 of each block counts its visits of safe
-  // points (loop safe points and block entries) in the control block; the
+  // points (loop safe points and block entries; every thread its visits of
+  // per-thread safe points) in the control block; the
   // launch yields at visit YieldAfter (a launch that ends first just
   // finishes). visit=N yields at visit N. At most three suspensions per
   // launch keep every launch finite.
@@ -309,7 +317,10 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   return St;
 }
 
-/// Blocks suspended in this round have status Round + 1; everything else
+/// Blocks suspended in this round have status Round + 1 (a block with
+/// threads suspended at per-thread safe points too: its header says
+/// abi::ThreadSuspendedId, each thread's word where it is, and the words
+/// need no normalising: they carry no round); everything else
 /// ran to its end (also blocks that finished after an earlier suspension
 /// and still carry its status). Normalised to 1 / 0, so whatever resumes
 /// from this image runs as round 1.
@@ -318,12 +329,22 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
   if (Status St = copyOut(*S.Q, Host.data(), State, StateBytes))
     return St;
   Suspended = 0;
+  ThreadsSuspended = 0;
   for (uint64_t B = 0; B < Blocks; ++B) {
     char *H = Host.data() + B * BlockBytes;
-    uint32_t Status_;
+    uint32_t Status_, Id;
     memcpy(&Status_, H, 4);
+    memcpy(&Id, H + 4, 4);
     uint32_t Norm = Status_ == Round + 1;
     Suspended += Norm;
+    // Threads of a block suspended per thread (verbose says how many).
+    if (Norm && Id == abi::ThreadSuspendedId &&
+        RecordSize >= abi::ThreadWordBytes)
+      for (uint64_t T = 0; T < Threads; ++T) {
+        uint32_t W;
+        memcpy(&W, H + RecordsAt + T * RecordSize + abi::ThreadWordOffset, 4);
+        ThreadsSuspended += W == abi::TW_Suspended;
+      }
     memcpy(H, &Norm, 4);
     // The block-entry decision word is per round: the next round decides
     // afresh.
@@ -511,6 +532,11 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
             T.CkptMs, T.CopyMs, T.SerMs, T.CkptMs - T.CopyMs - T.SerMs, RestMs,
             MoveMs, Ctx.Index, Ctx.Dev->properties().Name.c_str(),
             Ctx.Backend.c_str());
+  if (Cfg.Verbose && ThreadsSuspended)
+    fprintf(stderr,
+            "hetgpu-migrate: %s: %llu threads suspended at per-thread safe "
+            "points\n",
+            KR.Name.c_str(), (unsigned long long)ThreadsSuspended);
   if (Cfg.Verbose && !Moved.empty())
     fprintf(stderr, "hetgpu-migrate: %s\n", Moved.c_str());
   return Status::ok();

@@ -1,16 +1,21 @@
 ; hetgpu-insert-loop-safepoints: a loop that every thread of the block runs
 ; the same number of times (bounds from kernel arguments and block indices)
 ; gets a counter on its back edge and, every 1024 back edges, a call of
-; __hetgpu_safepoint(). Negative twins get nothing: a grid-stride loop
-; (bounds from threadIdx), a uniform loop after `if (tid >= n) return;`, a
-; loop whose bound is loaded from memory, a loop with a warp operation and a
-; loop outside any kernel. (Loops with barriers: barrier-loops.ll.)
+; __hetgpu_safepoint(). Negative twins get no block-uniform one: a
+; grid-stride loop (bounds from threadIdx), a uniform loop after
+; `if (tid >= n) return;` and a loop whose bound is loaded from memory get a
+; per-thread one instead (marked !hetgpu.thread.safepoint: these kernels are
+; barrier-free and use no shared memory; InstrumentState/thread-loops.ll), a
+; loop with a warp operation and a loop outside any kernel get nothing.
+; (Loops with barriers: barrier-loops.ll.)
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | FileCheck %s
 ; Running it twice adds nothing (the loops now contain a safe point).
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-insert-loop-safepoints -S %s | FileCheck %s
 ; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints,hetgpu-verify -disable-output %s
-; Three back edges (uniform, nested inner and outer) get a safe point.
-; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint()' | FileCheck --check-prefix=COUNT %s
+; Three back edges (uniform, nested inner and outer) get a block-uniform
+; safe point, three a per-thread one.
+; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint()$' | FileCheck --check-prefix=COUNT %s
+; RUN: hetgpu-opt -passes=hetgpu-insert-loop-safepoints -S %s | grep -c 'call void @__hetgpu_safepoint(), !hetgpu.thread.safepoint' | FileCheck --check-prefix=COUNT %s
 ; COUNT: {{^}}3{{$}}
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -62,8 +67,7 @@ exit:
 }
 
 ; for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-; CHECK-NOT: __hetgpu_safepoint
-; CHECK-NOT: hetgpu.loopctr
+; CHECK: call void @__hetgpu_safepoint(), !hetgpu.thread.safepoint
 ; CHECK-LABEL: define void @early_return(
 define void @gridstride(ptr %out, i32 %n) #0 {
 entry:
@@ -91,8 +95,7 @@ exit:
 
 ; if (tid >= n) return; for (i = 0; i < iters; ++i) ...: the threads that
 ; returned never reach the loop, so it is not block-uniform.
-; CHECK-NOT: __hetgpu_safepoint
-; CHECK-NOT: hetgpu.loopctr
+; CHECK: call void @__hetgpu_safepoint(), !hetgpu.thread.safepoint
 ; CHECK-LABEL: define void @load_bound(
 define void @early_return(ptr %out, i32 %n, i32 %iters) #0 {
 entry:
@@ -116,8 +119,7 @@ exit:
 }
 
 ; while (i < *bound): loads are divergent (another thread may write).
-; CHECK-NOT: __hetgpu_safepoint
-; CHECK-NOT: hetgpu.loopctr
+; CHECK: call void @__hetgpu_safepoint(), !hetgpu.thread.safepoint
 ; CHECK-LABEL: define void @warp_op(
 define void @load_bound(ptr %out, ptr %bound) #0 {
 entry:
