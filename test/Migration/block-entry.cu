@@ -25,7 +25,7 @@
 // RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=$s:verbose %t > %t.out.r$s 2> %t.err.r$s || exit 1; \
 // RUN:   diff %t.ref %t.out.r$s || exit 1; \
 // RUN: done
-// RUN: cat %t.err.r1 %t.err.r2 %t.err.r3 | grep -q '_Z11elementwisePjPKji suspended'
+// RUN: grep -q '_Z11elementwisePjPKji suspended' %t.err.r1 %t.err.r2 %t.err.r3
 // A bad visit count is refused by name.
 // RUN: env HETGPU_LOG=warn HETGPU_DEVICE=cpu HETGPU_MIGRATE=visit=0 %t 2>&1 | FileCheck --check-prefix=BAD %s
 // CPU -> OpenCL -> CPU.

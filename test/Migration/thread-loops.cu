@@ -34,8 +34,8 @@
 // RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=$s:verbose %t > %t.out.r$s 2> %t.err.r$s || exit 1; \
 // RUN:   diff %t.ref %t.out.r$s || exit 1; \
 // RUN: done
-// RUN: cat %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4 | grep -q '_Z10gridstridePjPKji: [1-9][0-9]* threads suspended at per-thread safe points'
-// RUN: cat %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4 | grep -q '_Z7collatzPji: [1-9][0-9]* threads suspended at per-thread safe points'
+// RUN: grep -q '_Z10gridstridePjPKji: [1-9][0-9]* threads suspended at per-thread safe points' %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4
+// RUN: grep -q '_Z7collatzPji: [1-9][0-9]* threads suspended at per-thread safe points' %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4
 // CPU -> OpenCL -> CPU.
 // RUN: %if pocl && built-target-spirv %{ env HETGPU_DEVICE=cpu HETGPU_MIGRATE=visit=100:to=opencl,cpu:verbose %t > %t.out.o 2> %t.err.o %}
 // RUN: %if pocl && built-target-spirv %{ diff %t.ref %t.out.o %}
