@@ -23,14 +23,12 @@
 // MOVE: device 0 moved from Host CPU {{.*}} to Fake NVIDIA GPU (nvidia), 2 allocations copied
 // MOVE: device 0 moved from Fake NVIDIA GPU to Host CPU {{.*}} (cpu), 2 allocations copied
 // VMM: vmm-reserve 32 MiB at the asked address
-// The 40 MiB allocation goes to the GPU and back through the pinned ring
-// (NVIDIAStaging.cpp) in 16 MiB chunks.
+// The 40 MiB allocation goes to the GPU through the pinned ring
+// (NVIDIAStaging.cpp) in 16 MiB chunks, and back in one pageable copy.
 // VMM: memcpy-htod gpu 0 16777216 bytes
 // VMM-NEXT: memcpy-htod gpu 0 16777216 bytes
 // VMM-NEXT: memcpy-htod gpu 0 8388608 bytes
-// VMM: memcpy-dtoh gpu 0 16777216 bytes
-// VMM-NEXT: memcpy-dtoh gpu 0 16777216 bytes
-// VMM-NEXT: memcpy-dtoh gpu 0 8388608 bytes
+// VMM: memcpy-dtoh gpu 0 41943040 bytes
 // REFUSED: to nvidia: rc 801 (cannot migrate device 0 from Host CPU {{.*}} to Fake NVIDIA GPU: Fake NVIDIA GPU cannot map memory at unified addresses (no unified address space: HETGPU_MIGRATE unset or HETGPU_ARENA=0)
 #include <cstdio>
 #include <cstring>

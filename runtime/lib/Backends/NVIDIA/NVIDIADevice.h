@@ -186,11 +186,8 @@ public:
                   size_t Bytes) override;
   /// Through a ring of pinned buffers (NVIDIAStaging.cpp).
   Status copyInBulk(void *Dst, const void *Src, size_t Bytes) override;
-  Status copyOutBulk(void *Dst, const void *Src, size_t Bytes) override;
 
 private:
-  Status copyBulk(void *Dst, const void *Src, size_t Bytes, bool ToDevice);
-
   const Driver &D;
   CUcontext Ctx;
   CUstream Stream;

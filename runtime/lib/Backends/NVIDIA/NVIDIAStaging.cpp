@@ -3,15 +3,17 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// NVIDIAQueue::copyInBulk / copyOutBulk: a migration's copy of an
-/// allocation between the GPU and pageable pages of the arena file, in
-/// chunks through a ring of pinned buffers: host threads fill or drain one
-/// slot while the GPU copies the others. On the H200 machine
-/// (bench/migration/staging-cost.cpp, 256 MiB) host -> GPU: the driver's
-/// pageable copy 6.5 GB/s, this ring (8 threads, 16 MiB slots) 26 GB/s;
-/// GPU -> fresh host pages: populate + pageable copy 1.2 GB/s, the ring
-/// 4.4 GB/s (its threads fault the pages in). The ring (4 x 16 MiB, portable
-/// pinned memory) is made at the first bulk copy of the process and kept.
+/// NVIDIAQueue::copyInBulk: a migration's host -> GPU copy of an allocation
+/// (pageable pages of the arena file) in chunks through a ring of pinned
+/// buffers: host threads fill one slot while the GPU copies the previous
+/// ones. On the H200 machine (bench/migration/staging-cost.cpp, 256 MiB)
+/// the driver's own pageable copy ran at 6.5 GB/s, this ring with 8 threads
+/// and 16 MiB slots at 26 GB/s. The ring (4 x 16 MiB, portable pinned
+/// memory) is made at the first bulk copy of the process and kept. GPU ->
+/// host copies take the default path (Queue::copyOutBulk: pages populated
+/// in parallel, one pageable copy): a ring the other way, its threads
+/// faulting the pages in, was slower in the moves of bench/migration
+/// (64 MiB: 76 ms against 28 ms).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -63,9 +65,12 @@ void parallelCopy(char *Dst, const char *Src, size_t N, unsigned Threads) {
 
 } // namespace
 
-/// The ring's slots, allocated at the first bulk copy (R.M held); false
-/// when the process has no pinned memory for them.
-static bool haveSlots(const Driver &D, PinnedRing &R) {
+Status NVIDIAQueue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
+  if (Bytes < BulkMinBytes)
+    return Queue::copyInBulk(Dst, Src, Bytes);
+  PinnedRing &R = ring();
+  std::lock_guard<std::mutex> L(R.M);
+  ContextScope S(D, Ctx);
   if (!R.Slot[0] && !R.Failed)
     for (char *&P : R.Slot)
       if (D.MemHostAlloc(reinterpret_cast<void **>(&P), SlotBytes,
@@ -75,73 +80,34 @@ static bool haveSlots(const Driver &D, PinnedRing &R) {
             D.MemFreeHost(Q);
         std::fill(std::begin(R.Slot), std::end(R.Slot), nullptr);
         R.Failed = true;
-        log(LogLevel::Info, "nvidia: no pinned staging buffers; large "
-                            "migration copies use the driver's staging");
+        log(LogLevel::Info, "nvidia: no pinned staging buffers; large host "
+                            "-> GPU copies use the driver's staging");
         break;
       }
-  return !R.Failed;
-}
-
-Status NVIDIAQueue::copyBulk(void *Dst, const void *Src, size_t Bytes,
-                             bool ToDevice) {
-  auto Plain = [&] {
-    return ToDevice ? Queue::copyInBulk(Dst, Src, Bytes)
-                    : Queue::copyOutBulk(Dst, Src, Bytes);
-  };
-  if (Bytes < BulkMinBytes)
-    return Plain();
-  PinnedRing &R = ring();
-  std::lock_guard<std::mutex> L(R.M);
-  ContextScope S(D, Ctx);
   CUevent Ev[Slots] = {};
-  bool Ready = haveSlots(D, R);
+  bool Events = !R.Failed;
   for (CUevent &E : Ev)
-    if (Ready && D.EventCreate(&E, CU_EVENT_DISABLE_TIMING_) != CUDA_SUCCESS)
-      Ready = false;
+    if (Events && D.EventCreate(&E, CU_EVENT_DISABLE_TIMING_) != CUDA_SUCCESS)
+      Events = false;
   Status St;
-  if (!Ready) {
-    St = Plain();
+  if (!Events) {
+    St = Queue::copyInBulk(Dst, Src, Bytes);
   } else {
     unsigned Threads =
         std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
-    char *To = static_cast<char *>(Dst);
     const char *From = static_cast<const char *>(Src);
     size_t Chunks = (Bytes + SlotBytes - 1) / SlotBytes;
-    auto Len = [&](size_t I) {
-      return std::min(SlotBytes, Bytes - I * SlotBytes);
-    };
-    // To the device: the host fills slot I while the GPU copies the ones
-    // before. From it: the GPU fills the slots ahead while the host drains
-    // slot I (its threads fault the destination's pages in).
-    for (size_t I = 0; I < Chunks + (ToDevice ? 0 : Slots) && St.isOk(); ++I) {
+    for (size_t I = 0; I < Chunks && St.isOk(); ++I) {
       int K = int(I % Slots);
-      if (ToDevice) {
-        if (I >= size_t(Slots))
-          St = check(D, D.EventSynchronize(Ev[K]), "cuEventSynchronize");
-        if (!St.isOk())
-          break;
-        parallelCopy(R.Slot[K], From + I * SlotBytes, Len(I), Threads);
-        St = check(D,
-                   D.MemcpyHtoDAsync(dptr(To) + I * SlotBytes, R.Slot[K],
-                                     Len(I), Stream),
-                   "cuMemcpyHtoDAsync");
-      } else {
-        if (I >= size_t(Slots)) {
-          size_t J = I - Slots;
-          if (J < Chunks) {
-            St = check(D, D.EventSynchronize(Ev[K]), "cuEventSynchronize");
-            if (!St.isOk())
-              break;
-            parallelCopy(To + J * SlotBytes, R.Slot[K], Len(J), Threads);
-          }
-        }
-        if (I < Chunks)
-          St = check(D,
-                     D.MemcpyDtoHAsync(R.Slot[K], dptr(From) + I * SlotBytes,
-                                       Len(I), Stream),
-                     "cuMemcpyDtoHAsync");
-      }
-      if (St.isOk() && I < Chunks)
+      if (I >= size_t(Slots)) // the slot's previous copy is done
+        St = check(D, D.EventSynchronize(Ev[K]), "cuEventSynchronize");
+      if (!St.isOk())
+        break;
+      size_t Off = I * SlotBytes, Len = std::min(SlotBytes, Bytes - Off);
+      parallelCopy(R.Slot[K], From + Off, Len, Threads);
+      St = check(D, D.MemcpyHtoDAsync(dptr(Dst) + Off, R.Slot[K], Len, Stream),
+                 "cuMemcpyHtoDAsync");
+      if (St.isOk())
         St = check(D, D.EventRecord(Ev[K], Stream), "cuEventRecord");
     }
     Status Sync = synchronize();
@@ -152,12 +118,4 @@ Status NVIDIAQueue::copyBulk(void *Dst, const void *Src, size_t Bytes,
     if (E)
       D.EventDestroy(E);
   return St;
-}
-
-Status NVIDIAQueue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
-  return copyBulk(Dst, Src, Bytes, /*ToDevice=*/true);
-}
-
-Status NVIDIAQueue::copyOutBulk(void *Dst, const void *Src, size_t Bytes) {
-  return copyBulk(Dst, Src, Bytes, /*ToDevice=*/false);
 }
