@@ -315,8 +315,15 @@ Function *buildLaneFunction(Module &M, Function &T) {
   for (LaneLoop &RL : RowLoops)
     useRowIds(M, RL, X0, Y0, Z0, Lin0);
   Loops.append(RowLoops.begin(), RowLoops.end());
-  LaneLoopFunction LLF{LF, Entry, Dispatch, At, Done, Exit, GenericLatch,
-                       std::move(Loops)};
+  LaneLoopFunction LLF{LF,
+                       Entry,
+                       Dispatch,
+                       At,
+                       Done,
+                       Exit,
+                       GenericLatch,
+                       std::move(Loops),
+                       findUniformWarpOps(T)};
   if (!soaDisabled())
     convertToWarpArrays(M, LLF);
   return LF;

@@ -89,7 +89,7 @@ private:
                  function_ref<void(IRBuilder<> &, Value *, Value *)> Body);
   void buildCopyIn();
   BasicBlock *buildCopyOut();
-  void rewire(BasicBlock *CopyOut, CallInst *Fuse);
+  CallInst *rewire(BasicBlock *CopyOut, CallInst *Fuse);
 
   Module &M;
   const DataLayout &DL;
@@ -415,8 +415,8 @@ BasicBlock *WarpArrays::buildCopyOut() {
 }
 
 /// Every way back to the executor from the inlined loops passes CopyOut;
-/// fused operations work on the arrays.
-void WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
+/// fused operations work on the arrays. Returns the new fuse call.
+CallInst *WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
   // The generic loop (plain calls) wrote the states itself.
   for (BasicBlock *BB : {L.Done, Fuse->getParent()}) {
     Instruction *Term = BB->getTerminator();
@@ -441,9 +441,11 @@ void WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
       "__hetgpu_exec_fuse_soa",
       FunctionType::get(I32, {I32, Ptr, Ptr, Ptr, Ptr}, false));
   IRBuilder<> FB(Fuse);
-  Value *Next = FB.CreateCall(FuseSoA, {Mask, Out, KindA, ArgA, ResA}, "next");
+  CallInst *Next =
+      FB.CreateCall(FuseSoA, {Mask, Out, KindA, ArgA, ResA}, "next");
   Fuse->replaceAllUsesWith(Next);
   Fuse->eraseFromParent();
+  return Next;
 }
 
 void WarpArrays::run() {
@@ -472,7 +474,8 @@ void WarpArrays::run() {
   ResA = array(I32, 32, "warp.result");
   rewriteAccesses();
   buildCopyIn();
-  rewire(buildCopyOut(), Fuse);
+  CallInst *FuseSoA = rewire(buildCopyOut(), Fuse);
+  inlineUniformWarpOps(M, L, FuseSoA, ArgA, ResA);
 }
 
 } // namespace

@@ -108,8 +108,10 @@ define void @s(ptr %out) #0 {
 ; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
 ; ARRAYS-NEXT: i32 0, label %[[AT0:.*]]
 ; ARRAYS-NEXT: i32 1, label %copyin1.head
-; After a fused operation: the loops directly, anything else copies out.
-; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse ]
+; After a fused operation: the loops directly, anything else copies out;
+; the ballot with the full mask also from its vector code
+; (uniform-warp-ops.ll).
+; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse.call ], [ 1, %uniform.sync1 ]
 ; ARRAYS-NEXT: switch i32 %at, label %copyout [
 ; ARRAYS-NEXT: i32 0, label %[[AT0]]
 ; ARRAYS-NEXT: i32 1, label %[[AT1:.*]]
@@ -142,7 +144,7 @@ define void @s(ptr %out) #0 {
 ; Region 1 reads the ballot's result from the warp array.
 ; ARRAYS: [[AT1]]:
 ; ARRAYS: getelementptr inbounds [32 x i32], ptr %warp.result, i32 0, i32 %
-; ARRAYS: fuse:
+; ARRAYS: fuse.call:
 ; ARRAYS-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(i32 %3, ptr %5, ptr %warp.kind, ptr %warp.args, ptr %warp.result)
 ; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
 ; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
