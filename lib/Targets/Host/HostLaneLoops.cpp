@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -170,6 +171,75 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
   }
 }
 
+/// The invariant loads of the inlined setups of \p LF that read the
+/// argument buffer (arg 0), the block context (arg 1) or a parameter
+/// through a pointer read from the argument buffer become one load each in
+/// \p Entry. Every lane runs its thread's setup, which reads them all
+/// (SIMTToMIMD), so they may be read once per call; in the loops O3 would
+/// sink them into the conditional code that uses them, where they cannot
+/// be speculated and keep the region from vectorising (warpVote's
+/// `i < n ? in[i] : 0`).
+void hoistSetupLoads(Function &LF, BasicBlock *Entry) {
+  const DataLayout &DL = LF.getDataLayout();
+  // Loads of the same address, type and alignment, by their base.
+  using Key = std::tuple<Value *, uint64_t, Type *, uint64_t>;
+  std::map<Key, LoadInst *> Hoisted;
+  IRBuilder<> B(Entry->getTerminator());
+  auto Hoist = [&](LoadInst *LI, Value *Base, uint64_t Off) {
+    Key K{Base, Off, LI->getType(), LI->getAlign().value()};
+    LoadInst *&H = Hoisted[K];
+    if (!H) {
+      H = B.CreateAlignedLoad(
+          LI->getType(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Off),
+          LI->getAlign(), LI->getName());
+      H->setMetadata(LLVMContext::MD_invariant_load,
+                     MDNode::get(LF.getContext(), {}));
+    }
+    LI->replaceAllUsesWith(H);
+    LI->eraseFromParent();
+    return H;
+  };
+  auto Invariant = [](Instruction &I) -> LoadInst * {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    return LI && LI->isSimple() &&
+                   LI->hasMetadata(LLVMContext::MD_invariant_load)
+               ? LI
+               : nullptr;
+  };
+  auto BaseOf = [&](LoadInst *LI, uint64_t &Off) {
+    APInt A(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+    Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
+        DL, A, /*AllowNonInbounds=*/true);
+    Off = A.getZExtValue();
+    return A.isNegative() ? nullptr : Base;
+  };
+  // First the argument buffer's pointers and the context's fields, then
+  // what is read through those pointers.
+  SmallVector<LoadInst *, 32> Slots, Params;
+  for (Instruction &I : instructions(LF))
+    if (LoadInst *LI = Invariant(I)) {
+      uint64_t Off;
+      Value *Base = BaseOf(LI, Off);
+      if (Base == LF.getArg(0) || Base == LF.getArg(1))
+        Slots.push_back(LI);
+    }
+  std::set<LoadInst *> SlotLoads;
+  for (LoadInst *LI : Slots) {
+    uint64_t Off;
+    Value *Base = BaseOf(LI, Off);
+    LoadInst *H = Hoist(LI, Base, Off);
+    if (Base == LF.getArg(0))
+      SlotLoads.insert(H);
+  }
+  for (LoadInst *H : SlotLoads)
+    for (User *U : H->users())
+      if (auto *LI = dyn_cast<LoadInst>(U);
+          LI && LI->getPointerOperand() == H && Invariant(*LI))
+        Params.push_back(LI);
+  for (LoadInst *LI : Params)
+    Hoist(LI, LI->getPointerOperand(), 0);
+}
+
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
 /// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
 /// (ABI/BlockExecutor.h): a switch on the resume point around one loop per
@@ -206,6 +276,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
   LF->addFnAttr(Attribute::NoUnwind);
   for (unsigned A : {0u, 1u, 2u, 5u})
     LF->addParamAttr(A, Attribute::NoAlias);
+
   Argument *Args = LF->getArg(0), *Ctx = LF->getArg(1), *TS = LF->getArg(2),
            *Mask = LF->getArg(3), *Resume = LF->getArg(4),
            *Out = LF->getArg(5), *FuseOn = LF->getArg(6);
@@ -311,6 +382,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
       LF->eraseFromParent();
       return nullptr;
     }
+  hoistSetupLoads(*LF, Entry);
   // Row loops: tid and linear id from lane 0's.
   for (LaneLoop &RL : RowLoops)
     useRowIds(M, RL, X0, Y0, Z0, Lin0);
