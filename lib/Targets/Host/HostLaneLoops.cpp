@@ -24,6 +24,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -171,24 +172,33 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
   }
 }
 
-/// The invariant loads of the inlined setups of \p LF that read the
-/// argument buffer (arg 0), the block context (arg 1) or a parameter
-/// through a pointer read from the argument buffer become one load each in
-/// \p Entry. Every lane runs its thread's setup, which reads them all
-/// (SIMTToMIMD), so they may be read once per call; in the loops O3 would
-/// sink them into the conditional code that uses them, where they cannot
-/// be speculated and keep the region from vectorising (warpVote's
-/// `i < n ? in[i] : 0`).
-void hoistSetupLoads(Function &LF, BasicBlock *Entry) {
+/// The invariant loads of the inlined setups in \p LF that read the
+/// argument buffer (arg 0) or a parameter through a pointer read from it
+/// become one load each before the loop(s) of their resume point (the
+/// block that picks between a point's loops). Every lane runs its thread's
+/// setup, which reads them all (SIMTToMIMD), so they may be read once per
+/// entry of a loop; inside it O3 would sink them into the conditional code
+/// that uses them, where they cannot be speculated and keep the region
+/// from vectorising (warpVote's `i < n ? in[i] : 0`). Block-context loads
+/// stay where they are (hoisting those as well cost bench.cu's transpose
+/// 2 instructions per thread and gained nothing).
+void hoistParamLoads(Function &LF, ArrayRef<LaneLoop> Loops) {
   const DataLayout &DL = LF.getDataLayout();
-  // Loads of the same address, type and alignment, by their base.
-  using Key = std::tuple<Value *, uint64_t, Type *, uint64_t>;
+  DominatorTree DT(LF);
+  // Per loop entry: loads of the same address, type and alignment.
+  using Key = std::tuple<BasicBlock *, Value *, uint64_t, Type *, uint64_t>;
   std::map<Key, LoadInst *> Hoisted;
-  IRBuilder<> B(Entry->getTerminator());
-  auto Hoist = [&](LoadInst *LI, Value *Base, uint64_t Off) {
-    Key K{Base, Off, LI->getType(), LI->getAlign().value()};
+  auto PickOf = [&](Instruction *I) -> BasicBlock * {
+    for (const LaneLoop &LL : Loops)
+      if (DT.dominates(LL.I->getParent(), I->getParent()))
+        return LL.Pick;
+    return nullptr;
+  };
+  auto Hoist = [&](LoadInst *LI, BasicBlock *Pick, Value *Base, uint64_t Off) {
+    Key K{Pick, Base, Off, LI->getType(), LI->getAlign().value()};
     LoadInst *&H = Hoisted[K];
     if (!H) {
+      IRBuilder<> B(Pick->getTerminator());
       H = B.CreateAlignedLoad(
           LI->getType(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Off),
           LI->getAlign(), LI->getName());
@@ -199,45 +209,35 @@ void hoistSetupLoads(Function &LF, BasicBlock *Entry) {
     LI->eraseFromParent();
     return H;
   };
-  auto Invariant = [](Instruction &I) -> LoadInst * {
-    auto *LI = dyn_cast<LoadInst>(&I);
+  auto Invariant = [](Value *V) -> LoadInst * {
+    auto *LI = dyn_cast<LoadInst>(V);
     return LI && LI->isSimple() &&
                    LI->hasMetadata(LLVMContext::MD_invariant_load)
                ? LI
                : nullptr;
   };
-  auto BaseOf = [&](LoadInst *LI, uint64_t &Off) {
-    APInt A(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
-    Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
-        DL, A, /*AllowNonInbounds=*/true);
-    Off = A.getZExtValue();
-    return A.isNegative() ? nullptr : Base;
-  };
-  // First the argument buffer's pointers and the context's fields, then
-  // what is read through those pointers.
-  SmallVector<LoadInst *, 32> Slots, Params;
+  // First the argument buffer's pointers, then what is read through them.
+  SmallVector<std::tuple<LoadInst *, BasicBlock *, uint64_t>, 32> Slots;
   for (Instruction &I : instructions(LF))
-    if (LoadInst *LI = Invariant(I)) {
-      uint64_t Off;
-      Value *Base = BaseOf(LI, Off);
-      if (Base == LF.getArg(0) || Base == LF.getArg(1))
-        Slots.push_back(LI);
+    if (LoadInst *LI = Invariant(&I)) {
+      APInt A(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+      Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, A, /*AllowNonInbounds=*/true);
+      if (Base == LF.getArg(0) && !A.isNegative())
+        if (BasicBlock *Pick = PickOf(LI))
+          Slots.push_back({LI, Pick, A.getZExtValue()});
     }
-  std::set<LoadInst *> SlotLoads;
-  for (LoadInst *LI : Slots) {
-    uint64_t Off;
-    Value *Base = BaseOf(LI, Off);
-    LoadInst *H = Hoist(LI, Base, Off);
-    if (Base == LF.getArg(0))
-      SlotLoads.insert(H);
+  SmallVector<std::pair<LoadInst *, BasicBlock *>, 32> Params;
+  std::set<LoadInst *> Seen;
+  for (auto [LI, Pick, Off] : Slots) {
+    LoadInst *H = Hoist(LI, Pick, LF.getArg(0), Off);
+    if (Seen.insert(H).second)
+      for (User *U : H->users())
+        if (LoadInst *PL = Invariant(U); PL && PL->getPointerOperand() == H)
+          Params.push_back({PL, Pick});
   }
-  for (LoadInst *H : SlotLoads)
-    for (User *U : H->users())
-      if (auto *LI = dyn_cast<LoadInst>(U);
-          LI && LI->getPointerOperand() == H && Invariant(*LI))
-        Params.push_back(LI);
-  for (LoadInst *LI : Params)
-    Hoist(LI, LI->getPointerOperand(), 0);
+  for (auto [LI, Pick] : Params)
+    Hoist(LI, Pick, LI->getPointerOperand(), 0);
 }
 
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
@@ -382,11 +382,11 @@ Function *buildLaneFunction(Module &M, Function &T) {
       LF->eraseFromParent();
       return nullptr;
     }
-  hoistSetupLoads(*LF, Entry);
   // Row loops: tid and linear id from lane 0's.
   for (LaneLoop &RL : RowLoops)
     useRowIds(M, RL, X0, Y0, Z0, Lin0);
   Loops.append(RowLoops.begin(), RowLoops.end());
+  hoistParamLoads(*LF, Loops);
   LaneLoopFunction LLF{LF,
                        Entry,
                        Dispatch,

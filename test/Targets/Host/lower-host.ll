@@ -58,13 +58,6 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES-LABEL: define void @__hetgpu_block_s(
 ; LANES: call void @__hetgpu_exec_block_lanes(ptr %args, ptr %ctx, ptr @s.hetgpu.thread, ptr @s.hetgpu.thread.lanes, i32 {{[0-9]+}}, ptr @s.name)
 ; LANES-LABEL: define internal void @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
-; The inlined setups' parameter loads, once in the entry (not per lane).
-; LANES-NEXT: entry:
-; LANES-NEXT: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 0
-; LANES-NEXT: %[[OUTADDR:.*]] = load ptr, ptr %[[SLOT]], align 8, !invariant.load
-; LANES-NEXT: %[[OUTP:[0-9]+]] = getelementptr inbounds i8, ptr %[[OUTADDR]], i64 0
-; LANES-NEXT: %[[OUT:.*]] = load ptr, ptr %[[OUTP]], align 8, !invariant.load
-; LANES-NEXT: br label %dispatch
 ; LANES: %at = phi i32 [ %4, %entry ], [ %next, %fuse ]
 ; LANES-NEXT: switch i32 %at, label %[[GENERIC:.*]] [
 ; LANES-NEXT: i32 0, label %[[AT0:.*]]
@@ -74,19 +67,30 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES: call i32 @s.hetgpu.thread(ptr %0, ptr %1, ptr
 ; Resume point 0: ts[i].resume = 0, then the inlined thread function pruned
 ; to region 0 (no dispatch: it stops at the barrier, kind 1, returns id 1).
+; The inlined setup's parameter loads, once before the loop (not per lane).
 ; LANES: [[AT0]]:
+; LANES-NEXT: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 0
+; LANES-NEXT: %[[OUTADDR:.*]] = load ptr, ptr %[[SLOT]], align 8, !invariant.load
+; LANES-NEXT: %[[OUTP:[0-9]+]] = getelementptr inbounds i8, ptr %[[OUTADDR]], i64 0
+; LANES-NEXT: %[[OUT0:.*]] = load ptr, ptr %[[OUTP]], align 8, !invariant.load
+; LANES-NEXT: br label %lanes
 ; LANES: store i32 0, ptr %[[TS0:[0-9]+]]
 ; LANES-NOT: load ptr, ptr %0
 ; LANES-NOT: switch
-; LANES-NOT: store i32 1, ptr %[[OUT]]
+; LANES-NOT: store i32 1, ptr %[[OUT0]]
 ; LANES: store i32 1, ptr
 ; LANES-NOT: switch
 ; Resume point 1: region 1 only (the store to out, exit with id 0).
 ; LANES: [[AT1]]:
+; LANES-NEXT: getelementptr inbounds i8, ptr %0, i64 0
+; LANES-NEXT: %[[OUTADDR1:.*]] = load ptr, ptr
+; LANES-NEXT: %[[OUTP1:[0-9]+]] = getelementptr inbounds i8, ptr %[[OUTADDR1]], i64 0
+; LANES-NEXT: %[[OUT1:.*]] = load ptr, ptr %[[OUTP1]], align 8, !invariant.load
+; LANES-NEXT: br label %lanes
 ; LANES: store i32 1, ptr %[[TS1:[0-9]+]]
 ; LANES-NOT: load ptr, ptr %0
 ; LANES-NOT: switch
-; LANES: store i32 1, ptr %[[OUT]]
+; LANES: store i32 1, ptr %[[OUT1]]
 ; LANES-NOT: switch
 ; LANES: fuse:
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
@@ -127,6 +131,8 @@ define void @s(ptr %out) #0 {
 ; ARRAYS: call i32 @w.hetgpu.thread(
 ; ARRAYS: br i1 %{{[0-9]+}}, label %[[GEN]], label %exit
 ; ARRAYS: [[AT0]]:
+; ARRAYS-NOT: {{^}}{{[a-z]}}
+; ARRAYS: %p.i{{[0-9]*}} = load i32, ptr %{{.*}}, align 4, !invariant.load
 ; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
 ; Region 0 of the loop for any mask: tid from the state, the ballot's kind
 ; (12) and operands to the warp arrays (the state is not written).
