@@ -135,12 +135,14 @@ bool soaDisabled() {
 /// In the row loop \p RL, the loads of the lane's tid and linear id become
 /// lane 0's (\p X0, \p Y0, \p Z0, \p Lin0) plus the lane index where it
 /// counts.
-void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
-               Value *Lin0) {
+SmallVector<Instruction *, 4> useRowIds(Module &M, const LaneLoop &RL,
+                                        Value *X0, Value *Y0, Value *Z0,
+                                        Value *Lin0) {
   const DataLayout &DL = M.getDataLayout();
   Type *I32 = Type::getInt32Ty(M.getContext());
   SmallVector<std::pair<Value *, uint64_t>, 8> Work{{RL.Lane, 0}};
   SmallVector<std::pair<LoadInst *, Value *>, 8> Repl;
+  SmallVector<Instruction *, 4> TidX;
   while (!Work.empty()) {
     auto [V, Off] = Work.pop_back_val();
     for (User *U : V->users()) {
@@ -156,9 +158,13 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
           !LI->isSimple())
         continue;
       IRBuilder<> RB(LI);
-      if (Off == offsetof(hetgpu_thread_state, tid))
-        Repl.push_back({LI, RB.CreateAdd(X0, RL.I, "tid.x.row")});
-      else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
+      // x0 + 31 < blockDim.x: no wrap.
+      if (Off == offsetof(hetgpu_thread_state, tid)) {
+        TidX.push_back(cast<Instruction>(RB.CreateAdd(X0, RL.I, "tid.x.row",
+                                                      /*HasNUW=*/true,
+                                                      /*HasNSW=*/true)));
+        Repl.push_back({LI, TidX.back()});
+      } else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
         Repl.push_back({LI, Y0});
       else if (Off == offsetof(hetgpu_thread_state, tid) + 8)
         Repl.push_back({LI, Z0});
@@ -170,6 +176,79 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
     LI->replaceAllUsesWith(V);
     LI->eraseFromParent();
   }
+  return TidX;
+}
+
+/// A copy of \p V before \p At when V is invariant in the loops of a
+/// lane-loop function: constants, arguments, values defined in a block
+/// that dominates At, invariant loads of the block context, and pure
+/// arithmetic on those (depth <= 8); null otherwise.
+Value *invariantCopy(Value *V, Instruction *At, DominatorTree &DT,
+                     unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return V;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8)
+    return nullptr;
+  if (DT.dominates(I, At))
+    return I;
+  auto *LI = dyn_cast<LoadInst>(I);
+  if (LI &&
+      !(LI->isSimple() && LI->hasMetadata(LLVMContext::MD_invariant_load)))
+    return nullptr;
+  if (!LI && !isa<CastInst>(I) && !isa<GetElementPtrInst>(I) &&
+      !(isa<BinaryOperator>(I) && !I->isIntDivRem()))
+    return nullptr;
+  SmallVector<Value *, 2> Ops;
+  for (Value *Op : I->operands()) {
+    Value *C = invariantCopy(Op, At, DT, Depth + 1);
+    if (!C)
+      return nullptr;
+    Ops.push_back(C);
+  }
+  Instruction *Copy = I->clone();
+  for (unsigned K = 0; K < Ops.size(); ++K)
+    Copy->setOperand(K, Ops[K]);
+  Copy->insertBefore(At->getIterator());
+  return Copy;
+}
+
+/// In the row loop \p RL (threadIdx.x = x0 + i, \p TidX), an index
+/// `C + threadIdx.x` with C invariant, as CUDA's `blockIdx.x * 32 +
+/// threadIdx.x`, is unsigned arithmetic without wrap flags: its sign
+/// extension is no induction of the loop, so `a[x]` in a region is a
+/// gather or scatter (or, conditional, stays scalar). The row loop is taken
+/// only when C + x0 .. C + x0 + 31 also fits in an int (C computed before
+/// the loops), and the add gets nsw: consecutive accesses.
+void markRowIndices(LaneLoop &RL, ArrayRef<Instruction *> TidX, Value *X0,
+                    DominatorTree &DT) {
+  auto *Br = dyn_cast<BranchInst>(RL.Pick->getTerminator());
+  if (!Br || !Br->isConditional())
+    return;
+  IRBuilder<> B(Br);
+  Value *Ok = nullptr;
+  for (Instruction *T : TidX)
+    for (User *U : T->users()) {
+      auto *Add = dyn_cast<BinaryOperator>(U);
+      if (!Add || Add->getOpcode() != Instruction::Add ||
+          Add->hasNoSignedWrap())
+        continue;
+      Value *C = Add->getOperand(Add->getOperand(0) == T ? 1 : 0);
+      Value *CC = invariantCopy(C, Br, DT);
+      if (!CC)
+        continue;
+      // One instruction per statement: a fixed order.
+      Value *CS = B.CreateSExt(CC, B.getInt64Ty());
+      Value *XS = B.CreateZExt(X0, B.getInt64Ty());
+      Value *Lo = B.CreateAdd(CS, XS);
+      Value *GE = B.CreateICmpSGE(Lo, B.getInt64(INT32_MIN));
+      Value *LE = B.CreateICmpSLE(Lo, B.getInt64(INT32_MAX - 31));
+      Value *Fits = B.CreateAnd(GE, LE);
+      Ok = Ok ? B.CreateAnd(Ok, Fits) : Fits;
+      Add->setHasNoSignedWrap(true);
+    }
+  if (Ok)
+    Br->setCondition(B.CreateAnd(Br->getCondition(), Ok, "row.fits"));
 }
 
 /// The invariant loads of the inlined setups in \p LF that read the
@@ -383,10 +462,16 @@ Function *buildLaneFunction(Module &M, Function &T) {
       return nullptr;
     }
   // Row loops: tid and linear id from lane 0's.
+  SmallVector<SmallVector<Instruction *, 4>, 16> RowTidX;
   for (LaneLoop &RL : RowLoops)
-    useRowIds(M, RL, X0, Y0, Z0, Lin0);
+    RowTidX.push_back(useRowIds(M, RL, X0, Y0, Z0, Lin0));
   Loops.append(RowLoops.begin(), RowLoops.end());
   hoistParamLoads(*LF, Loops);
+  if (!RowLoops.empty()) {
+    DominatorTree DT(*LF);
+    for (unsigned K = 0; K < RowLoops.size(); ++K)
+      markRowIndices(RowLoops[K], RowTidX[K], X0, DT);
+  }
   LaneLoopFunction LLF{LF,
                        Entry,
                        Dispatch,

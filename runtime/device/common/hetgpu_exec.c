@@ -149,13 +149,22 @@ static uint32_t lanesOf(uint32_t N, uint32_t W) {
  * the shape alone: when the worker's previous block had the same shape and
  * frame size in the same area (hosted builds), only resume and status are
  * reset (generated code never writes the others; kind, arg and result are
- * written before they are read). */
+ * written before they are read). With \p FirstLanes (lane-loop functions
+ * and known masks: no status is read, and a warp's lanes are entered at
+ * its first runnable lane's resume point) only the first lane of each
+ * warp is reset. */
 static void initStates(hetgpu_thread_state *TS, char *Frames,
-                       const uint32_t *Dim, uint32_t FrameSize) {
+                       const uint32_t *Dim, uint32_t FrameSize,
+                       int FirstLanes) {
   uint32_t BX = Dim[0], BY = Dim[1], N = BX * BY * Dim[2];
 #if __STDC_HOSTED__
   if (Laid.Area == (char *)TS && Laid.BX == BX && Laid.BY == BY &&
       Laid.BZ == Dim[2] && Laid.FrameSize == FrameSize) {
+    if (FirstLanes) {
+      for (uint32_t I = 0; I < N; I += 32)
+        TS[I].resume = 0;
+      return;
+    }
     for (uint32_t I = 0; I < N; ++I) {
       TS[I].resume = 0;
       TS[I].status = HETGPU_ST_RUN;
@@ -277,13 +286,13 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     __builtin_trap();
   }
   hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
-  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize);
   /* Runnable lanes per warp (bit i: lane i); at the start all of them, after
    * a barrier round those that waited at it. A block has at most 1024
    * threads in CUDA; a larger one scans the statuses instead. */
   uint32_t NumWarps = (N + 31) / 32;
   uint32_t Runs[32], BarIds[32];
   int Known = NumWarps <= 32;
+  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize, Known && LanesFn);
   for (uint32_t W = 0; Known && W < NumWarps; ++W)
     Runs[W] = lanesOf(N, W);
   for (;;) {

@@ -152,7 +152,7 @@ define void @s(ptr %out) #0 {
 ; ARRAYS: [[ROW0]]:
 ; ARRAYS-NEXT: %[[RI:.*]] = phi i32
 ; ARRAYS-NOT: lshr i32 %3
-; ARRAYS: %tid.x.row = add i32 %x0, %[[RI]]
+; ARRAYS: %tid.x.row = add nuw nsw i32 %x0, %[[RI]]
 ; ARRAYS: store i32 12, ptr
 ; Region 1 reads the ballot's result from the warp array.
 ; ARRAYS: [[AT1]]:
@@ -204,7 +204,7 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: rowlanes:
 ; ARRAYS-NOT: warp.kind
-; ARRAYS: %tid.x.row = add i32 %x0, %i
+; ARRAYS: %tid.x.row = add nuw nsw i32 %x0, %i
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; ARRAYS-NEXT: icmp
