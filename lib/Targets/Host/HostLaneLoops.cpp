@@ -433,8 +433,10 @@ Function *buildLaneFunction(Module &M, Function &T) {
     Value *Lane = B.CreateGEP(
         I8, TS, B.CreateMul(B.CreateZExt(I, B.getInt64Ty()),
                             B.getInt64(sizeof(hetgpu_thread_state))));
-    if (Point >= 0)
-      B.CreateStore(B.getInt32(uint32_t(Point)), Lane);
+    // No store of Point to ts[i].resume: the inlined region does not read
+    // it (inlineRegion drops T's dispatch) and the executor reads only the
+    // resume points of lanes it stopped itself (hetgpu_warp_sched.h); the
+    // store, 56 bytes apart per lane, kept barrier-only regions scalar.
     CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
     B.CreateBr(Latch);
