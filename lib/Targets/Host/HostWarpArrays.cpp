@@ -391,11 +391,20 @@ BasicBlock *WarpArrays::buildCopyOut() {
       });
   // First, in one pass that vectorises, whether any lane of the mask is
   // still alive: if none is, there is nothing to copy.
+  // A full mask (the common case) needs no mask test: one OR over the ids.
   BasicBlock *CopyOut = BasicBlock::Create(C, "copyout", &F, Head);
+  BasicBlock *Full = BasicBlock::Create(C, "copyout.full", &F, Head);
   BasicBlock *Any = BasicBlock::Create(C, "copyout.any", &F, Head);
   BasicBlock *Check = BasicBlock::Create(C, "copyout.check", &F, Head);
-  BranchInst::Create(Any, CopyOut);
-  IRBuilder<> B(Any);
+  IRBuilder<> B(CopyOut);
+  B.CreateCondBr(B.CreateICmpEQ(Mask, B.getInt32(-1)), Full, Any);
+  B.SetInsertPoint(Full);
+  Value *AllIds = B.CreateAlignedLoad(FixedVectorType::get(I32, 32), Out,
+                                      Align(4), "ids.all");
+  Value *AnyAlive = B.CreateOrReduce(AllIds);
+  B.CreateCondBr(B.CreateICmpEQ(AnyAlive, B.getInt32(0)), L.Exit, Head);
+  J->addIncoming(ConstantInt::get(I32, 0), Full);
+  B.SetInsertPoint(Any);
   PHINode *K = B.CreatePHI(I32, 2, "k");
   PHINode *Acc = B.CreatePHI(I32, 2, "alive");
   Value *In = B.CreateTrunc(B.CreateLShr(Mask, K), B.getInt1Ty());

@@ -174,6 +174,15 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: %[[RF:[0-9]+]] = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 24
 ; ARRAYS-NEXT: %[[RV:[0-9]+]] = load i32, ptr %[[RF]]
 ; ARRAYS-NEXT: store i32 %[[RV]], ptr %[[RA]]
+; With the full mask, one OR over the 32 ids instead.
+; ARRAYS: copyout:
+; ARRAYS-NEXT: %[[FULLM:[0-9]+]] = icmp eq i32 %3, -1
+; ARRAYS-NEXT: br i1 %[[FULLM]], label %copyout.full, label %copyout.any
+; ARRAYS: copyout.full:
+; ARRAYS-NEXT: %ids.all = load <32 x i32>, ptr %5, align 4
+; ARRAYS-NEXT: %[[OR:[0-9]+]] = call i32 @llvm.vector.reduce.or.v32i32(<32 x i32> %ids.all)
+; ARRAYS-NEXT: %[[NONE0:[0-9]+]] = icmp eq i32 %[[OR]], 0
+; ARRAYS-NEXT: br i1 %[[NONE0]], label %exit, label %copyout.head
 ; ARRAYS: copyout.any:
 ; ARRAYS-NEXT: %k = phi i32 [ 0, %copyout ], [ %k.next, %copyout.any ]
 ; ARRAYS-NEXT: %alive = phi i32 [ 0, %copyout ], [ %[[ALIVE:[0-9]+]], %copyout.any ]
