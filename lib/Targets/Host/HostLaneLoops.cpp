@@ -319,6 +319,41 @@ void hoistParamLoads(Function &LF, ArrayRef<LaneLoop> Loops) {
     Hoist(LI, Pick, LI->getPointerOperand(), 0);
 }
 
+/// Lane 0's thread indices and whether a call may take the row loops.
+struct RowIds {
+  llvm::Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
+              *Lin0 = nullptr;
+};
+
+/// Row: all 32 lanes run and are in the row of lane 0 (tid.x of lane 0
+/// plus 31 < blockDim.x). Lanes of a warp have consecutive linear ids, so
+/// lane i then has tid (x0 + i, y0, z0) and linear id lin0 + i: the row
+/// loops compute them instead of loading them from the states, have no
+/// mask test, and accesses indexed by threadIdx.x become consecutive
+/// (vector loads and stores instead of gathers and masked operations).
+/// Computed in \p Entry from lane 0's state \p TS, \p Ctx and \p Mask.
+RowIds rowCondition(BasicBlock *Entry, Value *TS, Value *Ctx, Value *Mask) {
+  IRBuilder<> B(Entry);
+  Type *I32 = B.getInt32Ty(), *I8 = B.getInt8Ty();
+  auto Field = [&](Value *Base, size_t Off, const Twine &Name) {
+    return B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I8, Base, Off), Name);
+  };
+  RowIds R;
+  R.X0 = Field(TS, offsetof(hetgpu_thread_state, tid), "x0");
+  R.Y0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 4, "y0");
+  R.Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
+  R.Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
+  Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
+  Value *Row = B.CreateAnd(
+      B.CreateICmpEQ(Mask, B.getInt32(-1)),
+      B.CreateICmpULT(B.CreateAdd(R.X0, B.getInt32(31)), BX), "row");
+  // And lane 0 at a multiple of 32 in x (always so when blockDim.x is a
+  // multiple of 32): threadIdx.x & 31 is then the lane index.
+  Value *X0Low = B.CreateAnd(R.X0, B.getInt32(31), "x0.low");
+  R.Row = B.CreateAnd(Row, B.CreateICmpEQ(X0Low, B.getInt32(0)), "row.x32");
+  return R;
+}
+
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
 /// uint32_t mask, uint32_t resume, uint32_t *ids, uint32_t fuse)`
 /// (ABI/BlockExecutor.h): a switch on the resume point around one loop per
@@ -364,33 +399,10 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BasicBlock *Done = BasicBlock::Create(C, "done", LF);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", LF);
   ReturnInst::Create(C, Exit);
-  // Row: all 32 lanes run and are in the row of lane 0 (tid.x of lane 0
-  // plus 31 < blockDim.x). Lanes of a warp have consecutive linear ids, so
-  // lane i then has tid (x0 + i, y0, z0) and linear id lin0 + i: the row
-  // loops compute them instead of loading them from the states, have no
-  // mask test, and accesses indexed by threadIdx.x become consecutive
-  // (vector loads and stores instead of gathers and masked operations).
-  Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
-        *Lin0 = nullptr;
-  if (TwoLoops) {
-    IRBuilder<> B(Entry);
-    auto Field = [&](Value *Base, size_t Off, const Twine &Name) {
-      return B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I8, Base, Off),
-                          Name);
-    };
-    X0 = Field(TS, offsetof(hetgpu_thread_state, tid), "x0");
-    Y0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 4, "y0");
-    Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
-    Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
-    Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
-    Row = B.CreateAnd(B.CreateICmpEQ(Mask, B.getInt32(-1)),
-                      B.CreateICmpULT(B.CreateAdd(X0, B.getInt32(31)), BX),
-                      "row");
-    // And lane 0 at a multiple of 32 in x (always so when blockDim.x is a
-    // multiple of 32): threadIdx.x & 31 is then the lane index.
-    Value *X0Low = B.CreateAnd(X0, B.getInt32(31), "x0.low");
-    Row = B.CreateAnd(Row, B.CreateICmpEQ(X0Low, B.getInt32(0)), "row.x32");
-  }
+  RowIds R;
+  if (TwoLoops)
+    R = rowCondition(Entry, TS, Ctx, Mask);
+  Value *Row = R.Row, *X0 = R.X0, *Y0 = R.Y0, *Z0 = R.Z0, *Lin0 = R.Lin0;
   BranchInst::Create(Dispatch, Entry);
   PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
   At->addIncoming(Resume, Entry);
