@@ -24,6 +24,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -36,6 +37,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -133,12 +135,14 @@ bool soaDisabled() {
 /// In the row loop \p RL, the loads of the lane's tid and linear id become
 /// lane 0's (\p X0, \p Y0, \p Z0, \p Lin0) plus the lane index where it
 /// counts.
-void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
-               Value *Lin0) {
+SmallVector<Instruction *, 4> useRowIds(Module &M, const LaneLoop &RL,
+                                        Value *X0, Value *Y0, Value *Z0,
+                                        Value *Lin0) {
   const DataLayout &DL = M.getDataLayout();
   Type *I32 = Type::getInt32Ty(M.getContext());
   SmallVector<std::pair<Value *, uint64_t>, 8> Work{{RL.Lane, 0}};
   SmallVector<std::pair<LoadInst *, Value *>, 8> Repl;
+  SmallVector<Instruction *, 4> TidX;
   while (!Work.empty()) {
     auto [V, Off] = Work.pop_back_val();
     for (User *U : V->users()) {
@@ -154,9 +158,13 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
           !LI->isSimple())
         continue;
       IRBuilder<> RB(LI);
-      if (Off == offsetof(hetgpu_thread_state, tid))
-        Repl.push_back({LI, RB.CreateAdd(X0, RL.I, "tid.x.row")});
-      else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
+      // x0 + 31 < blockDim.x: no wrap.
+      if (Off == offsetof(hetgpu_thread_state, tid)) {
+        TidX.push_back(cast<Instruction>(RB.CreateAdd(X0, RL.I, "tid.x.row",
+                                                      /*HasNUW=*/true,
+                                                      /*HasNSW=*/true)));
+        Repl.push_back({LI, TidX.back()});
+      } else if (Off == offsetof(hetgpu_thread_state, tid) + 4)
         Repl.push_back({LI, Y0});
       else if (Off == offsetof(hetgpu_thread_state, tid) + 8)
         Repl.push_back({LI, Z0});
@@ -168,6 +176,182 @@ void useRowIds(Module &M, const LaneLoop &RL, Value *X0, Value *Y0, Value *Z0,
     LI->replaceAllUsesWith(V);
     LI->eraseFromParent();
   }
+  return TidX;
+}
+
+/// A copy of \p V before \p At when V is invariant in the loops of a
+/// lane-loop function: constants, arguments, values defined in a block
+/// that dominates At, invariant loads of the block context, and pure
+/// arithmetic on those (depth <= 8); null otherwise.
+Value *invariantCopy(Value *V, Instruction *At, DominatorTree &DT,
+                     unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return V;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8)
+    return nullptr;
+  if (DT.dominates(I, At))
+    return I;
+  auto *LI = dyn_cast<LoadInst>(I);
+  if (LI &&
+      !(LI->isSimple() && LI->hasMetadata(LLVMContext::MD_invariant_load)))
+    return nullptr;
+  if (!LI && !isa<CastInst>(I) && !isa<GetElementPtrInst>(I) &&
+      !(isa<BinaryOperator>(I) && !I->isIntDivRem()))
+    return nullptr;
+  SmallVector<Value *, 2> Ops;
+  for (Value *Op : I->operands()) {
+    Value *C = invariantCopy(Op, At, DT, Depth + 1);
+    if (!C)
+      return nullptr;
+    Ops.push_back(C);
+  }
+  Instruction *Copy = I->clone();
+  for (unsigned K = 0; K < Ops.size(); ++K)
+    Copy->setOperand(K, Ops[K]);
+  Copy->insertBefore(At->getIterator());
+  return Copy;
+}
+
+/// In the row loop \p RL (threadIdx.x = x0 + i, \p TidX), an index
+/// `C + threadIdx.x` with C invariant, as CUDA's `blockIdx.x * 32 +
+/// threadIdx.x`, is unsigned arithmetic without wrap flags: its sign
+/// extension is no induction of the loop, so `a[x]` in a region is a
+/// gather or scatter (or, conditional, stays scalar). The row loop is taken
+/// only when C + x0 .. C + x0 + 31 also fits in an int (C computed before
+/// the loops), and the add gets nsw: consecutive accesses.
+void markRowIndices(LaneLoop &RL, ArrayRef<Instruction *> TidX, Value *X0,
+                    DominatorTree &DT) {
+  auto *Br = dyn_cast<BranchInst>(RL.Pick->getTerminator());
+  if (!Br || !Br->isConditional())
+    return;
+  IRBuilder<> B(Br);
+  Value *Ok = nullptr;
+  for (Instruction *T : TidX)
+    for (User *U : T->users()) {
+      auto *Add = dyn_cast<BinaryOperator>(U);
+      if (!Add || Add->getOpcode() != Instruction::Add ||
+          Add->hasNoSignedWrap())
+        continue;
+      Value *C = Add->getOperand(Add->getOperand(0) == T ? 1 : 0);
+      Value *CC = invariantCopy(C, Br, DT);
+      if (!CC)
+        continue;
+      // One instruction per statement: a fixed order.
+      Value *CS = B.CreateSExt(CC, B.getInt64Ty());
+      Value *XS = B.CreateZExt(X0, B.getInt64Ty());
+      Value *Lo = B.CreateAdd(CS, XS);
+      Value *GE = B.CreateICmpSGE(Lo, B.getInt64(INT32_MIN));
+      Value *LE = B.CreateICmpSLE(Lo, B.getInt64(INT32_MAX - 31));
+      Value *Fits = B.CreateAnd(GE, LE);
+      Ok = Ok ? B.CreateAnd(Ok, Fits) : Fits;
+      Add->setHasNoSignedWrap(true);
+    }
+  if (Ok)
+    Br->setCondition(B.CreateAnd(Br->getCondition(), Ok, "row.fits"));
+}
+
+/// The invariant loads of the inlined setups in \p LF that read the
+/// argument buffer (arg 0) or a parameter through a pointer read from it
+/// become one load each before the loop(s) of their resume point (the
+/// block that picks between a point's loops). Every lane runs its thread's
+/// setup, which reads them all (SIMTToMIMD), so they may be read once per
+/// entry of a loop; inside it O3 would sink them into the conditional code
+/// that uses them, where they cannot be speculated and keep the region
+/// from vectorising (warpVote's `i < n ? in[i] : 0`). Block-context loads
+/// stay where they are (hoisting those as well cost bench.cu's transpose
+/// 2 instructions per thread and gained nothing).
+void hoistParamLoads(Function &LF, ArrayRef<LaneLoop> Loops) {
+  const DataLayout &DL = LF.getDataLayout();
+  DominatorTree DT(LF);
+  // Per loop entry: loads of the same address, type and alignment.
+  using Key = std::tuple<BasicBlock *, Value *, uint64_t, Type *, uint64_t>;
+  std::map<Key, LoadInst *> Hoisted;
+  auto PickOf = [&](Instruction *I) -> BasicBlock * {
+    for (const LaneLoop &LL : Loops)
+      if (DT.dominates(LL.I->getParent(), I->getParent()))
+        return LL.Pick;
+    return nullptr;
+  };
+  auto Hoist = [&](LoadInst *LI, BasicBlock *Pick, Value *Base, uint64_t Off) {
+    Key K{Pick, Base, Off, LI->getType(), LI->getAlign().value()};
+    LoadInst *&H = Hoisted[K];
+    if (!H) {
+      IRBuilder<> B(Pick->getTerminator());
+      H = B.CreateAlignedLoad(
+          LI->getType(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Off),
+          LI->getAlign(), LI->getName());
+      H->setMetadata(LLVMContext::MD_invariant_load,
+                     MDNode::get(LF.getContext(), {}));
+    }
+    LI->replaceAllUsesWith(H);
+    LI->eraseFromParent();
+    return H;
+  };
+  auto Invariant = [](Value *V) -> LoadInst * {
+    auto *LI = dyn_cast<LoadInst>(V);
+    return LI && LI->isSimple() &&
+                   LI->hasMetadata(LLVMContext::MD_invariant_load)
+               ? LI
+               : nullptr;
+  };
+  // First the argument buffer's pointers, then what is read through them.
+  SmallVector<std::tuple<LoadInst *, BasicBlock *, uint64_t>, 32> Slots;
+  for (Instruction &I : instructions(LF))
+    if (LoadInst *LI = Invariant(&I)) {
+      APInt A(DL.getIndexTypeSizeInBits(LI->getPointerOperandType()), 0);
+      Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, A, /*AllowNonInbounds=*/true);
+      if (Base == LF.getArg(0) && !A.isNegative())
+        if (BasicBlock *Pick = PickOf(LI))
+          Slots.push_back({LI, Pick, A.getZExtValue()});
+    }
+  SmallVector<std::pair<LoadInst *, BasicBlock *>, 32> Params;
+  std::set<LoadInst *> Seen;
+  for (auto [LI, Pick, Off] : Slots) {
+    LoadInst *H = Hoist(LI, Pick, LF.getArg(0), Off);
+    if (Seen.insert(H).second)
+      for (User *U : H->users())
+        if (LoadInst *PL = Invariant(U); PL && PL->getPointerOperand() == H)
+          Params.push_back({PL, Pick});
+  }
+  for (auto [LI, Pick] : Params)
+    Hoist(LI, Pick, LI->getPointerOperand(), 0);
+}
+
+/// Lane 0's thread indices and whether a call may take the row loops.
+struct RowIds {
+  llvm::Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
+              *Lin0 = nullptr;
+};
+
+/// Row: all 32 lanes run and are in the row of lane 0 (tid.x of lane 0
+/// plus 31 < blockDim.x). Lanes of a warp have consecutive linear ids, so
+/// lane i then has tid (x0 + i, y0, z0) and linear id lin0 + i: the row
+/// loops compute them instead of loading them from the states, have no
+/// mask test, and accesses indexed by threadIdx.x become consecutive
+/// (vector loads and stores instead of gathers and masked operations).
+/// Computed in \p Entry from lane 0's state \p TS, \p Ctx and \p Mask.
+RowIds rowCondition(BasicBlock *Entry, Value *TS, Value *Ctx, Value *Mask) {
+  IRBuilder<> B(Entry);
+  Type *I32 = B.getInt32Ty(), *I8 = B.getInt8Ty();
+  auto Field = [&](Value *Base, size_t Off, const Twine &Name) {
+    return B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I8, Base, Off), Name);
+  };
+  RowIds R;
+  R.X0 = Field(TS, offsetof(hetgpu_thread_state, tid), "x0");
+  R.Y0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 4, "y0");
+  R.Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
+  R.Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
+  Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
+  Value *Row = B.CreateAnd(
+      B.CreateICmpEQ(Mask, B.getInt32(-1)),
+      B.CreateICmpULT(B.CreateAdd(R.X0, B.getInt32(31)), BX), "row");
+  // And lane 0 at a multiple of 32 in x (always so when blockDim.x is a
+  // multiple of 32): threadIdx.x & 31 is then the lane index.
+  Value *X0Low = B.CreateAnd(R.X0, B.getInt32(31), "x0.low");
+  R.Row = B.CreateAnd(Row, B.CreateICmpEQ(X0Low, B.getInt32(0)), "row.x32");
+  return R;
 }
 
 /// Builds `void T.lanes(void **args, ctx *, hetgpu_thread_state *ts,
@@ -206,6 +390,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
   LF->addFnAttr(Attribute::NoUnwind);
   for (unsigned A : {0u, 1u, 2u, 5u})
     LF->addParamAttr(A, Attribute::NoAlias);
+
   Argument *Args = LF->getArg(0), *Ctx = LF->getArg(1), *TS = LF->getArg(2),
            *Mask = LF->getArg(3), *Resume = LF->getArg(4),
            *Out = LF->getArg(5), *FuseOn = LF->getArg(6);
@@ -214,29 +399,10 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BasicBlock *Done = BasicBlock::Create(C, "done", LF);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", LF);
   ReturnInst::Create(C, Exit);
-  // Row: all 32 lanes run and are in the row of lane 0 (tid.x of lane 0
-  // plus 31 < blockDim.x). Lanes of a warp have consecutive linear ids, so
-  // lane i then has tid (x0 + i, y0, z0) and linear id lin0 + i: the row
-  // loops compute them instead of loading them from the states, have no
-  // mask test, and accesses indexed by threadIdx.x become consecutive
-  // (vector loads and stores instead of gathers and masked operations).
-  Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
-        *Lin0 = nullptr;
-  if (TwoLoops) {
-    IRBuilder<> B(Entry);
-    auto Field = [&](Value *Base, size_t Off, const Twine &Name) {
-      return B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I8, Base, Off),
-                          Name);
-    };
-    X0 = Field(TS, offsetof(hetgpu_thread_state, tid), "x0");
-    Y0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 4, "y0");
-    Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
-    Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
-    Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
-    Row = B.CreateAnd(B.CreateICmpEQ(Mask, B.getInt32(-1)),
-                      B.CreateICmpULT(B.CreateAdd(X0, B.getInt32(31)), BX),
-                      "row");
-  }
+  RowIds R;
+  if (TwoLoops)
+    R = rowCondition(Entry, TS, Ctx, Mask);
+  Value *Row = R.Row, *X0 = R.X0, *Y0 = R.Y0, *Z0 = R.Z0, *Lin0 = R.Lin0;
   BranchInst::Create(Dispatch, Entry);
   PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
   At->addIncoming(Resume, Entry);
@@ -264,6 +430,12 @@ Function *buildLaneFunction(Module &M, Function &T) {
     IRBuilder<> B(Head);
     PHINode *I = B.CreatePHI(I32, 2, "i");
     if (IsRow) {
+      // What the row test established, and that a warp's first lane has a
+      // linear id that is a multiple of 32: `(threadIdx.x & 31) == 0`
+      // folds to `i == 0` (lane 0's work peels off the loop).
+      for (Value *V : {X0, Lin0})
+        B.CreateAssumption(
+            B.CreateICmpEQ(B.CreateAnd(V, B.getInt32(31)), B.getInt32(0)));
       B.CreateBr(Body);
     } else {
       Value *On = B.CreateTrunc(B.CreateLShr(Mask, I), B.getInt1Ty());
@@ -273,8 +445,10 @@ Function *buildLaneFunction(Module &M, Function &T) {
     Value *Lane = B.CreateGEP(
         I8, TS, B.CreateMul(B.CreateZExt(I, B.getInt64Ty()),
                             B.getInt64(sizeof(hetgpu_thread_state))));
-    if (Point >= 0)
-      B.CreateStore(B.getInt32(uint32_t(Point)), Lane);
+    // No store of Point to ts[i].resume: the inlined region does not read
+    // it (inlineRegion drops T's dispatch) and the executor reads only the
+    // resume points of lanes it stopped itself (hetgpu_warp_sched.h); the
+    // store, 56 bytes apart per lane, kept barrier-only regions scalar.
     CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
     B.CreateBr(Latch);
@@ -312,11 +486,25 @@ Function *buildLaneFunction(Module &M, Function &T) {
       return nullptr;
     }
   // Row loops: tid and linear id from lane 0's.
+  SmallVector<SmallVector<Instruction *, 4>, 16> RowTidX;
   for (LaneLoop &RL : RowLoops)
-    useRowIds(M, RL, X0, Y0, Z0, Lin0);
+    RowTidX.push_back(useRowIds(M, RL, X0, Y0, Z0, Lin0));
   Loops.append(RowLoops.begin(), RowLoops.end());
-  LaneLoopFunction LLF{LF, Entry, Dispatch, At, Done, Exit, GenericLatch,
-                       std::move(Loops)};
+  hoistParamLoads(*LF, Loops);
+  if (!RowLoops.empty()) {
+    DominatorTree DT(*LF);
+    for (unsigned K = 0; K < RowLoops.size(); ++K)
+      markRowIndices(RowLoops[K], RowTidX[K], X0, DT);
+  }
+  LaneLoopFunction LLF{LF,
+                       Entry,
+                       Dispatch,
+                       At,
+                       Done,
+                       Exit,
+                       GenericLatch,
+                       std::move(Loops),
+                       findUniformWarpOps(T)};
   if (!soaDisabled())
     convertToWarpArrays(M, LLF);
   return LF;

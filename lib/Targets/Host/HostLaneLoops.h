@@ -19,9 +19,12 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <map>
 
 namespace llvm {
+class AllocaInst;
 class BasicBlock;
+class CallInst;
 class Function;
 class Instruction;
 class Module;
@@ -41,6 +44,16 @@ struct LaneLoop {
   llvm::PHINode *I;
 };
 
+/// A warp operation whose kind and operands other than the value are
+/// constants where the thread function stops at it (sync id \p Sync), with
+/// the full mask (or none): reached by all 32 lanes, it has one result per
+/// lane that a few vector instructions compute (HostUniformWarpOps.cpp).
+struct UniformWarpOp {
+  uint32_t Kind;
+  int32_t Src = 0;   ///< shuffles: source lane, delta or lane mask
+  int32_t Width = 0; ///< shuffles: width
+};
+
 /// The parts of a lane-loop function that convertToWarpArrays rewires.
 struct LaneLoopFunction {
   llvm::Function *F;
@@ -48,7 +61,24 @@ struct LaneLoopFunction {
   llvm::PHINode *At;
   llvm::BasicBlock *Done, *Exit, *GenericLatch;
   llvm::SmallVector<LaneLoop, 16> Loops;
+  /// By sync id: the thread function's uniform warp operations.
+  std::map<uint32_t, UniformWarpOp> Uniform;
 };
+
+/// The sync points of the thread function \p T (a SIMT->MIMD thread
+/// function) that are uniform warp operations.
+std::map<uint32_t, UniformWarpOp> findUniformWarpOps(llvm::Function &T);
+
+/// In the lane-loop function \p L with per-warp arrays \p ArgA (operand k
+/// of lane i at 32 * k + i) and \p ResA, before the call \p FuseSoA of
+/// __hetgpu_exec_fuse_soa: when all 32 lanes run and stopped at the same
+/// uniform warp operation, it is computed right there as vector operations
+/// on the arrays and the lanes go on at its resume point; anything else
+/// (a partial mask, lanes at different sync points or exited, other
+/// operations) takes the call as before.
+void inlineUniformWarpOps(llvm::Module &M, LaneLoopFunction &L,
+                          llvm::CallInst *FuseSoA, llvm::AllocaInst *ArgA,
+                          llvm::AllocaInst *ResA);
 
 /// Whether a value stored to ts->kind is a block barrier's sync kind (not
 /// a warp operation's); a kind only known at run time counts as a warp's.

@@ -89,7 +89,7 @@ private:
                  function_ref<void(IRBuilder<> &, Value *, Value *)> Body);
   void buildCopyIn();
   BasicBlock *buildCopyOut();
-  void rewire(BasicBlock *CopyOut, CallInst *Fuse);
+  CallInst *rewire(BasicBlock *CopyOut, CallInst *Fuse);
 
   Module &M;
   const DataLayout &DL;
@@ -391,11 +391,20 @@ BasicBlock *WarpArrays::buildCopyOut() {
       });
   // First, in one pass that vectorises, whether any lane of the mask is
   // still alive: if none is, there is nothing to copy.
+  // A full mask (the common case) needs no mask test: one OR over the ids.
   BasicBlock *CopyOut = BasicBlock::Create(C, "copyout", &F, Head);
+  BasicBlock *Full = BasicBlock::Create(C, "copyout.full", &F, Head);
   BasicBlock *Any = BasicBlock::Create(C, "copyout.any", &F, Head);
   BasicBlock *Check = BasicBlock::Create(C, "copyout.check", &F, Head);
-  BranchInst::Create(Any, CopyOut);
-  IRBuilder<> B(Any);
+  IRBuilder<> B(CopyOut);
+  B.CreateCondBr(B.CreateICmpEQ(Mask, B.getInt32(-1)), Full, Any);
+  B.SetInsertPoint(Full);
+  Value *AllIds = B.CreateAlignedLoad(FixedVectorType::get(I32, 32), Out,
+                                      Align(4), "ids.all");
+  Value *AnyAlive = B.CreateOrReduce(AllIds);
+  B.CreateCondBr(B.CreateICmpEQ(AnyAlive, B.getInt32(0)), L.Exit, Head);
+  J->addIncoming(ConstantInt::get(I32, 0), Full);
+  B.SetInsertPoint(Any);
   PHINode *K = B.CreatePHI(I32, 2, "k");
   PHINode *Acc = B.CreatePHI(I32, 2, "alive");
   Value *In = B.CreateTrunc(B.CreateLShr(Mask, K), B.getInt1Ty());
@@ -415,8 +424,8 @@ BasicBlock *WarpArrays::buildCopyOut() {
 }
 
 /// Every way back to the executor from the inlined loops passes CopyOut;
-/// fused operations work on the arrays.
-void WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
+/// fused operations work on the arrays. Returns the new fuse call.
+CallInst *WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
   // The generic loop (plain calls) wrote the states itself.
   for (BasicBlock *BB : {L.Done, Fuse->getParent()}) {
     Instruction *Term = BB->getTerminator();
@@ -441,9 +450,11 @@ void WarpArrays::rewire(BasicBlock *CopyOut, CallInst *Fuse) {
       "__hetgpu_exec_fuse_soa",
       FunctionType::get(I32, {I32, Ptr, Ptr, Ptr, Ptr}, false));
   IRBuilder<> FB(Fuse);
-  Value *Next = FB.CreateCall(FuseSoA, {Mask, Out, KindA, ArgA, ResA}, "next");
+  CallInst *Next =
+      FB.CreateCall(FuseSoA, {Mask, Out, KindA, ArgA, ResA}, "next");
   Fuse->replaceAllUsesWith(Next);
   Fuse->eraseFromParent();
+  return Next;
 }
 
 void WarpArrays::run() {
@@ -472,7 +483,8 @@ void WarpArrays::run() {
   ResA = array(I32, 32, "warp.result");
   rewriteAccesses();
   buildCopyIn();
-  rewire(buildCopyOut(), Fuse);
+  CallInst *FuseSoA = rewire(buildCopyOut(), Fuse);
+  inlineUniformWarpOps(M, L, FuseSoA, ArgA, ResA);
 }
 
 } // namespace

@@ -149,13 +149,22 @@ static uint32_t lanesOf(uint32_t N, uint32_t W) {
  * the shape alone: when the worker's previous block had the same shape and
  * frame size in the same area (hosted builds), only resume and status are
  * reset (generated code never writes the others; kind, arg and result are
- * written before they are read). */
+ * written before they are read). With \p FirstLanes (lane-loop functions
+ * and known masks: no status is read, and a warp's lanes are entered at
+ * its first runnable lane's resume point) only the first lane of each
+ * warp is reset. */
 static void initStates(hetgpu_thread_state *TS, char *Frames,
-                       const uint32_t *Dim, uint32_t FrameSize) {
+                       const uint32_t *Dim, uint32_t FrameSize,
+                       int FirstLanes) {
   uint32_t BX = Dim[0], BY = Dim[1], N = BX * BY * Dim[2];
 #if __STDC_HOSTED__
   if (Laid.Area == (char *)TS && Laid.BX == BX && Laid.BY == BY &&
       Laid.BZ == Dim[2] && Laid.FrameSize == FrameSize) {
+    if (FirstLanes) {
+      for (uint32_t I = 0; I < N; I += 32)
+        TS[I].resume = 0;
+      return;
+    }
     for (uint32_t I = 0; I < N; ++I) {
       TS[I].resume = 0;
       TS[I].status = HETGPU_ST_RUN;
@@ -218,19 +227,33 @@ static void completeBarrierScan(hetgpu_thread_state *TS, uint32_t N,
 
 /* completeBarrierScan when the waiting lanes of each warp are known
  * (Bars[W], bit i: lane i of warp W, not all zero): no status scans, and a
- * plain __syncthreads (no predicate) takes one pass. The lanes' statuses
- * stay HETGPU_ST_BAR: hetgpu_sched_run_warp_masks runs Bars[W] next and
- * sets them when they stop. */
+ * plain __syncthreads (no predicate) takes one pass. BarIds[W] is the
+ * barrier at which all of Bars[W] stopped in one lane-loop call (then only
+ * the first of them has its resume field; hetgpu_sched_run_warp_masks), or
+ * 0: a plain barrier then costs one comparison per warp, not a pass over
+ * the lanes (its result is never read). hetgpu_sched_run_warp_masks runs
+ * Bars[W] next from the first lane's resume point. */
 static void completeBarrierKnown(hetgpu_thread_state *TS, uint32_t NumWarps,
-                                 const uint32_t *Bars, hetgpu_block_ctx *Ctx,
-                                 const char *Kernel) {
+                                 const uint32_t *Bars, const uint32_t *BarIds,
+                                 hetgpu_block_ctx *Ctx, const char *Kernel) {
   uint32_t First = 0;
   while (!Bars[First])
     ++First;
   hetgpu_thread_state *T0 = &TS[First * 32 + __builtin_ctz(Bars[First])];
   uint32_t Id = T0->resume, Kind = T0->kind, Waiting = 0, Count = 0;
   int Plain = Kind == HETGPU_SYNC_BARRIER;
-  for (uint32_t W = First; W < NumWarps; ++W)
+  for (uint32_t W = First; W < NumWarps; ++W) {
+    if (BarIds[W] && Bars[W]) {
+      if (BarIds[W] != Id)
+        divergentBarrier(Ctx, Kernel, Id, BarIds[W]);
+      if (Plain)
+        continue;
+      for (uint32_t M = Bars[W]; M; M &= M - 1) {
+        ++Waiting;
+        Count += TS[W * 32 + __builtin_ctz(M)].arg[1] != 0;
+      }
+      continue;
+    }
     for (uint32_t M = Bars[W]; M; M &= M - 1) {
       hetgpu_thread_state *T = &TS[W * 32 + __builtin_ctz(M)];
       if (T->resume != Id)
@@ -240,6 +263,7 @@ static void completeBarrierKnown(hetgpu_thread_state *TS, uint32_t NumWarps,
       if (Plain)
         T->result = 0;
     }
+  }
   if (Plain)
     return;
   int32_t R = hetgpu_sched_barrier_result(Kind, Count, Waiting);
@@ -262,13 +286,13 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     __builtin_trap();
   }
   hetgpu_thread_state *TS = (hetgpu_thread_state *)Area;
-  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize);
   /* Runnable lanes per warp (bit i: lane i); at the start all of them, after
    * a barrier round those that waited at it. A block has at most 1024
    * threads in CUDA; a larger one scans the statuses instead. */
   uint32_t NumWarps = (N + 31) / 32;
-  uint32_t Runs[32];
+  uint32_t Runs[32], BarIds[32];
   int Known = NumWarps <= 32;
+  initStates(TS, Area + TSBytes, Ctx->block_dim, FrameSize, Known && LanesFn);
   for (uint32_t W = 0; Known && W < NumWarps; ++W)
     Runs[W] = lanesOf(N, W);
   for (;;) {
@@ -279,9 +303,9 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
        * warp returns only when none waits at a warp operation. Runs[W]
        * becomes the lanes that then wait at a barrier. */
       if (Known) {
-        Runs[W] = hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn,
-                                              &TS[W * 32], Runs[W], ~Runs[W],
-                                              0);
+        Runs[W] =
+            hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn, &TS[W * 32],
+                                        Runs[W], ~Runs[W], 0, &BarIds[W]);
         AtBarrier |= Runs[W] != 0;
       } else {
         AtBarrier |= hetgpu_sched_run_warp(Args, Ctx, Fn, LanesFn,
@@ -293,7 +317,7 @@ static void execBlock(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
       return;
     /* Every thread now waits at a block barrier or has exited. */
     if (Known)
-      completeBarrierKnown(TS, NumWarps, Runs, Ctx, Kernel);
+      completeBarrierKnown(TS, NumWarps, Runs, BarIds, Ctx, Kernel);
     else
       completeBarrierScan(TS, N, Ctx, Kernel);
   }

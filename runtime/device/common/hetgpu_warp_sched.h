@@ -317,14 +317,26 @@ HETGPU_SCHED_INLINE void hetgpu_sched_warp_op(HETGPU_SCHED_LANES Lanes,
  * in Run get theirs when they stop). The block executor enters every warp
  * this way (all lanes runnable at the start of a block, those that waited
  * after a barrier round), which saves the status scans. Returns the lanes
- * that wait at a block barrier when the warp is done. */
-HETGPU_SCHED_INLINE uint32_t
-hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
-                            hetgpu_thread_fn Fn, hetgpu_lanes_fn LanesFn,
-                            HETGPU_SCHED_LANES Lanes, uint32_t Run,
-                            uint32_t Gone, uint32_t Waiting) {
+ * that wait at a block barrier when the warp is done.
+ *
+ * \p BarId null: the caller reads statuses (hetgpu_sched_run_warp), which
+ * are all written. Otherwise the caller keeps the masks itself (the block
+ * executor for blocks of up to 1024 threads) and reads no status, so the
+ * statuses of lanes that exit or stop at a barrier are not written (a warp
+ * whose lanes all exit costs no pass over its lanes), and when the lanes
+ * that wait at a barrier all stopped there in one lane-loop call, only the
+ * first of them gets its resume point and *BarId is that sync id (the
+ * lanes' own resume fields are stale); otherwise *BarId is 0 and each of
+ * them has its resume point. */
+HETGPU_SCHED_INLINE uint32_t hetgpu_sched_run_warp_masks(
+    void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
+    hetgpu_lanes_fn LanesFn, HETGPU_SCHED_LANES Lanes, uint32_t Run,
+    uint32_t Gone, uint32_t Waiting, uint32_t *BarId) {
 #define LANE(L) HETGPU_SCHED_LANE(Lanes, L)
   uint32_t AtBarrier = 0;
+  /* The lanes that stopped at barrier FastId in one call, their resume
+   * fields not written but the first's. */
+  uint32_t FastLanes = 0, FastId = 0;
   for (;;) {
     /* Whether the lanes now waiting may be at different operations. */
     int Mixed = Waiting != 0;
@@ -341,8 +353,9 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
       for (uint32_t L = 0; L < 32; ++L)
         Exited |= (uint32_t)(Ids[L] == 0) << L;
       Exited &= Run;
-      for (uint32_t M = Exited; M; M &= M - 1)
-        LANE(__builtin_ctz(M))->status = HETGPU_ST_EXIT;
+      if (!BarId)
+        for (uint32_t M = Exited; M; M &= M - 1)
+          LANE(__builtin_ctz(M))->status = HETGPU_ST_EXIT;
       Gone |= Exited;
       Run &= ~Exited;
       /* The others all stopped at one block barrier (the same id is the
@@ -352,10 +365,17 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
         Other |= (uint32_t)(Ids[L] != Id0) << L;
       if (Run && !(Other & Run) &&
           hetgpu_sched_is_barrier(LANE(__builtin_ctz(Run))->kind)) {
-        for (uint32_t M = Run; M; M &= M - 1) {
-          hetgpu_thread_state *T = LANE(__builtin_ctz(M));
-          T->resume = Id0;
-          T->status = HETGPU_ST_BAR;
+        if (BarId && !AtBarrier) {
+          LANE(__builtin_ctz(Run))->resume = Id0;
+          FastLanes = Run;
+          FastId = Id0;
+        } else {
+          for (uint32_t M = Run; M; M &= M - 1) {
+            hetgpu_thread_state *T = LANE(__builtin_ctz(M));
+            T->resume = Id0;
+            if (!BarId)
+              T->status = HETGPU_ST_BAR;
+          }
         }
         AtBarrier |= Run;
         Run = 0;
@@ -383,8 +403,15 @@ hetgpu_sched_run_warp_masks(void **Args, hetgpu_block_ctx *Ctx,
         }
       }
     }
-    if (!Waiting)
+    if (!Waiting) {
+      if (BarId) {
+        *BarId = AtBarrier && AtBarrier == FastLanes ? FastId : 0;
+        if (!*BarId)
+          for (uint32_t M = FastLanes; M; M &= M - 1)
+            LANE(__builtin_ctz(M))->resume = FastId;
+      }
       return AtBarrier;
+    }
     if (!Mixed) {
       /* The common case: every waiting lane is at the same operation. */
       hetgpu_sched_warp_op(Lanes, Waiting);
@@ -446,7 +473,7 @@ hetgpu_sched_run_warp(void **Args, hetgpu_block_ctx *Ctx, hetgpu_thread_fn Fn,
     Waiting |= (uint32_t)(St == HETGPU_ST_WARP) << L;
   }
   return hetgpu_sched_run_warp_masks(Args, Ctx, Fn, LanesFn, Lanes, Run, Gone,
-                                     Waiting) != 0;
+                                     Waiting, /*BarId=*/0) != 0;
 }
 
 #endif /* HETGPU_WARP_SCHED_H */

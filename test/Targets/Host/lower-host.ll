@@ -65,21 +65,33 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; The generic loop calls the thread function.
 ; LANES: [[GENERIC]]:
 ; LANES: call i32 @s.hetgpu.thread(ptr %0, ptr %1, ptr
-; Resume point 0: ts[i].resume = 0, then the inlined thread function pruned
-; to region 0 (no dispatch: it stops at the barrier, kind 1, returns id 1).
+; Resume point 0: the inlined thread function pruned to region 0 (no
+; dispatch, no store of the resume point: nothing reads it; it stops at the
+; barrier, kind 1 to ts[i] + 4, and returns id 1).
+; The inlined setup's parameter loads, once before the loop (not per lane).
 ; LANES: [[AT0]]:
-; LANES: store i32 0, ptr %[[TS0:[0-9]+]]
-; LANES-NEXT: load ptr, ptr %0
+; LANES-NEXT: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 0
+; LANES-NEXT: %[[OUTADDR:.*]] = load ptr, ptr %[[SLOT]], align 8, !invariant.load
+; LANES-NEXT: %[[OUTP:[0-9]+]] = getelementptr inbounds i8, ptr %[[OUTADDR]], i64 0
+; LANES-NEXT: %[[OUT0:.*]] = load ptr, ptr %[[OUTP]], align 8, !invariant.load
+; LANES-NEXT: br label %lanes
+; LANES-NOT: store i32 0, ptr
+; LANES-NOT: load ptr, ptr %0
 ; LANES-NOT: switch
-; LANES-NOT: store i32 1, ptr %out
-; LANES: store i32 1, ptr
+; LANES-NOT: store i32 1, ptr %[[OUT0]]
+; LANES: %[[KF:[0-9]+]] = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 4{{$}}
+; LANES-NEXT: store i32 1, ptr %[[KF]]
 ; LANES-NOT: switch
 ; Resume point 1: region 1 only (the store to out, exit with id 0).
 ; LANES: [[AT1]]:
-; LANES: store i32 1, ptr %[[TS1:[0-9]+]]
-; LANES-NEXT: load ptr, ptr %0
+; LANES-NEXT: getelementptr inbounds i8, ptr %0, i64 0
+; LANES-NEXT: %[[OUTADDR1:.*]] = load ptr, ptr
+; LANES-NEXT: %[[OUTP1:[0-9]+]] = getelementptr inbounds i8, ptr %[[OUTADDR1]], i64 0
+; LANES-NEXT: %[[OUT1:.*]] = load ptr, ptr %[[OUTP1]], align 8, !invariant.load
+; LANES-NEXT: br label %lanes
+; LANES-NOT: load ptr, ptr %0
 ; LANES-NOT: switch
-; LANES: store i32 1, ptr %out
+; LANES: store i32 1, ptr %[[OUT1]]
 ; LANES-NOT: switch
 ; LANES: fuse:
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
@@ -103,13 +115,18 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: %[[INROW:[0-9]+]] = icmp ult i32 %[[LAST]], %ntid.x
 ; ARRAYS-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
 ; ARRAYS-NEXT: %row = and i1 %[[FULL]], %[[INROW]]
+; ARRAYS-NEXT: %x0.low = and i32 %x0, 31
+; ARRAYS-NEXT: %[[X32:[0-9]+]] = icmp eq i32 %x0.low, 0
+; ARRAYS-NEXT: %row.x32 = and i1 %row, %[[X32]]
 ; ARRAYS: %warp.kind = alloca [32 x i32], align 64
 ; Entering at 1 copies the ballot's result in first.
 ; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
 ; ARRAYS-NEXT: i32 0, label %[[AT0:.*]]
 ; ARRAYS-NEXT: i32 1, label %copyin1.head
-; After a fused operation: the loops directly, anything else copies out.
-; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse ]
+; After a fused operation: the loops directly, anything else copies out;
+; the ballot with the full mask also from its vector code
+; (uniform-warp-ops.ll).
+; ARRAYS: %at = phi i32 [ %[[NEXT:.*]], %fuse.call ], [ 1, %uniform.sync1 ]
 ; ARRAYS-NEXT: switch i32 %at, label %copyout [
 ; ARRAYS-NEXT: i32 0, label %[[AT0]]
 ; ARRAYS-NEXT: i32 1, label %[[AT1:.*]]
@@ -118,7 +135,9 @@ define void @s(ptr %out) #0 {
 ; ARRAYS: call i32 @w.hetgpu.thread(
 ; ARRAYS: br i1 %{{[0-9]+}}, label %[[GEN]], label %exit
 ; ARRAYS: [[AT0]]:
-; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
+; ARRAYS-NOT: {{^}}{{[a-z]}}
+; ARRAYS: %p.i{{[0-9]*}} = load i32, ptr %{{.*}}, align 4, !invariant.load
+; ARRAYS-NEXT: br i1 %row.x32, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
 ; Region 0 of the loop for any mask: tid from the state, the ballot's kind
 ; (12) and operands to the warp arrays (the state is not written).
 ; ARRAYS: [[PLAIN0]]:
@@ -132,17 +151,17 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: store i32 -1, ptr
 ; ARRAYS: %[[A1:[0-9]+]] = add i32 %[[I]], 32
 ; ARRAYS-NEXT: getelementptr inbounds [128 x i32], ptr %warp.args, i32 0, i32 %[[A1]]
-; ARRAYS-NEXT: store i32 %p.i, ptr
+; ARRAYS-NEXT: store i32 %p.i{{[0-9]*}}, ptr
 ; The row loop: no mask test, tid.x = x0 + i.
 ; ARRAYS: [[ROW0]]:
 ; ARRAYS-NEXT: %[[RI:.*]] = phi i32
 ; ARRAYS-NOT: lshr i32 %3
-; ARRAYS: %tid.x.row = add i32 %x0, %[[RI]]
+; ARRAYS: %tid.x.row = add nuw nsw i32 %x0, %[[RI]]
 ; ARRAYS: store i32 12, ptr
 ; Region 1 reads the ballot's result from the warp array.
 ; ARRAYS: [[AT1]]:
 ; ARRAYS: getelementptr inbounds [32 x i32], ptr %warp.result, i32 0, i32 %
-; ARRAYS: fuse:
+; ARRAYS: fuse.call:
 ; ARRAYS-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(i32 %3, ptr %5, ptr %warp.kind, ptr %warp.args, ptr %warp.result)
 ; ARRAYS-NEXT: icmp ne i32 %[[NEXT]], 0
 ; ARRAYS-NEXT: br i1 %{{[0-9]+}}, label %dispatch, label %copyout
@@ -155,6 +174,15 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: %[[RF:[0-9]+]] = getelementptr inbounds i8, ptr %{{[0-9]+}}, i64 24
 ; ARRAYS-NEXT: %[[RV:[0-9]+]] = load i32, ptr %[[RF]]
 ; ARRAYS-NEXT: store i32 %[[RV]], ptr %[[RA]]
+; With the full mask, one OR over the 32 ids instead.
+; ARRAYS: copyout:
+; ARRAYS-NEXT: %[[FULLM:[0-9]+]] = icmp eq i32 %3, -1
+; ARRAYS-NEXT: br i1 %[[FULLM]], label %copyout.full, label %copyout.any
+; ARRAYS: copyout.full:
+; ARRAYS-NEXT: %ids.all = load <32 x i32>, ptr %5, align 4
+; ARRAYS-NEXT: %[[OR:[0-9]+]] = call i32 @llvm.vector.reduce.or.v32i32(<32 x i32> %ids.all)
+; ARRAYS-NEXT: %[[NONE0:[0-9]+]] = icmp eq i32 %[[OR]], 0
+; ARRAYS-NEXT: br i1 %[[NONE0]], label %exit, label %copyout.head
 ; ARRAYS: copyout.any:
 ; ARRAYS-NEXT: %k = phi i32 [ 0, %copyout ], [ %k.next, %copyout.any ]
 ; ARRAYS-NEXT: %alive = phi i32 [ 0, %copyout ], [ %[[ALIVE:[0-9]+]], %copyout.any ]
@@ -185,11 +213,19 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: %row = and i1
 ; ARRAYS-NOT: warp.kind
-; ARRAYS: br i1 %row, label %rowlanes, label %lanes
+; ARRAYS: br i1 %row.x32, label %rowlanes, label %lanes
 ; ARRAYS-NOT: warp.kind
+; The row loop assumes lane 0's x and linear id multiples of 32.
 ; ARRAYS: rowlanes:
+; ARRAYS-NEXT: %i{{[0-9]*}} = phi i32
+; ARRAYS-NEXT: %[[XL:[0-9]+]] = and i32 %x0, 31
+; ARRAYS-NEXT: %[[XA:[0-9]+]] = icmp eq i32 %[[XL]], 0
+; ARRAYS-NEXT: call void @llvm.assume(i1 %[[XA]])
+; ARRAYS-NEXT: %[[LL:[0-9]+]] = and i32 %lin0, 31
+; ARRAYS-NEXT: %[[LA:[0-9]+]] = icmp eq i32 %[[LL]], 0
+; ARRAYS-NEXT: call void @llvm.assume(i1 %[[LA]])
 ; ARRAYS-NOT: warp.kind
-; ARRAYS: %tid.x.row = add i32 %x0, %i
+; ARRAYS: %tid.x.row = add nuw nsw i32 %x0, %i
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
 ; ARRAYS-NEXT: icmp

@@ -1,0 +1,78 @@
+; The lane loops compute a warp operation with the full mask and constant
+; control operands as vector code on the per-warp arrays when all 32 lanes
+; stopped at it (HostUniformWarpOps.cpp): the mask of the call is ~0 and
+; every returned sync id the same, then a switch on that id; a ballot is a
+; vector compare and a bit cast, all a compare of the ballot with ~0, a
+; shuffle one shufflevector (shfl_down by 3 at width 8: lanes 5-7 of each
+; segment keep their own value). Not inlined (negative twins): the xor
+; shuffle with a lane mask known only at run time, the any with the partial
+; mask 0xffff; they and every other case take __hetgpu_exec_fuse_soa.
+; RUN: hetgpu-opt -passes=hetgpu-lower-host,verify -S %s | FileCheck %s
+; RUN: env HETGPU_HOST_UNIFORM_WARP_OPS=0 hetgpu-opt -passes=hetgpu-lower-host,verify -S %s \
+; RUN:   | FileCheck %s --check-prefix=OFF
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "unknown-hetgpu-unknown"
+
+; CHECK-LABEL: define internal void @u.hetgpu.thread.lanes(
+; CHECK: {{^}}dispatch:
+; CHECK-NEXT: %at = phi i32 [ %[[NEXT:.*]], %fuse.call ], [ 1, %uniform.sync1 ], [ 2, %uniform.sync2 ], [ 3, %uniform.sync3 ]
+; CHECK: fuse:
+; CHECK-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
+; CHECK-NEXT: br i1 %[[FULL]], label %uniform.ids, label %fuse.call
+; CHECK: uniform.ids:
+; CHECK-NEXT: %ids = load <32 x i32>, ptr %5, align 4
+; CHECK-NEXT: %id0 = extractelement <32 x i32> %ids, i64 0
+; CHECK: %[[EQ:[0-9]+]] = icmp eq <32 x i32> %ids, %
+; CHECK-NEXT: %same = bitcast <32 x i1> %[[EQ]] to i32
+; CHECK-NEXT: %[[ALL:[0-9]+]] = icmp eq i32 %same, -1
+; CHECK-NEXT: br i1 %[[ALL]], label %uniform.pick, label %fuse.call
+; CHECK: uniform.pick:
+; CHECK-NEXT: switch i32 %id0, label %fuse.call [
+; CHECK-NEXT: i32 1, label %uniform.sync1
+; CHECK-NEXT: i32 2, label %uniform.sync2
+; CHECK-NEXT: i32 3, label %uniform.sync3
+; CHECK-NEXT: ]
+; The ballot: operand 1 of the 32 lanes (warp.args[32..63]).
+; CHECK: uniform.sync1:
+; CHECK-NEXT: %[[P1:[0-9]+]] = getelementptr inbounds i32, ptr %warp.args, i64 32
+; CHECK-NEXT: %warp.vals = load <32 x i32>, ptr %[[P1]], align 64
+; CHECK-NEXT: %[[NZ:[0-9]+]] = icmp ne <32 x i32> %warp.vals, zeroinitializer
+; CHECK-NEXT: %warp.ballot = bitcast <32 x i1> %[[NZ]] to i32
+; CHECK: store <32 x i32> %{{.*}}, ptr %warp.result, align 64
+; CHECK-NEXT: br label %dispatch
+; CHECK: uniform.sync2:
+; CHECK: %warp.ballot[[B2:[0-9]+]] = bitcast <32 x i1>
+; CHECK-NEXT: %[[CMP:[0-9]+]] = icmp eq i32 %warp.ballot[[B2]], -1
+; CHECK-NEXT: %warp.all = zext i1 %[[CMP]] to i32
+; CHECK: store <32 x i32> %{{.*}}, ptr %warp.result, align 64
+; CHECK: uniform.sync3:
+; CHECK: %warp.shfl = shufflevector <32 x i32> %warp.vals{{[0-9]+}}, <32 x i32> poison, <32 x i32> <i32 3, i32 4, i32 5, i32 6, i32 7, i32 5, i32 6, i32 7, i32 11, i32 12, i32 13, i32 14, i32 15, i32 13, i32 14, i32 15, i32 19, i32 20, i32 21, i32 22, i32 23, i32 21, i32 22, i32 23, i32 27, i32 28, i32 29, i32 30, i32 31, i32 29, i32 30, i32 31>
+; CHECK-NEXT: store <32 x i32> %warp.shfl, ptr %warp.result, align 64
+; CHECK-NOT: uniform.sync
+; CHECK: fuse.call:
+; CHECK-NEXT: %[[NEXT]] = call i32 @__hetgpu_exec_fuse_soa(
+; OFF-LABEL: define internal void @u.hetgpu.thread.lanes(
+; OFF-NOT: uniform.
+; OFF: %next{{[0-9]*}} = call i32 @__hetgpu_exec_fuse_soa(
+; OFF-NOT: uniform.
+define void @u(ptr %out, i32 %p, i32 %v, i32 %m) #0 {
+  %b = call i32 @__hetgpu_vote_ballot(i32 -1, i32 %p)
+  %a = call i32 @__hetgpu_vote_all(i32 -1, i32 %b)
+  %d = call i32 @__hetgpu_shfl_down_i32(i32 -1, i32 %v, i32 3, i32 8)
+  %x = call i32 @__hetgpu_shfl_xor_i32(i32 -1, i32 %d, i32 %m, i32 32)
+  %n = call i32 @__hetgpu_vote_any(i32 65535, i32 %x)
+  %s1 = add i32 %b, %a
+  %s2 = add i32 %s1, %x
+  %s3 = add i32 %s2, %n
+  store i32 %s3, ptr %out
+  ret void
+}
+
+declare i32 @__hetgpu_vote_ballot(i32, i32)
+declare i32 @__hetgpu_vote_all(i32, i32)
+declare i32 @__hetgpu_vote_any(i32, i32)
+declare i32 @__hetgpu_shfl_down_i32(i32, i32, i32, i32)
+declare i32 @__hetgpu_shfl_xor_i32(i32, i32, i32, i32)
+
+attributes #0 = { "hetgpu-kernel" }
