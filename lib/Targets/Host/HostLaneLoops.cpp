@@ -344,13 +344,9 @@ RowIds rowCondition(BasicBlock *Entry, Value *TS, Value *Ctx, Value *Mask) {
   R.Z0 = Field(TS, offsetof(hetgpu_thread_state, tid) + 8, "z0");
   R.Lin0 = Field(TS, offsetof(hetgpu_thread_state, linear), "lin0");
   Value *BX = Field(Ctx, offsetof(hetgpu_block_ctx, block_dim), "ntid.x");
-  Value *Row = B.CreateAnd(
+  R.Row = B.CreateAnd(
       B.CreateICmpEQ(Mask, B.getInt32(-1)),
       B.CreateICmpULT(B.CreateAdd(R.X0, B.getInt32(31)), BX), "row");
-  // And lane 0 at a multiple of 32 in x (always so when blockDim.x is a
-  // multiple of 32): threadIdx.x & 31 is then the lane index.
-  Value *X0Low = B.CreateAnd(R.X0, B.getInt32(31), "x0.low");
-  R.Row = B.CreateAnd(Row, B.CreateICmpEQ(X0Low, B.getInt32(0)), "row.x32");
   return R;
 }
 
@@ -430,12 +426,6 @@ Function *buildLaneFunction(Module &M, Function &T) {
     IRBuilder<> B(Head);
     PHINode *I = B.CreatePHI(I32, 2, "i");
     if (IsRow) {
-      // What the row test established, and that a warp's first lane has a
-      // linear id that is a multiple of 32: `(threadIdx.x & 31) == 0`
-      // folds to `i == 0` (lane 0's work peels off the loop).
-      for (Value *V : {X0, Lin0})
-        B.CreateAssumption(
-            B.CreateICmpEQ(B.CreateAnd(V, B.getInt32(31)), B.getInt32(0)));
       B.CreateBr(Body);
     } else {
       Value *On = B.CreateTrunc(B.CreateLShr(Mask, I), B.getInt1Ty());

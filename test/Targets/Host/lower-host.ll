@@ -115,9 +115,6 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NEXT: %[[INROW:[0-9]+]] = icmp ult i32 %[[LAST]], %ntid.x
 ; ARRAYS-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
 ; ARRAYS-NEXT: %row = and i1 %[[FULL]], %[[INROW]]
-; ARRAYS-NEXT: %x0.low = and i32 %x0, 31
-; ARRAYS-NEXT: %[[X32:[0-9]+]] = icmp eq i32 %x0.low, 0
-; ARRAYS-NEXT: %row.x32 = and i1 %row, %[[X32]]
 ; ARRAYS: %warp.kind = alloca [32 x i32], align 64
 ; Entering at 1 copies the ballot's result in first.
 ; ARRAYS: switch i32 %4, label %[[GEN:.*]] [
@@ -137,7 +134,7 @@ define void @s(ptr %out) #0 {
 ; ARRAYS: [[AT0]]:
 ; ARRAYS-NOT: {{^}}{{[a-z]}}
 ; ARRAYS: %p.i{{[0-9]*}} = load i32, ptr %{{.*}}, align 4, !invariant.load
-; ARRAYS-NEXT: br i1 %row.x32, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
+; ARRAYS-NEXT: br i1 %row, label %[[ROW0:.*]], label %[[PLAIN0:.*]]
 ; Region 0 of the loop for any mask: tid from the state, the ballot's kind
 ; (12) and operands to the warp arrays (the state is not written).
 ; ARRAYS: [[PLAIN0]]:
@@ -213,17 +210,9 @@ define void @s(ptr %out) #0 {
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: %row = and i1
 ; ARRAYS-NOT: warp.kind
-; ARRAYS: br i1 %row.x32, label %rowlanes, label %lanes
+; ARRAYS: br i1 %row, label %rowlanes, label %lanes
 ; ARRAYS-NOT: warp.kind
-; The row loop assumes lane 0's x and linear id multiples of 32.
 ; ARRAYS: rowlanes:
-; ARRAYS-NEXT: %i{{[0-9]*}} = phi i32
-; ARRAYS-NEXT: %[[XL:[0-9]+]] = and i32 %x0, 31
-; ARRAYS-NEXT: %[[XA:[0-9]+]] = icmp eq i32 %[[XL]], 0
-; ARRAYS-NEXT: call void @llvm.assume(i1 %[[XA]])
-; ARRAYS-NEXT: %[[LL:[0-9]+]] = and i32 %lin0, 31
-; ARRAYS-NEXT: %[[LA:[0-9]+]] = icmp eq i32 %[[LL]], 0
-; ARRAYS-NEXT: call void @llvm.assume(i1 %[[LA]])
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: %tid.x.row = add nuw nsw i32 %x0, %i
 ; ARRAYS-NOT: warp.kind

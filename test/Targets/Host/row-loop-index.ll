@@ -22,14 +22,14 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: %[[GE:[0-9]+]] = icmp sge i64 %[[LO]], -2147483648
 ; CHECK-NEXT: %[[LE:[0-9]+]] = icmp sle i64 %[[LO]], 2147483616
 ; CHECK-NEXT: %[[FITS:[0-9]+]] = and i1 %[[GE]], %[[LE]]
-; CHECK-NEXT: %row.fits = and i1 %row.x32, %[[FITS]]
+; CHECK-NEXT: %row.fits = and i1 %row, %[[FITS]]
 ; CHECK-NEXT: br i1 %row.fits, label %rowlanes, label %[[PLAIN:lanes[0-9]*]]
 ; CHECK: {{^}}[[PLAIN]]:
 ; CHECK-NOT: add nsw i32 %{{.*}}, %tid.x
 ; CHECK: {{^}}rowlanes:
 ; CHECK: %tid.x.row = add nuw nsw i32 %x0, %i
 ; CHECK: %x.i{{[0-9]*}} = add nsw i32 %c.i{{[0-9]*}}, %tid.x.row
-; CHECK: br i1 %row.x32, label %rowlanes{{[0-9]+}}, label %lanes{{[0-9]+}}
+; CHECK: br i1 %row, label %rowlanes{{[0-9]+}}, label %lanes{{[0-9]+}}
 ; CHECK: {{^}}rowlanes{{[0-9]+}}:
 ; CHECK: %[[PL:v.i[0-9]*]] = load i32, ptr %{{.*}}, align 4, !tbaa
 ; CHECK-NEXT: %y.i{{[0-9]*}} = add i32 %[[PL]], %tid.x.row
