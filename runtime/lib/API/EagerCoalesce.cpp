@@ -56,18 +56,30 @@ struct Window {
   Clock::time_point Deadline;
 };
 
-/// The windows, by context. The map is guarded by WinM, a window's contents
-/// by its context's lock (taken before WinM, never after).
-std::mutex WinM;
-std::map<DeviceContext *, Window> Windows;
-/// Compositions of launches already fused or refused (under WinM).
-std::map<std::string, std::unique_ptr<CachedFusion>> Fusions;
-
-/// The timer: wakes at the earliest deadline of an armed window.
-std::mutex TimerM;
-std::condition_variable TimerCV;
-std::map<DeviceContext *, Clock::time_point> Armed;
-bool TimerStarted = false;
+/// The state, never destroyed (the timer thread waits on it until the
+/// process ends, and atexit-time calls may flush).
+struct State {
+  /// The windows, by context. The map is guarded by WinM, a window's
+  /// contents by its context's lock (taken before WinM, never after).
+  std::mutex WinM;
+  std::map<DeviceContext *, Window> Windows;
+  /// Compositions of launches already fused or refused (under WinM).
+  std::map<std::string, std::unique_ptr<CachedFusion>> Fusions;
+  /// The timer: wakes at the earliest deadline of an armed window.
+  std::mutex TimerM;
+  std::condition_variable TimerCV;
+  std::map<DeviceContext *, Clock::time_point> Armed;
+  bool TimerStarted = false;
+};
+State &TheState = *new State;
+std::mutex &WinM = TheState.WinM;
+std::map<DeviceContext *, Window> &Windows = TheState.Windows;
+std::map<std::string, std::unique_ptr<CachedFusion>> &Fusions =
+    TheState.Fusions;
+std::mutex &TimerM = TheState.TimerM;
+std::condition_variable &TimerCV = TheState.TimerCV;
+std::map<DeviceContext *, Clock::time_point> &Armed = TheState.Armed;
+bool &TimerStarted = TheState.TimerStarted;
 
 bool envIs(const char *Name, const char *Value) {
   const char *E = getenv(Name);
