@@ -1,12 +1,14 @@
 // bench/coalesce/coalesce.cu - eager launches vs CUDA graph replay vs
-// coalesced graph replay of K tiny independent kernels (issue 23, part 4;
-// eager coalescing, part 3, is not implemented yet).
+// coalesced graph replay of K tiny independent kernels (issue 23, parts 3
+// and 4).
 // SPDX-License-Identifier: Apache-2.0
 //
 // For K in 2, 4, 8, 16, 32: a group is K one-block kernels, each writing its
 // own slice, issued on 1 stream or spread round-robin over N streams
 // (forked from and joined back into the first through events). "eager"
-// issues each group with launches; "graph" captures one group once
+// issues each group with launches; "ecoal" the same with
+// HETGPU_COALESCE_EAGER=1 (launches of other streams held while the device
+// is busy and fused, API/EagerCoalesce.h); "graph" captures one group once
 // (fork/join included) and replays it, instantiated with HETGPU_COALESCE=0;
 // "coal" the same instantiated with coalescing (the kernels of different
 // streams are independent and fused into one launch; those of one stream
@@ -80,10 +82,15 @@ static bool check(Setup &S, int groups) {
   return true;
 }
 
-enum Mode { Eager, Graph, Coalesced };
+enum Mode { Eager, EagerCoalesced, Graph, Coalesced };
 
 static double usPerGroup(Setup &S, int groups, Mode m) {
-  bool graph = m != Eager;
+  bool graph = m == Graph || m == Coalesced;
+  // hetGPU reads HETGPU_COALESCE_EAGER at each launch.
+  if (m == EagerCoalesced)
+    setenv("HETGPU_COALESCE_EAGER", "1", 1);
+  else
+    unsetenv("HETGPU_COALESCE_EAGER");
   CK(cudaMemset(S.buf, 0, S.K * Threads * sizeof(float)));
   cudaGraphExec_t x = nullptr;
   cudaGraph_t g = nullptr;
@@ -127,9 +134,9 @@ int main(int argc, char **argv) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   std::printf("device: %s, %d groups per configuration\n", p.name, groups);
-  std::printf("%4s %7s %9s %9s %9s %11s %10s %10s\n", "K", "streams",
-              "eager us", "graph us", "coal us", "eager/graph", "eager/coal",
-              "graph/coal");
+  std::printf("%4s %7s %9s %9s %9s %9s %11s %11s %10s %10s\n", "K",
+              "streams", "eager us", "ecoal us", "graph us", "coal us",
+              "eager/ecoal", "eager/graph", "eager/coal", "graph/coal");
   for (int K : {2, 4, 8, 16, 32})
     for (int which = 0; which < 3; ++which) {
       int n = which == 0 ? 1 : which == 1 ? streams : K;
@@ -146,14 +153,16 @@ int main(int argc, char **argv) {
         CK(cudaEventCreateWithFlags(&S.ev[i], cudaEventDisableTiming));
       }
       // The minimum of 5 interleaved runs (the machine may be shared).
-      double e = 1e30, g = 1e30, c = 1e30;
+      double e = 1e30, ec = 1e30, g = 1e30, c = 1e30;
       for (int r = 0; r < 5; ++r) {
         e = std::min(e, usPerGroup(S, groups, Eager));
+        ec = std::min(ec, usPerGroup(S, groups, EagerCoalesced));
         g = std::min(g, usPerGroup(S, groups, Graph));
         c = std::min(c, usPerGroup(S, groups, Coalesced));
       }
-      std::printf("%4d %7d %9.1f %9.1f %9.1f %11.2f %10.2f %10.2f\n", K, S.N,
-                  e, g, c, e / g, e / c, g / c);
+      std::printf("%4d %7d %9.1f %9.1f %9.1f %9.1f %11.2f %11.2f %10.2f "
+                  "%10.2f\n",
+                  K, S.N, e, ec, g, c, e / ec, e / g, e / c, g / c);
       for (int i = 0; i < S.N; ++i) {
         CK(cudaStreamDestroy(S.s[i]));
         CK(cudaEventDestroy(S.ev[i]));

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/coalesce/run.sh - eager launches vs CUDA graph replay vs coalesced
-# graph replay of K tiny kernels from 1, N and K streams (issue 23, part 4;
+# graph replay of K tiny kernels from 1, N and K streams, and eager launches
+# with HETGPU_COALESCE_EAGER=1 (column ecoal) (issue 23, parts 3 and 4;
 # no nvcc baseline yet). Prints microseconds per group and ratios.
 # `run.sh opencl` runs it on PoCL.
 # SPDX-License-Identifier: Apache-2.0

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 #include "Core/Log.h"
 
 #include <algorithm>
@@ -317,6 +318,7 @@ HETGPU_API cudaError_t cudaStreamBeginCapture(cudaStream_t Stream,
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return ret(E);
+  eagerFlushContext(*S->Ctx); // held launches run before any capture
   if (Mode != cudaStreamCaptureModeGlobal &&
       Mode != cudaStreamCaptureModeThreadLocal &&
       Mode != cudaStreamCaptureModeRelaxed)

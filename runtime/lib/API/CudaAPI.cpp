@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 
 using namespace hetgpu;
 using namespace hetgpu::rt;
@@ -32,6 +33,7 @@ bool isPageable(const void *P) {
 cudaError_t api::currentCtx(DeviceContext *&Ctx, bool CheckSticky) {
   if (cudaError_t E = RT().current(Ctx))
     return E;
+  eagerFlushContext(*Ctx); // every call through here may observe work
   if (CheckSticky && Ctx->Sticky.load())
     return static_cast<cudaError_t>(Ctx->Sticky.load());
   return cudaSuccess;
@@ -40,6 +42,7 @@ cudaError_t api::currentCtx(DeviceContext *&Ctx, bool CheckSticky) {
 cudaError_t api::resolve(cudaStream_t S, StreamObj *&Out) {
   if (cudaError_t E = RT().resolveStream(S, Out))
     return E;
+  eagerFlushStream(*Out); // work on it, or on the legacy stream, orders
   if (int St = Out->Ctx->Sticky.load())
     return static_cast<cudaError_t>(St);
   return cudaSuccess;

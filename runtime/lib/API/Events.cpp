@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 #include "Core/CudaErrors.h"
 
 #include <memory>
@@ -95,6 +96,7 @@ HETGPU_API cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
   EventObj *Ev;
   if (cudaError_t E = liveEvent(Event, Ev))
     return ret(E);
+  eagerFlushContext(*Ev->Ctx);
   if (!Ev->Recorded)
     return cudaSuccess;
   return ret(mapStatus(*Ev->Ctx, Ev->E->synchronize()));
@@ -104,6 +106,7 @@ HETGPU_API cudaError_t cudaEventQuery(cudaEvent_t Event) {
   EventObj *Ev;
   if (cudaError_t E = liveEvent(Event, Ev))
     return ret(E);
+  eagerFlushContext(*Ev->Ctx);
   if (!Ev->Recorded)
     return cudaSuccess;
   Status S = Ev->E->query();
@@ -125,6 +128,8 @@ HETGPU_API cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
     return ret(cudaErrorInvalidResourceHandle);
   if (!A->Recorded || !B->Recorded)
     return ret(cudaErrorInvalidResourceHandle);
+  eagerFlushContext(*A->Ctx);
+  eagerFlushContext(*B->Ctx);
   if (A->E->query().Code == ErrorCode::NotReady ||
       B->E->query().Code == ErrorCode::NotReady)
     return ret(cudaErrorNotReady);

@@ -33,15 +33,17 @@ namespace {
 constexpr size_t MaxFusedParts = 32;
 constexpr const char *FusedName = "hetgpu_fused_kernel";
 
-std::string nodeName(const GraphNode &N) {
-  const KernelLaunch &K = N.Kernel;
+std::string nodeName(const GraphNode &N) { return launchName(N.Kernel); }
+
+} // namespace
+
+std::string api::launchName(const KernelLaunch &K) {
   if (K.K && K.K->Info && !K.K->Info->Demangled.empty())
     return K.K->Info->Demangled;
   return K.K ? K.K->Name : "?";
 }
 
-/// Why coalescing is off for the whole graph, or "".
-std::string coalescingOff() {
+std::string api::coalescingOff() {
   if (const char *E = getenv("HETGPU_COALESCE"); E && !strcmp(E, "0"))
     return "HETGPU_COALESCE=0";
   if (activeMigrationService())
@@ -51,9 +53,8 @@ std::string coalescingOff() {
   return "";
 }
 
-/// Why kernel node \p N may not join a fused launch on \p P's device, or "".
-std::string notCandidate(const GraphNode &N, const DeviceProperties &P) {
-  const KernelLaunch &L = N.Kernel;
+std::string api::notCandidate(const KernelLaunch &L,
+                              const DeviceProperties &P) {
   const KernelRecord *K = L.K;
   if (!K || !K->Info || !K->Bin || !K->Bin->Valid || K->ModuleIndex < 0)
     return "its kernel has no valid module";
@@ -77,12 +78,13 @@ std::string notCandidate(const GraphNode &N, const DeviceProperties &P) {
   return "";
 }
 
-/// Translates and loads the fused kernel of \p G's members on \p Ctx.
-Status buildFused(FusedGroup &G, DeviceContext &Ctx, long &Refused) {
+Status api::buildFused(FusedGroup &G,
+                       const std::vector<const KernelLaunch *> &Ls,
+                       DeviceContext &Ctx, long &Refused) {
   std::vector<FusePart> Parts;
   uint64_t MaxShared = 0;
-  for (GraphNode *N : G.Members) {
-    const KernelLaunch &L = N->Kernel;
+  for (const KernelLaunch *LP : Ls) {
+    const KernelLaunch &L = *LP;
     FusePart P;
     P.M = &L.K->Bin->C.Modules[L.K->ModuleIndex];
     P.Kernel = L.K->Name;
@@ -130,77 +132,67 @@ Status buildFused(FusedGroup &G, DeviceContext &Ctx, long &Refused) {
   return Status::ok();
 }
 
-/// Fuses \p Chunk (candidates of one wave and block size), dropping each
-/// member the translator refuses, and appends the group's nodes, or the
-/// nodes alone, to \p Order.
-void emitGroup(std::vector<GraphNode *> Chunk, DeviceContext &Ctx,
-               std::vector<GraphNode *> &Order,
-               std::vector<std::unique_ptr<FusedGroup>> &Groups) {
+std::unique_ptr<FusedGroup>
+api::fuseChunk(std::vector<size_t> Chunk,
+               const std::vector<const KernelLaunch *> &Ls, DeviceContext &Ctx,
+               const CoalesceWords &W, std::vector<size_t> &Alone) {
+  std::string Pre = std::string(W.Prefix) + ": ";
   while (true) {
     if (Chunk.size() < 2) {
-      for (GraphNode *N : Chunk) {
-        log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*N) +
-                                "' not coalesced: no other small kernel node "
-                                "of its block size is independent of it");
-        Order.push_back(N);
+      for (size_t I : Chunk) {
+        log(LogLevel::Info, Pre + W.One + " '" + launchName(*Ls[I]) +
+                                "' not coalesced: no other small " + W.One +
+                                " of its block size is independent of it");
+        Alone.push_back(I);
       }
-      return;
+      return nullptr;
     }
     auto G = std::make_unique<FusedGroup>();
-    G->Members = Chunk;
-    for (GraphNode *N : G->Members)
-      G->Names += (G->Names.empty() ? "" : ", ") + nodeName(*N);
+    G->Parts = Chunk;
+    std::vector<const KernelLaunch *> Members;
+    for (size_t I : Chunk) {
+      Members.push_back(Ls[I]);
+      G->Names += (G->Names.empty() ? "" : ", ") + launchName(*Ls[I]);
+    }
     long Refused = -1;
-    if (Status S = buildFused(*G, Ctx, Refused)) {
+    if (Status S = buildFused(*G, Members, Ctx, Refused)) {
       if (Refused >= 0 && size_t(Refused) < Chunk.size()) {
-        log(LogLevel::Info, "graph coalescing: kernel node '" +
-                                nodeName(*Chunk[Refused]) +
+        log(LogLevel::Info, Pre + W.One + " '" +
+                                launchName(*Ls[Chunk[Refused]]) +
                                 "' not coalesced: " + S.Message);
-        Order.push_back(Chunk[Refused]);
+        Alone.push_back(Chunk[Refused]);
         Chunk.erase(Chunk.begin() + Refused);
         continue;
       }
-      log(LogLevel::Info,
-          "graph coalescing: " + std::to_string(G->Members.size()) +
-              " kernel nodes (" + G->Names + ") not fused: " + S.Message);
-      Order.insert(Order.end(), Chunk.begin(), Chunk.end());
-      return;
+      log(LogLevel::Info, Pre + std::to_string(Chunk.size()) + " " + W.Many +
+                              " (" + G->Names + ") not fused: " + S.Message);
+      Alone.insert(Alone.end(), Chunk.begin(), Chunk.end());
+      return nullptr;
     }
     const dim3 &B = G->Block;
-    log(LogLevel::Info,
-        "graph coalescing: fused " + std::to_string(G->Members.size()) +
-            " kernel nodes (" + G->Names + ") into one launch of " +
-            std::to_string(G->Blocks) + " blocks of " + std::to_string(B.x) +
-            "x" + std::to_string(B.y) + "x" + std::to_string(B.z) + " threads");
-    G->At = Order.size();
-    Order.insert(Order.end(), Chunk.begin(), Chunk.end());
-    Groups.push_back(std::move(G));
-    return;
+    log(LogLevel::Info, Pre + "fused " + std::to_string(Chunk.size()) + " " +
+                            W.Many + " (" + G->Names + ") into one launch of " +
+                            std::to_string(G->Blocks) + " blocks of " +
+                            std::to_string(B.x) + "x" + std::to_string(B.y) +
+                            "x" + std::to_string(B.z) + " threads");
+    return G;
   }
 }
 
-/// Fuses the candidates \p Ns (one wave, one block size) in groups of at
-/// most MaxFusedParts.
-void fuseBucket(const std::vector<GraphNode *> &Ns, DeviceContext &Ctx,
-                std::vector<GraphNode *> &Order,
-                std::vector<std::unique_ptr<FusedGroup>> &Groups) {
-  for (size_t I = 0; I < Ns.size(); I += MaxFusedParts) {
-    size_t End = std::min(Ns.size(), I + MaxFusedParts);
-    emitGroup({Ns.begin() + I, Ns.begin() + End}, Ctx, Order, Groups);
-  }
-}
+namespace {
 
-using Bucket = std::pair<std::array<unsigned, 3>, std::vector<GraphNode *>>;
+using Bucket = std::pair<std::array<unsigned, 3>, std::vector<size_t>>;
 
-/// A node alone in its block size that may run with idle threads (no
+/// A launch alone in its block size that may run with idle threads (no
 /// barriers, no warp operations) joins the largest group of a block at
 /// least as large in every dimension.
-void joinLargerBlocks(std::vector<Bucket> &Buckets) {
+void joinLargerBlocks(std::vector<Bucket> &Buckets,
+                      const std::vector<const KernelLaunch *> &Ls) {
   const uint32_t NotGuardable =
       container::FeatBarrier | container::FeatWarp | container::FeatGrid;
   for (Bucket &S : Buckets) {
     if (S.second.size() != 1 ||
-        (S.second[0]->Kernel.K->Info->Features & NotGuardable))
+        (Ls[S.second[0]]->K->Info->Features & NotGuardable))
       continue;
     Bucket *Best = nullptr;
     for (Bucket &T : Buckets)
@@ -215,13 +207,40 @@ void joinLargerBlocks(std::vector<Bucket> &Buckets) {
   }
 }
 
+} // namespace
+
+std::vector<std::vector<size_t>>
+api::planChunks(const std::vector<const KernelLaunch *> &Ls) {
+  std::vector<Bucket> Buckets;
+  for (size_t I = 0; I < Ls.size(); ++I) {
+    const dim3 &B = Ls[I]->Block;
+    std::array<unsigned, 3> Key = {B.x, B.y, B.z};
+    auto It = std::find_if(Buckets.begin(), Buckets.end(),
+                           [&](const auto &E) { return E.first == Key; });
+    if (It == Buckets.end())
+      Buckets.push_back({Key, {I}});
+    else
+      It->second.push_back(I);
+  }
+  joinLargerBlocks(Buckets, Ls);
+  std::vector<std::vector<size_t>> Chunks;
+  for (auto &[Key, Is] : Buckets)
+    for (size_t I = 0; I < Is.size(); I += MaxFusedParts)
+      Chunks.emplace_back(Is.begin() + I,
+                          Is.begin() + std::min(Is.size(), I + MaxFusedParts));
+  return Chunks;
+}
+
+namespace {
+
 /// One wave: the nodes that are not candidates go first, then each block
 /// size's candidates, fused.
 void planWave(const std::vector<GraphNode *> &Wave, DeviceContext &Ctx,
               std::vector<GraphNode *> &Order,
               std::vector<std::unique_ptr<FusedGroup>> &Groups) {
   const DeviceProperties &P = Ctx.Dev->properties();
-  std::vector<Bucket> Buckets;
+  std::vector<GraphNode *> Cands;
+  std::vector<const KernelLaunch *> Ls;
   for (GraphNode *N : Wave) {
     if (N->Kind == NodeKind::Child) {
       N->Child->flatten(Order); // acyclic: checked by the caller
@@ -233,24 +252,30 @@ void planWave(const std::vector<GraphNode *> &Wave, DeviceContext &Ctx,
       Order.push_back(N);
       continue;
     }
-    if (std::string Why = notCandidate(*N, P); !Why.empty()) {
+    if (std::string Why = notCandidate(N->Kernel, P); !Why.empty()) {
       log(LogLevel::Info, "graph coalescing: kernel node '" + nodeName(*N) +
                               "' not coalesced: " + Why);
       Order.push_back(N);
       continue;
     }
-    const dim3 &B = N->Kernel.Block;
-    std::array<unsigned, 3> Key = {B.x, B.y, B.z};
-    auto It = std::find_if(Buckets.begin(), Buckets.end(),
-                           [&](const auto &E) { return E.first == Key; });
-    if (It == Buckets.end())
-      Buckets.push_back({Key, {N}});
-    else
-      It->second.push_back(N);
+    Cands.push_back(N);
+    Ls.push_back(&N->Kernel);
   }
-  joinLargerBlocks(Buckets);
-  for (auto &[Key, Ns] : Buckets)
-    fuseBucket(Ns, Ctx, Order, Groups);
+  const CoalesceWords W = {"graph coalescing", "kernel node", "kernel nodes"};
+  for (std::vector<size_t> &Chunk : planChunks(Ls)) {
+    std::vector<size_t> Alone;
+    std::unique_ptr<FusedGroup> G = fuseChunk(Chunk, Ls, Ctx, W, Alone);
+    for (size_t I : Alone)
+      Order.push_back(Cands[I]);
+    if (!G)
+      continue;
+    G->At = Order.size();
+    for (size_t I : G->Parts) {
+      G->Members.push_back(Cands[I]);
+      Order.push_back(Cands[I]);
+    }
+    Groups.push_back(std::move(G));
+  }
 }
 
 } // namespace
@@ -329,11 +354,21 @@ cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
     G.SaidUnfused = true;
     return cudaSuccess;
   }
+  std::vector<const KernelLaunch *> Ls;
+  for (GraphNode *N : G.Members)
+    Ls.push_back(&N->Kernel);
+  Launched = true;
+  return launchFusedKernel(G, S, Ls, Shared);
+}
+
+cudaError_t api::launchFusedKernel(FusedGroup &G, StreamObj &S,
+                                   const std::vector<const KernelLaunch *> &Ls,
+                                   uint64_t Shared) {
+  DeviceContext &Ctx = *S.Ctx;
   std::vector<void *> Args;
-  for (GraphNode *N : G.Members) {
-    KernelLaunch &L = N->Kernel;
-    void **A = L.Args->args();
-    Args.insert(Args.end(), A, A + L.K->Info->Params.size());
+  for (const KernelLaunch *L : Ls) {
+    void **A = L->Args->args();
+    Args.insert(Args.end(), A, A + L->K->Info->Params.size());
   }
   const dim3 &B = G.Block;
   LaunchParams LP;
@@ -345,6 +380,5 @@ cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
   LP.Args = Args.data();
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   RT().orderLegacy(S);
-  Launched = true;
   return mapStatus(Ctx, S.Q->launch(*G.Kn, LP));
 }

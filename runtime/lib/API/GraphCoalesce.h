@@ -14,7 +14,10 @@
 /// dispatches on the block index (hetgpu/Transforms/FuseKernels.h), translated
 /// through the JIT cache and replayed as one launch. HETGPU_COALESCE=0 turns it
 /// off; it is off under live migration and memcheck. HETGPU_LOG=info says what
-/// was fused and why a node was not.
+/// was fused and why a node was not. The pieces below the graph's own
+/// (what is a candidate, the groups by block size, the fusion with its
+/// refusals, the fused launch) are shared with the coalescing of eager
+/// launches (API/EagerCoalesce.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "API/CudaAPI.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace hetgpu {
@@ -38,6 +42,8 @@ namespace api {
 /// members one by one (logged once).
 struct FusedGroup {
   std::vector<GraphNode *> Members; ///< consecutive in the replay order
+  /// The members' indices in the launches fuseChunk was given.
+  std::vector<size_t> Parts;
   size_t At = 0;                    ///< index of the first in the order
   /// Each member's kernel and geometry when fused.
   std::vector<KernelLaunch> AsFused;
@@ -53,6 +59,51 @@ struct FusedGroup {
   std::string Names; ///< members' kernels, for the log
   ~FusedGroup();
 };
+
+/// Why coalescing is off for the process (HETGPU_COALESCE=0, live
+/// migration, memcheck), or "".
+std::string coalescingOff();
+
+/// The kernel's demangled name, for the log.
+std::string launchName(const KernelLaunch &L);
+
+/// Why launch \p L may not join a fused launch on \p P's device, or "":
+/// its grid fills the device, its block or shared memory is checked by its
+/// own launch, grid-wide barriers, no valid module.
+std::string notCandidate(const KernelLaunch &L, const DeviceProperties &P);
+
+/// Independent candidate launches \p Ls in groups to fuse (indices into
+/// Ls): by block size, a launch alone in its size without barriers or warp
+/// operations joining the largest group of a larger block, at most 32 a
+/// group. Groups of one are launches without a partner.
+std::vector<std::vector<size_t>>
+planChunks(const std::vector<const KernelLaunch *> &Ls);
+
+/// How the log names the work coalesced ("graph coalescing", "kernel
+/// node", "kernel nodes").
+struct CoalesceWords {
+  const char *Prefix, *One, *Many;
+};
+
+/// Fuses \p Chunk (indices into \p Ls, one group of planChunks), dropping
+/// each member the translator refuses (into \p Alone, as the members of a
+/// fusion refused whole or a chunk of one), logged. The group (Parts: its
+/// members' indices; Members left empty), or null.
+std::unique_ptr<FusedGroup>
+fuseChunk(std::vector<size_t> Chunk,
+          const std::vector<const KernelLaunch *> &Ls, DeviceContext &Ctx,
+          const CoalesceWords &W, std::vector<size_t> &Alone);
+
+/// Translates and loads the fused kernel of launches \p Ls on \p Ctx
+/// (through the JIT cache); \p Refused as getFusedModule's.
+Status buildFused(FusedGroup &G, const std::vector<const KernelLaunch *> &Ls,
+                  DeviceContext &Ctx, long &Refused);
+
+/// Queues \p G's fused kernel on \p S with the arguments of \p Ls (its
+/// members, in order) and \p Shared bytes of dynamic shared memory.
+cudaError_t launchFusedKernel(FusedGroup &G, StreamObj &S,
+                              const std::vector<const KernelLaunch *> &Ls,
+                              uint64_t Shared);
 
 /// Appends to \p Order the replay order of \p G (child graphs expanded,
 /// empty nodes left out) and fills \p Groups for context \p Ctx: without

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 #include "API/GraphCoalesce.h"
 #include "Core/CudaErrors.h"
 #include "Core/Log.h"
@@ -361,6 +362,7 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
   StreamObj *S;
   if (cudaError_t E = resolve(Stream, S))
     return ret(E);
+  eagerFlushContext(*S->Ctx); // a graph launch is a flush point
   // Launched into a capturing stream: the graph becomes a child node.
   bool Captured;
   if (cudaError_t E = captureWork(

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 #include "Core/GridRounds.h"
 #include "Core/KernelMemCheck.h"
 #include "Core/Log.h"
@@ -85,11 +86,15 @@ cudaError_t checkLaunchRules(const container::KernelInfo &Info,
 }
 
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
-                   size_t Shared, cudaStream_t Stream,
-                   bool Cooperative = false) {
+                   size_t Shared, cudaStream_t Stream, bool Cooperative = false,
+                   bool MayHold = false) {
+  // (Not resolve(): a launch that may join the eager window does not flush
+  // it; eagerOffer decides.)
   StreamObj *S;
-  if (cudaError_t E = resolve(Stream, S))
+  if (cudaError_t E = RT().resolveStream(Stream, S))
     return E;
+  if (int St = S->Ctx->Sticky.load())
+    return static_cast<cudaError_t>(St);
   // CUDA 13 (measured on an H200) answers a pointer that is no registered
   // kernel with cudaErrorInvalidResourceHandle (CUDA 12:
   // cudaErrorInvalidDeviceFunction).
@@ -159,6 +164,13 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   Kernel *Kn;
   if (cudaError_t E = RT().getKernel(Ctx, *K, Kn))
     return E;
+  // Coalescing of eager launches (API/EagerCoalesce.h): only plain
+  // launches are held; any other on a stream with a held one flushes it.
+  bool Plain = MayHold && !Cooperative &&
+               !(K->Info && gridRoundsKernel(P, *K->Info)) &&
+               !activeMigrationService() && !memCheckEnabled();
+  if (!Plain)
+    eagerFlushStream(*S);
   LaunchParams LP;
   LP.Grid[0] = Grid.x;
   LP.Grid[1] = Grid.y;
@@ -192,6 +204,12 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     return mapStatus(Ctx, Mig->launch(Ctx, *S, *Kn, *K, LP));
   }
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
+  if (Plain) {
+    bool Held;
+    eagerOffer(*S, *K, *Kn, Func, Grid, Block, Args, Shared, Held);
+    if (Held)
+      return cudaSuccess;
+  }
   RT().orderLegacy(*S);
   if (memCheckEnabled())
     return mapStatus(Ctx, memCheckedLaunch(Ctx, *S, *Kn, *K, LP));
@@ -209,7 +227,8 @@ cudaError_t api::launchKernel(const void *Func, dim3 Grid, dim3 Block,
 HETGPU_API cudaError_t cudaLaunchKernel(const void *Func, dim3 Grid,
                                         dim3 Block, void **Args, size_t Shared,
                                         cudaStream_t Stream) {
-  return ret(launch(Func, Grid, Block, Args, Shared, Stream));
+  return ret(launch(Func, Grid, Block, Args, Shared, Stream,
+                    /*Cooperative=*/false, /*MayHold=*/true));
 }
 
 HETGPU_API cudaError_t cudaLaunchCooperativeKernel(const void *Func,

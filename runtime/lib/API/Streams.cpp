@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/EagerCoalesce.h"
 
 #include <functional>
 
@@ -85,6 +86,7 @@ HETGPU_API cudaError_t cudaStreamDestroy(cudaStream_t S) {
   auto *Obj = reinterpret_cast<StreamObj *>(S);
   if (!RT().isLiveStream(Obj))
     return ret(cudaErrorInvalidResourceHandle);
+  eagerFlushStream(*Obj); // its held launch runs first
   captureForgetStream(*Obj);
   return ret(RT().destroyStream(Obj));
 }
