@@ -160,6 +160,11 @@ private:
   YieldTest emitYieldTest(SafePointPlan &P);
   YieldTest emitGridSyncTest(SafePointPlan &P);
   void emitSavePath(SafePointPlan &P, const YieldTest &YT);
+  /// Splits the safe point's block after the test and branches to a new
+  /// block named \p Prefix.<id> when it says yield; \p B is left there,
+  /// after the save's addressing (emitAddressing).
+  void branchToSave(unsigned Id, const YieldTest &YT, llvm::StringRef Prefix,
+                    llvm::IRBuilder<> &B);
   void emitResumePath(SafePointPlan &P, const YieldTest &YT,
                       llvm::BasicBlock *RestoreBB);
 

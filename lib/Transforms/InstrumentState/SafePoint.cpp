@@ -147,21 +147,25 @@ KernelInstrumenter::emitGridSyncTest(SafePointPlan &P) {
   return {SP, Y, Any, B.getCurrentDebugLocation()};
 }
 
-/// When the test says yield: save and return, the block suspended.
-void KernelInstrumenter::emitSavePath(SafePointPlan &P, const YieldTest &YT) {
-  unsigned Id = P.Info->Id;
+void KernelInstrumenter::branchToSave(unsigned Id, const YieldTest &YT,
+                                      StringRef Prefix, IRBuilder<> &B) {
   BasicBlock *SP = YT.SP;
   BasicBlock *Cont = SP->splitBasicBlock(std::next(YT.Any->getIterator()),
                                          "hetgpu.cont." + Twine(Id));
-  BasicBlock *Save =
-      BasicBlock::Create(*C, "hetgpu.save." + Twine(Id), NF, Cont);
+  BasicBlock *Save = BasicBlock::Create(*C, Prefix + "." + Twine(Id), NF, Cont);
   SP->getTerminator()->eraseFromParent();
-  IRBuilder<> B(SP);
+  B.SetInsertPoint(SP);
   B.SetCurrentDebugLocation(YT.Loc);
   B.CreateCondBr(B.CreateICmpNE(YT.Any, B.getInt32(0)), Save, Cont);
-
   B.SetInsertPoint(Save);
   emitAddressing(B);
+}
+
+/// When the test says yield: save and return, the block suspended.
+void KernelInstrumenter::emitSavePath(SafePointPlan &P, const YieldTest &YT) {
+  unsigned Id = P.Info->Id;
+  IRBuilder<> B(*C);
+  branchToSave(Id, YT, "hetgpu.save", B);
   emitSave(B, P);
   emitSharedCopy(B, /*ToBuffer=*/true);
   B.CreateStore(B.getInt32(Id), byteGEP(B, Header, 4));

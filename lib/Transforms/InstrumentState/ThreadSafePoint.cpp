@@ -85,18 +85,8 @@ KernelInstrumenter::emitThreadYieldTest(SafePointPlan &P) {
 void KernelInstrumenter::emitThreadSavePath(SafePointPlan &P,
                                             const YieldTest &YT) {
   unsigned Id = P.Info->Id;
-  BasicBlock *SP = YT.SP;
-  BasicBlock *Cont = SP->splitBasicBlock(std::next(YT.Any->getIterator()),
-                                         "hetgpu.cont." + Twine(Id));
-  BasicBlock *Save =
-      BasicBlock::Create(*C, "hetgpu.tsave." + Twine(Id), NF, Cont);
-  SP->getTerminator()->eraseFromParent();
-  IRBuilder<> B(SP);
-  B.SetCurrentDebugLocation(YT.Loc);
-  B.CreateCondBr(B.CreateICmpNE(YT.Any, B.getInt32(0)), Save, Cont);
-
-  B.SetInsertPoint(Save);
-  emitAddressing(B);
+  IRBuilder<> B(*C);
+  branchToSave(Id, YT, "hetgpu.tsave", B);
   emitSave(B, P);
   B.CreateStore(B.getInt64(uint64_t(Id) << 32 | abi::TW_Suspended),
                 threadWord(B));
