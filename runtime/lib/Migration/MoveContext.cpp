@@ -20,6 +20,7 @@
 #include "Migration/Trigger.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -30,6 +31,11 @@ using namespace hetgpu;
 using namespace hetgpu::rt;
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
 
 /// The `__device__` variables of one loaded module, saved on the source.
 struct SavedModule {
@@ -81,6 +87,12 @@ private:
   std::unique_ptr<Queue> SQ, DQ;
   std::vector<SavedModule> Mods;
   std::vector<std::vector<char>> Data; ///< staged bytes of Allocs
+  /// Milliseconds per step (HETGPU_LOG=info prints them): where a move's
+  /// downtime goes. Steps of moveAllocation add up over the allocations.
+  struct StepTimes {
+    double Plan = 0, Save = 0, Stage = 0, Lend = 0, Copy = 0, Memory = 0,
+           Rebind = 0, Restore = 0, Modules = 0, Sync = 0;
+  } Ms;
   /// Peer access that must hold on the target (planPeers): the first
   /// device's kernels reach the second's memory.
   std::vector<std::pair<Device *, Device *>> Grants;
@@ -260,20 +272,29 @@ Status ContextMove::moveAllocation(const Allocation &A) {
                         hexAddr(A.Base));
   }
   Status S;
+  Clock::time_point T = Clock::now();
+  auto Step = [&T](double &Into) {
+    Into += msSince(T);
+    T = Clock::now();
+  };
   if (!SrcShares) {
     if (Direct) // device -> file bytes, then the host maps them there
       S = SQ->copyOutBulk(Alias, P, A.Size);
+    Step(Ms.Copy);
     if (S.isOk())
       S = Src->detachArenaRange(P, A.Size);
     if (S.isOk() && DstShares)
       AR.dropShadow(A.Base);
+    Step(Ms.Lend);
   }
   if (S.isOk() && !DstShares) {
     S = Dst->attachArenaRange(P, A.Size);
+    Step(Ms.Lend);
     if (S.isOk() && Direct) { // file bytes -> device; the pages stay
       S = DQ->copyInBulk(P, Alias, A.Size);
       AR.keepShadow(A.Base, A.Size);
     }
+    Step(Ms.Copy);
   }
   Arena::unalias(MapBase, MapLen);
   if (S)
@@ -386,22 +407,30 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
     return Status::ok();
   SrcName = Src->properties().Name;
   DstName = Dst->properties().Name;
+  Clock::time_point T = Clock::now();
+  auto Step = [&T](double &Into) {
+    Into += msSince(T);
+    T = Clock::now();
+  };
   // Work queued before the move finishes on the source; its results move
   // with the memory.
   if (Status S = Src->synchronize())
     return S;
   if (Status S = plan())
     return S;
+  Step(Ms.Plan);
   if (Status S = Src->createQueue(SQ))
     return S;
   if (Status S = saveModules())
     return S;
+  Step(Ms.Save);
   if (Status S = stageData())
     return S;
   if (Status S = Dst->createQueue(DQ))
     return S;
   if (Status S = grantPeers())
     return S;
+  Step(Ms.Stage);
 
   // From here on the context changes device.
   Ctx.Modules.clear();
@@ -411,20 +440,36 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
   SQ.reset();
   Ctx.Dev = Dst;
   Ctx.Backend = To.HomeBackend;
+  Step(Ms.Memory);
   if (Status S = rebindStreams())
     return S;
+  Step(Ms.Rebind);
   for (size_t I = 0; I < Data.size(); ++I)
     if (Status S = copyIn(*DQ, reinterpret_cast<void *>(Allocs[I].Base),
                           Data[I].data(), Data[I].size()))
       return S;
+  Step(Ms.Restore);
   if (Status S = reloadModules())
     return S;
+  Step(Ms.Modules);
   if (Status S = DQ->synchronize())
     return S;
+  Step(Ms.Sync);
   if (BytesCopied)
     *BytesCopied = Bytes;
   if (Summary)
     *Summary = summary();
+  if (logEnabled(LogLevel::Info)) {
+    char Line[320];
+    std::snprintf(Line, sizeof Line,
+                  "migration: move of device %d, ms: plan %.2f, save "
+                  "variables %.2f, stage %.2f, memory %.2f (of which lend/"
+                  "attach %.2f, bulk copies %.2f), streams %.2f, restore "
+                  "%.2f, modules %.2f, sync %.2f",
+                  Ctx.Index, Ms.Plan, Ms.Save, Ms.Stage, Ms.Memory, Ms.Lend,
+                  Ms.Copy, Ms.Rebind, Ms.Restore, Ms.Modules, Ms.Sync);
+    log(LogLevel::Info, Line);
+  }
   return Status::ok();
 }
 
