@@ -367,7 +367,10 @@ void Arena::discard(uint64_t Addr, uint64_t Bytes) {
 /// MADV_POPULATE_WRITE (Linux 5.14) in parts of 16 MiB, else one
 /// touching write per page.
 bool Arena::populate(void *Ptr, size_t Len) {
-  char *P = static_cast<char *>(Ptr);
+  // From the page that holds Ptr (madvise takes page-aligned ranges).
+  uintptr_t Start = reinterpret_cast<uintptr_t>(Ptr) & ~uintptr_t(4095);
+  Len += reinterpret_cast<uintptr_t>(Ptr) - Start;
+  char *P = reinterpret_cast<char *>(Start);
 #ifdef MADV_POPULATE_WRITE
   constexpr size_t Part = 16u << 20;
   unsigned Threads = std::min<unsigned>(

@@ -96,6 +96,8 @@ Status NVIDIAQueue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
     unsigned Threads =
         std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
     const char *From = static_cast<const char *>(Src);
+    // (Populating the source first, Arena::populate, made the copies of a
+    // 256 MiB move slower on the H200: 73 ms against 45 ms.)
     size_t Chunks = (Bytes + SlotBytes - 1) / SlotBytes;
     for (size_t I = 0; I < Chunks && St.isOk(); ++I) {
       int K = int(I % Slots);
