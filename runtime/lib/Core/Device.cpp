@@ -55,7 +55,6 @@ Status Device::attachHostRange(void *, size_t) {
 Status Device::detachHostRange(void *) { return Status::ok(); }
 
 Status Queue::copyInBulk(void *Dst, const void *Src, size_t Bytes) {
-  Arena::populate(const_cast<void *>(Src), Bytes);
   if (Status S = memcpy(Dst, Src, Bytes, CopyKind::HostToDevice))
     return S;
   return synchronize();

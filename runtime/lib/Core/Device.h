@@ -179,9 +179,10 @@ public:
   /// Large copies of a migration moving an allocation onto the device or
   /// off it, between device memory and pageable host memory (the arena
   /// file's second mapping, Arena::alias), finished on return. The defaults
-  /// fault the host pages in first (Arena::populate: in parallel) and make
-  /// one memcpy; a backend may stage them through pinned buffers in
-  /// parallel chunks.
+  /// make one memcpy, copyOutBulk after faulting the destination's pages in
+  /// (Arena::populate: in parallel; populating a source that exists made
+  /// the copies slower on the H200); a backend may stage them through
+  /// pinned buffers in parallel chunks.
   virtual Status copyInBulk(void *Dst, const void *Src, size_t Bytes);
   virtual Status copyOutBulk(void *Dst, const void *Src, size_t Bytes);
   virtual Status copyPeer(void *Dst, Device &DstDev, const void *Src,

@@ -197,11 +197,7 @@ Status Arena::release(uint64_t Addr) {
     // Its device freed the memory; the kept pages go with it.
     ShadowBytes -= Sh->second;
     Shadows.erase(Sh);
-    uint64_t PS = 4096, A = (Start + PS - 1) & ~(PS - 1),
-             E = (Start + Bytes) & ~(PS - 1);
-    if (E > A)
-      fallocate(Fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(A),
-                off_t(E - A));
+    discard(Base + Start, Bytes);
   }
   uint64_t First, Last;
   chunkRange(Start, Bytes, First, Last);
@@ -422,18 +418,14 @@ uint64_t Arena::shadowLimit() {
 }
 
 void Arena::keepShadow(uint64_t Addr, uint64_t Bytes) {
-  {
-    std::lock_guard<std::mutex> L(M);
-    uint64_t Off = Addr - Base;
-    if (!Shadows.count(Off) && ShadowBytes + Bytes <= shadowLimit()) {
-      Shadows[Off] = Bytes;
-      ShadowBytes += Bytes;
-      return;
-    }
-    if (Shadows.count(Off))
-      return;
-  }
-  discard(Addr, Bytes);
+  std::lock_guard<std::mutex> L(M);
+  uint64_t Off = Addr - Base;
+  if (Shadows.count(Off))
+    return;
+  if (ShadowBytes + Bytes > shadowLimit())
+    return discard(Addr, Bytes);
+  Shadows[Off] = Bytes;
+  ShadowBytes += Bytes;
 }
 
 void Arena::dropShadow(uint64_t Addr) {

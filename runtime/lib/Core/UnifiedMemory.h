@@ -95,7 +95,7 @@ public:
   /// Removes the host mapping of the chunk at \p ChunkAddr (a device maps
   /// its own memory there) / maps the host file there again. The file keeps
   /// its bytes while a chunk is lent (a move copies them to the device
-  /// through alias(), then discards them).
+  /// through alias() and keeps the pages as a shadow, keepShadow).
   Status lend(uint64_t ChunkAddr);
   Status reclaim(uint64_t ChunkAddr);
   bool isLent(uint64_t ChunkAddr);

@@ -32,10 +32,18 @@ using namespace hetgpu::rt;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point T) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
-}
+/// Adds the time since the last step to a step's total (StepTimes).
+class StepClock {
+public:
+  void into(double &Ms) {
+    auto Now = std::chrono::steady_clock::now();
+    Ms += std::chrono::duration<double, std::milli>(Now - Last).count();
+    Last = Now;
+  }
+
+private:
+  std::chrono::steady_clock::time_point Last = std::chrono::steady_clock::now();
+};
 
 /// The `__device__` variables of one loaded module, saved on the source.
 struct SavedModule {
@@ -272,29 +280,25 @@ Status ContextMove::moveAllocation(const Allocation &A) {
                         hexAddr(A.Base));
   }
   Status S;
-  Clock::time_point T = Clock::now();
-  auto Step = [&T](double &Into) {
-    Into += msSince(T);
-    T = Clock::now();
-  };
+  StepClock Step;
   if (!SrcShares) {
     if (Direct) // device -> file bytes, then the host maps them there
       S = SQ->copyOutBulk(Alias, P, A.Size);
-    Step(Ms.Copy);
+    Step.into(Ms.Copy);
     if (S.isOk())
       S = Src->detachArenaRange(P, A.Size);
     if (S.isOk() && DstShares)
       AR.dropShadow(A.Base);
-    Step(Ms.Lend);
+    Step.into(Ms.Lend);
   }
   if (S.isOk() && !DstShares) {
     S = Dst->attachArenaRange(P, A.Size);
-    Step(Ms.Lend);
+    Step.into(Ms.Lend);
     if (S.isOk() && Direct) { // file bytes -> device; the pages stay
       S = DQ->copyInBulk(P, Alias, A.Size);
       AR.keepShadow(A.Base, A.Size);
     }
-    Step(Ms.Copy);
+    Step.into(Ms.Copy);
   }
   Arena::unalias(MapBase, MapLen);
   if (S)
@@ -407,30 +411,26 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
     return Status::ok();
   SrcName = Src->properties().Name;
   DstName = Dst->properties().Name;
-  Clock::time_point T = Clock::now();
-  auto Step = [&T](double &Into) {
-    Into += msSince(T);
-    T = Clock::now();
-  };
+  StepClock Step;
   // Work queued before the move finishes on the source; its results move
   // with the memory.
   if (Status S = Src->synchronize())
     return S;
   if (Status S = plan())
     return S;
-  Step(Ms.Plan);
+  Step.into(Ms.Plan);
   if (Status S = Src->createQueue(SQ))
     return S;
   if (Status S = saveModules())
     return S;
-  Step(Ms.Save);
+  Step.into(Ms.Save);
   if (Status S = stageData())
     return S;
   if (Status S = Dst->createQueue(DQ))
     return S;
   if (Status S = grantPeers())
     return S;
-  Step(Ms.Stage);
+  Step.into(Ms.Stage);
 
   // From here on the context changes device.
   Ctx.Modules.clear();
@@ -440,21 +440,21 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
   SQ.reset();
   Ctx.Dev = Dst;
   Ctx.Backend = To.HomeBackend;
-  Step(Ms.Memory);
+  Step.into(Ms.Memory);
   if (Status S = rebindStreams())
     return S;
-  Step(Ms.Rebind);
+  Step.into(Ms.Rebind);
   for (size_t I = 0; I < Data.size(); ++I)
     if (Status S = copyIn(*DQ, reinterpret_cast<void *>(Allocs[I].Base),
                           Data[I].data(), Data[I].size()))
       return S;
-  Step(Ms.Restore);
+  Step.into(Ms.Restore);
   if (Status S = reloadModules())
     return S;
-  Step(Ms.Modules);
+  Step.into(Ms.Modules);
   if (Status S = DQ->synchronize())
     return S;
-  Step(Ms.Sync);
+  Step.into(Ms.Sync);
   if (BytesCopied)
     *BytesCopied = Bytes;
   if (Summary)
