@@ -121,15 +121,17 @@ bool usesExecutor(const Module &M) {
 /// their bodies, and what only they call, are not compiled again in every
 /// translation (a kernel with sinf spent ~40% of its translation on them).
 void dropColdMathBodies(Module &M) {
+  bool Dropped = false;
   for (Function &F : M)
     if (!F.isDeclaration() && F.getName().starts_with(ColdMathPrefix)) {
       F.deleteBody();
       F.setVisibility(GlobalValue::HiddenVisibility);
       F.setDSOLocal(true);
+      Dropped = true;
     }
   // The library's internal helpers (src/MathInternal.h names them hm_* and
   // __hetgpu_mathi_*) that nothing calls any more.
-  for (bool Erased = true; Erased;) {
+  for (bool Erased = Dropped; Erased;) {
     Erased = false;
     for (Function &F : make_early_inc_range(M))
       if (F.hasLocalLinkage() && F.use_empty() &&
