@@ -33,9 +33,10 @@
 // RUN:   diff %t.ref %t.out.$s || exit 1; \
 // RUN:   grep -q 'hetgpu-migrate: _Z7iteratePjii suspended' %t.err.$s || exit 1; \
 // RUN: done
-// The kernel with a warp shuffle after its loop is suspended too (seeds
-// whose draws reach it; every kernel draws since block entries count).
-// RUN: for s in 2 5; do grep -q 'hetgpu-migrate: _Z12iterate_shflPji suspended' %t.err.$s || exit 1; done
+// The kernel with a warp shuffle after its loop is suspended too, in at
+// least one of the seeds (after the first suspension of a process a
+// kernel's first launch is armed with probability 1/2).
+// RUN: grep -q 'hetgpu-migrate: _Z12iterate_shflPji suspended' %t.err.2 %t.err.3 %t.err.4 %t.err.5 %t.err.7 %t.err.8 %t.err.11
 // The time trigger stops the running loop too.
 // RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:verbose %t > %t.out.t 2> %t.err.t
 // RUN: diff %t.ref %t.out.t

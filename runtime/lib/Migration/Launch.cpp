@@ -180,7 +180,28 @@ private:
   bool Registered = false;
   std::vector<char> Host; ///< the state buffer read back
   unsigned Suspensions = 0;
+  /// The random trigger's estimate of the visits a resumed round has left,
+  /// and the blocks it resumes.
+  uint64_t VisitsLeft = 0, ResumedBlocks = 0;
+
+  /// Tells the random trigger what the round armed with \p CB counted.
+  Status observeVisits(const MigrationControl &CB, uint64_t Suspended);
 };
+
+Status WatchedLaunch::observeVisits(const MigrationControl &CB,
+                                    uint64_t Suspended) {
+  MigrationControl Seen;
+  if (Status St = copyOut(*S.Q, &Seen, Ctrl, sizeof(Seen)))
+    return St;
+  randomObserve(KR.Name, CB.YieldAfter, Seen.Visits,
+                /*Fresh=*/!Resume && !Suspensions, Suspended != 0);
+  if (Suspended) {
+    uint64_t Known = randomVisitEstimate(KR.Name);
+    VisitsLeft = Known > Seen.Visits ? Known - Seen.Visits : Suspended;
+    ResumedBlocks = Suspended;
+  }
+  return Status::ok();
+}
 
 Status WatchedLaunch::prepare() {
   const std::string &Name = KR.Name;
@@ -277,9 +298,11 @@ Status WatchedLaunch::runRound(MigrationControl &CB, YieldFlag &YF,
   bool Draws = Cfg.Mode == MigrationConfig::Trigger::Random ||
                Cfg.Mode == MigrationConfig::Trigger::Visit;
   if (Draws && TestedPoints && Suspensions < 3)
-    CB.YieldAfter = Cfg.Mode == MigrationConfig::Trigger::Visit
-                        ? Cfg.Visit
-                        : randomYieldAfter();
+    CB.YieldAfter =
+        Cfg.Mode == MigrationConfig::Trigger::Visit
+            ? Cfg.Visit
+            : randomYieldAfter(KR.Name, Blocks, Suspensions, VisitsLeft,
+                               ResumedBlocks);
   // Without a to= device a pending trigger checkpoints this launch at its
   // first safe point instead.
   if (Cfg.Mode == MigrationConfig::Trigger::AfterMs && afterMs().takePending())
@@ -555,12 +578,16 @@ Status WatchedLaunch::run() {
     // Nothing asked this round to yield (no trigger armed, no request, the
     // host-written flag still clear): every block ran to its end, so the
     // state buffer need not be read back.
-    bool MayYield = CB.Yield || CB.YieldAfter || (Flag && Flag->raised());
-    if (!StateBytes || !MayYield)
-      return Status::ok();
+    bool MayYield = CB.Yield ||
+                    (CB.YieldAfter && CB.YieldAfter != CountVisitsOnly) ||
+                    (Flag && Flag->raised());
     uint64_t Suspended = 0;
-    if (Status St = countSuspended(Suspended))
-      return St;
+    if (StateBytes && MayYield)
+      if (Status St = countSuspended(Suspended))
+        return St;
+    if (Cfg.Mode == MigrationConfig::Trigger::Random && CB.YieldAfter)
+      if (Status St = observeVisits(CB, Suspended))
+        return St;
     if (!Suspended) {
       if (Flag && Flag->raised() && !CB.Yield &&
           Cfg.Mode == MigrationConfig::Trigger::AfterMs)

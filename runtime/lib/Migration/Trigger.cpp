@@ -13,9 +13,11 @@
 #include "Core/Runtime.h"
 #include "Migration/Migration.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -103,6 +105,15 @@ const MigrationConfig &hetgpu::rt::migrationConfig() {
     MigrationConfig R = parseMigrationSpec(E);
     if (!R.Error.empty())
       log(LogLevel::Error, R.Error + "; live migration is disabled");
+    // :verbose ends a process that exits normally with its counts
+    // (utils/run-migration-soak.py tells programs that launch nothing).
+    if (R.Verbose)
+      atexit([] {
+        MigrationStats S = migrationStats();
+        fprintf(stderr, "hetgpu-migrate: exit: launches=%llu migrations=%llu\n",
+                (unsigned long long)S.Launches,
+                (unsigned long long)S.Migrations);
+      });
     return R;
   }();
   return C;
@@ -211,8 +222,82 @@ std::mt19937_64 &rng() {
 }
 } // namespace
 
-uint32_t hetgpu::rt::randomYieldAfter() {
-  return 1 + uint32_t(rng()() % (uint64_t(1) << (rng()() % 12)));
+namespace {
+/// What the random trigger knows of one kernel: its fresh rounds so far
+/// and the visits of the last one that ran to its end.
+struct KernelDraws {
+  uint64_t Launches = 0;
+  uint64_t Visits = 0;
+  bool Suspended = false; ///< a round of the kernel yielded
+};
+struct RandomState {
+  std::mutex M;
+  std::map<std::string, KernelDraws> Kernels;
+};
+RandomState &randomState() {
+  static RandomState *R = new RandomState();
+  return *R;
+}
+/// Uniform in [1, N] (N >= 1).
+uint32_t uniformVisit(uint64_t N) {
+  N = std::min<uint64_t>(std::max<uint64_t>(N, 1), CountVisitsOnly - 1);
+  return 1 + uint32_t(rng()() % N);
+}
+} // namespace
+
+// The draw (docs/Migration.md, "The random trigger"): until a round of a
+// kernel has yielded, its fresh rounds are armed at a visit they are sure
+// to reach (the kernel's known visits, else one per block: thread 0 counts
+// every block's entry), so every kernel that is launched is suspended at
+// least once. Later the n-th fresh round of a kernel is armed
+// with probability 1/(n + 2), at a visit uniform over the kernel's known
+// visits, or, before they are known, over [1, blocks x 2^k] with k uniform
+// in [0, 10] (deep visits of long loops too). A resumed round is armed with
+// probability 1/2 over the visits left, past the block entries of the
+// blocks it resumes (those are visited first, and a draw there would only
+// suspend them again at their entry). Unarmed rounds count their visits.
+uint32_t hetgpu::rt::randomYieldAfter(const std::string &Kernel,
+                                      uint64_t Blocks, unsigned Suspensions,
+                                      uint64_t Left, uint64_t Skip) {
+  RandomState &R = randomState();
+  std::lock_guard<std::mutex> L(R.M);
+  KernelDraws &D = R.Kernels[Kernel];
+  Blocks = std::max<uint64_t>(Blocks, 1);
+  if (Suspensions) {
+    if (rng()() % 2)
+      return CountVisitsOnly;
+    uint64_t V = uniformVisit(D.Visits ? Left : Left << (rng()() % 8));
+    return uint32_t(std::min<uint64_t>(V + Skip, CountVisitsOnly - 1));
+  }
+  uint64_t N = D.Launches++;
+  if (!D.Suspended)
+    return uniformVisit(D.Visits ? D.Visits : Blocks);
+  if (rng()() % (N + 2))
+    return CountVisitsOnly;
+  if (D.Visits)
+    return uniformVisit(D.Visits);
+  unsigned K = unsigned(rng()() % 11);
+  return uniformVisit(Blocks > (UINT64_MAX >> K) ? UINT64_MAX : Blocks << K);
+}
+
+void hetgpu::rt::randomObserve(const std::string &Kernel, uint32_t YieldAfter,
+                               uint32_t Visits, bool Fresh, bool Suspended) {
+  if (!YieldAfter)
+    return;
+  RandomState &R = randomState();
+  std::lock_guard<std::mutex> L(R.M);
+  KernelDraws &D = R.Kernels[Kernel];
+  if (Suspended)
+    D.Suspended = true;
+  else if (Fresh)
+    D.Visits = Visits;
+}
+
+uint64_t hetgpu::rt::randomVisitEstimate(const std::string &Kernel) {
+  RandomState &R = randomState();
+  std::lock_guard<std::mutex> L(R.M);
+  auto It = R.Kernels.find(Kernel);
+  return It == R.Kernels.end() ? 0 : It->second.Visits;
 }
 
 Status hetgpu::rt::nextTarget(int &To) {
