@@ -4,13 +4,15 @@
 """Run the end-to-end programs of test/ under HETGPU_MIGRATE=random and
 check that migration changes nothing.
 
-  run-migration-soak.py --out DIR [--seeds N] [--to LIST]... PATH...
+  run-migration-soak.py --out DIR [--seeds N] [--to LIST]... [--device D]
+                        [--require-suspended] [--build-only | --prebuilt]
+                        PATH...
 
 PATH is a test file or folder (as for utils/run-e2e-suite.py, whose recipes
 are reused: build flags, arguments, CHECK lines). Every program is built
 once, run once plainly on the CPU device (the reference: stdout and exit
 status), then once per seed S (1..N) and per `--to` list L (default
-`cpu,opencl` and `cpu,tt-sim`) with
+`opencl,cpu` and `tt-sim,cpu`: the first suspension moves) with
 `HETGPU_MIGRATE=random:seed=S:to=L:verbose`. A run passes when its stdout
 and exit status equal the reference; a program whose two plain runs differ
 (timings, addresses) is checked with its FileCheck lines instead; the
@@ -19,10 +21,20 @@ runtime's `hetgpu-migrate: <kernel> suspended` lines (stderr) count the
 suspensions inside kernels.
 
 Prints one line per program (`<key>: ok runs=R suspended_runs=K
-suspensions=M` or `MISMATCH ...`), then `SOAK programs=P suspended_once=Q
-runs=R suspensions=M mismatches=X`; exits 1 when X > 0."""
+suspensions=M` or `MISMATCH ...`, then per `--to` list the runs that
+suspended a kernel), then `SOAK programs=P suspended_once=Q runs=R
+suspensions=M mismatches=X` and `PROOF launching=L suspended_on_every_list=E
+not_suspended=...`. A program launches a kernel when a run's
+`hetgpu-migrate: exit: launches=N` line (printed at a normal exit) has N > 0
+or a run suspended one. Exits 1 when X > 0, and with --require-suspended
+also when a launching program (KNOWN ones too) was not suspended under
+every `--to` list. --device D starts every run (the reference too) on D
+instead of the CPU device; --build-only builds the programs into DIR with a
+manifest, --prebuilt runs those (the GPU machine has no compiler:
+bench/migration/run-gpu.sh --soak)."""
 import argparse
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -51,6 +63,10 @@ EXPECTED = {
     "Runtime/bad-api-table.cu": "device memory is the 64 GiB arena, so "
                                 "stray stores 4 GiB past an allocation land "
                                 "in it instead of faulting",
+    "Runtime/funcattr-occupancy.cu": "it prints occupancy queries made "
+                                     "after a launch: once the context has "
+                                     "moved to tt-sim (one block per core) "
+                                     "the moved device answers them",
     "Execution/math-ulp.cu": "it prints the measured ulp error of the math "
                              "library of the device that runs each block: "
                              "blocks suspended at block entry and resumed "
@@ -58,10 +74,14 @@ EXPECTED = {
 }
 
 SUSPENDED_RE = re.compile(r"^hetgpu-migrate: \S+ suspended", re.M)
+EXIT_RE = re.compile(r"^hetgpu-migrate: exit: launches=(\d+)", re.M)
+
+
+DEVICE = "cpu"  # --device: where every run starts
 
 
 def run(t, out, env_extra):
-    env = dict(os.environ, HETGPU_DEVICE="cpu")
+    env = dict(os.environ, HETGPU_DEVICE=DEVICE)
     env.pop("HETGPU_MIGRATE", None)  # the reference run is a plain one
     env.update(env_extra)
     try:
@@ -89,16 +109,33 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--to", action="append")
+    ap.add_argument("--require-suspended", action="store_true")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--build-only", action="store_true")
+    ap.add_argument("--prebuilt", action="store_true")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
-    targets = a.to or ["cpu,opencl", "cpu,tt-sim"]
+    targets = a.to or ["opencl,cpu", "tt-sim,cpu"]
     os.makedirs(a.out, exist_ok=True)
+    global DEVICE
+    DEVICE = a.device
     cc = os.environ.get("HETGPU_CC", "hetgpu-cc")
     filecheck = os.environ.get("FILECHECK", "FileCheck")
-    suite, skipped = e2e.build_all(e2e.collect(a.paths), a.out, cc)
+    manifest = os.path.join(a.out, "soak.json")
+    if a.prebuilt:
+        data = json.load(open(manifest))
+        suite, skipped = data["suite"], [tuple(r) for r in data["skipped"]]
+    else:
+        suite, skipped = e2e.build_all(e2e.collect(a.paths), a.out, cc)
+        json.dump({"suite": suite, "skipped": skipped}, open(manifest, "w"))
+    if a.build_only:
+        print(f"built {len(suite)} programs into {a.out}")
+        return 0
     for key, status, why in sorted(skipped):
         print(f"{key}: {status} ({why})")
     programs = suspended_once = runs = suspensions = mismatches = 0
+    launching = 0
+    not_suspended = []
     for t in suite:
         ref = run(t, a.out, {})
         ref2 = run(t, a.out, {})
@@ -108,8 +145,11 @@ def main():
         exact = ref[:2] == ref2[:2]
         programs += 1
         n_runs = n_susp_runs = n_susp = 0
+        launches = 0
+        per_list = {}
         bad = []
         for to in targets:
+            per_list[to] = 0
             for s in range(1, a.seeds + 1):
                 spec_ = f"random:seed={s}:to={to}:verbose"
                 r = run(t, a.out, {"HETGPU_MIGRATE": spec_})
@@ -120,6 +160,9 @@ def main():
                 k = len(SUSPENDED_RE.findall(r[2]))
                 n_susp += k
                 n_susp_runs += k > 0
+                per_list[to] += k > 0
+                launches = max([launches, k] +
+                               [int(n) for n in EXIT_RE.findall(r[2])])
                 if exact:
                     same = r[:2] == ref[:2]
                 else:
@@ -138,10 +181,24 @@ def main():
             mismatches += len(bad)
             word = "ok" if not bad else "MISMATCH " + "; ".join(bad[:3])
         check = "" if exact else " (FileCheck)"
+        lists = " ".join(f"{to}:{n}" for to, n in per_list.items())
+        if launches:
+            launching += 1
+            missed = [to for to, n in per_list.items() if not n]
+            if missed:
+                not_suspended.append(f"{t['key']} ({','.join(missed)})")
+        else:
+            lists += " (no migratable launch)"
         print(f"{t['key']}: {word}{check} runs={n_runs} "
-              f"suspended_runs={n_susp_runs} suspensions={n_susp}")
+              f"suspended_runs={n_susp_runs} suspensions={n_susp} "
+              f"suspended_per_list={lists}")
     print(f"SOAK programs={programs} suspended_once={suspended_once} "
           f"runs={runs} suspensions={suspensions} mismatches={mismatches}")
+    print(f"PROOF launching={launching} "
+          f"suspended_on_every_list={launching - len(not_suspended)} "
+          f"not_suspended={'; '.join(not_suspended) or '-'}")
+    if a.require_suspended and not_suspended:
+        return 1
     return 1 if mismatches else 0
 
 

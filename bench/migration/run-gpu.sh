@@ -14,6 +14,11 @@
 #                                 (gzip) into DIR (LLVM machine, ~58 MB)
 #   run-gpu.sh --device DIR       unpack DIR's libraries and run with its
 #                                 programs (GPU machine, DIR carried there)
+#   run-gpu.sh --device-soak DIR  unpack, then utils/run-migration-soak.py on
+#                                 the e2e programs --carry built into
+#                                 DIR/soak: starting on the CPU device with
+#                                 to=nvidia,cpu and on the GPU with
+#                                 to=cpu,nvidia (issue 22's proof by hand)
 #
 # The `device` tool, in two steps (build-x is git-ignored, so it travels
 # when named in carry):
@@ -63,13 +68,17 @@ case "$1" in
     cp "$2"/bin/hetgpu-info "$2"/lib/libhetgpu-rt.so "$2"/lib/libhetgpu-translate.so \
       "$2"/lib/hetgpu-math-nvptx64-*.bc "$2"/lib/hetgpu-math-x86_64-*.bc "$3/lib/" &&
     gzip -6 -c /usr/lib/x86_64-linux-gnu/libLLVM.so.22.1 > "$3/lib/libLLVM.so.22.1.gz" || exit 1
+  # The e2e programs for --device-soak, and FileCheck for their checks.
+  HETGPU_CC="$2/bin/hetgpu-cc" python3 "$ROOT/utils/run-migration-soak.py" \
+    --build-only --out "$3/soak" "$ROOT/test/Execution" "$ROOT/test/Runtime" &&
+    cp /usr/lib/llvm-22/bin/FileCheck "$3/bin/" || exit 1
   # Libraries libLLVM needs that the GPU machine's image may lack.
   for l in libz3.so.4 libedit.so.2 libbsd.so.0 libmd.so.0 libffi.so.8; do
     gzip -9 -c "/lib/x86_64-linux-gnu/$l" > "$3/libx/$l.gz"
   done
   du -sh "$3"
   exit 0 ;;
---device)
+--device|--device-soak)
   D=$2 H=/tmp/hg-mig
   mkdir -p "$H/lib" "$H/libx"
   unz() { python3 -c 'import gzip,sys; open(sys.argv[2],"wb").write(gzip.open(sys.argv[1]).read())' "$1" "$2"; }
@@ -81,7 +90,19 @@ case "$1" in
   cp "$D"/lib/*.so "$D"/lib/*.bc "$H/lib/"
   export LD_LIBRARY_PATH=$H/lib:$H/libx HETGPU_TRANSLATOR=$H/lib/libhetgpu-translate.so
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-  exec sh "$0" --prebuilt "$D/bin" ;;
+  [ "$1" = --device ] && exec sh "$0" --prebuilt "$D/bin"
+  # The soak writes beside its programs: a copy outside the carry.
+  S=$(mktemp -d) && cp -r "$D/soak/." "$S/" || exit 1
+  export FILECHECK="$D/bin/FileCheck"
+  src=0
+  for start in "cpu nvidia,cpu" "nvidia cpu,nvidia"; do
+    set -- $start
+    echo "== soak: start on $1, to=$2"
+    python3 "$ROOT/utils/run-migration-soak.py" --prebuilt --out "$S" \
+      --seeds "${SOAK_SEEDS:-1}" --device "$1" --to "$2" \
+      --require-suspended || src=1
+  done
+  exit $src ;;
 --prebuilt) P=$2 ;;
 *)
   P=$(mktemp -d)

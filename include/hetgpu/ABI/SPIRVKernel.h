@@ -115,7 +115,9 @@ constexpr uint64_t FenceWordOffset = 4;
 /// The runtime stores it before the first launch.
 constexpr uint64_t PrintfBufferOffset = 8;
 /// u64: clock()/clock64() counter (OpenCL has no device clock: every read
-/// atomically advances it, so it is monotonic but counts reads, not cycles).
+/// atomically advances it, so it is monotonic but counts reads, not cycles;
+/// the runtime starts it at the host's steady clock in nanoseconds, the CPU
+/// device's clock64(), so a kernel migrated here keeps a clock that goes on).
 constexpr uint64_t ClockOffset = 16;
 /// Device malloc: u64 heap base address, u64 heap size, u64 bump offset.
 /// malloc() bumps the offset atomically (16-byte aligned) and returns null

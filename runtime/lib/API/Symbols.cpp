@@ -126,7 +126,13 @@ HETGPU_API cudaError_t cudaGetSymbolAddress(void **DevPtr, const void *Symbol) {
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   size_t Size;
-  return ret(RT().getSymbol(*Ctx, Symbol, *DevPtr, Size));
+  cudaError_t E = RT().getSymbol(*Ctx, Symbol, *DevPtr, Size);
+  if (E == cudaSuccess)
+    if (VarRecord *V = RT().findVar(Symbol)) {
+      std::lock_guard<std::recursive_mutex> L(Ctx->M);
+      Ctx->SymbolAddressesTaken.insert(V->Name);
+    }
+  return ret(E);
 }
 
 HETGPU_API cudaError_t cudaGetSymbolSize(size_t *Size, const void *Symbol) {

@@ -140,6 +140,10 @@ struct DeviceContext {
   /// Devices whose memory kernels of this one may use
   /// (cudaDeviceEnablePeerAccess).
   std::set<int> Peers;
+  /// `__device__` variables whose address cudaGetSymbolAddress gave the
+  /// program: it changes when the context moves, so live migration refuses
+  /// to move this context (docs/Migration.md, "Known limits").
+  std::set<std::string> SymbolAddressesTaken;
 };
 
 enum class AllocKind { Device, Host, Managed, Registered };

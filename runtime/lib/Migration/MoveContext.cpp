@@ -109,6 +109,17 @@ private:
 
 /// The plan, checked before anything changes.
 Status ContextMove::plan() {
+  // The target loads the modules at addresses of its own: a variable's
+  // address the program holds would point into the source's module.
+  {
+    std::lock_guard<std::recursive_mutex> L(Ctx.M);
+    if (!Ctx.SymbolAddressesTaken.empty())
+      return refuse("the program holds the address of the __device__ "
+                    "variable " +
+                    *Ctx.SymbolAddressesTaken.begin() +
+                    " (cudaGetSymbolAddress), which is not the same on the "
+                    "target");
+  }
   All = contextAllocations(Ctx.Index);
   for (const Allocation &A : All)
     (A.Kind == AllocKind::Managed ? Managed : Allocs).push_back(A);

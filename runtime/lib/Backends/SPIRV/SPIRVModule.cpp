@@ -13,6 +13,7 @@
 #include "Core/Printf.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -108,7 +109,19 @@ Status SPIRVModule::initialize() {
     return S;
   if (Status S = allocateMemory(Use::Block, Table.BlockBytes, Block))
     return S;
+  // The clock()/clock64() counter starts at the CPU device's clock (steady
+  // nanoseconds): a kernel that read clock64() on the CPU device and is
+  // resumed here after a live migration (a spin `while (clock64() - t0 <
+  // n)`) sees its clock go on instead of back to 0, where the difference
+  // would stay negative for hours.
   std::vector<char> Zero(Table.BlockBytes, 0);
+  if (Zero.size() >= spirv_abi::ClockOffset + 8) {
+    uint64_t Now =
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now().time_since_epoch())
+                     .count());
+    memcpy(Zero.data() + spirv_abi::ClockOffset, &Now, sizeof Now);
+  }
   if (Status S = copyIn(Block, Zero.data(), Zero.size()))
     return S;
   if (!Table.Formats.empty())
