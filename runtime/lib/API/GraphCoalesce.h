@@ -113,6 +113,19 @@ bool planReplay(const GraphObj &G, DeviceContext &Ctx,
                 std::vector<GraphNode *> &Order,
                 std::vector<std::unique_ptr<FusedGroup>> &Groups);
 
+/// Why group \p G cannot run as its fused launch on \p Ctx now (moved to
+/// another device, a member disabled or of another kernel or geometry, too
+/// much dynamic shared memory), or ""; \p Shared: the launch's dynamic
+/// shared memory.
+std::string fusedUnusable(const FusedGroup &G, DeviceContext &Ctx,
+                          uint64_t &Shared);
+
+/// The fused launch of \p G with the arguments of \p Ls (its members, in
+/// order), whose pointers it keeps in \p Args.
+LaunchParams fusedParams(const FusedGroup &G,
+                         const std::vector<const KernelLaunch *> &Ls,
+                         uint64_t Shared, std::vector<void *> &Args);
+
 /// Queues group \p G's fused launch on \p S; \p Launched false (nothing
 /// queued) when the members must be replayed one by one.
 cudaError_t launchFused(FusedGroup &G, StreamObj &S, bool &Launched);
