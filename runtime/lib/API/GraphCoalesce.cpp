@@ -53,6 +53,18 @@ std::string api::coalescingOff() {
   return "";
 }
 
+unsigned api::minFusedKernels(const DeviceProperties &P) {
+  if (const char *E = getenv("HETGPU_COALESCE_MIN"); E && *E) {
+    int N = atoi(E);
+    return N < 2 ? 2 : unsigned(N);
+  }
+  // The CPU device runs a launch of one block on the calling thread and one
+  // of several blocks on its thread pool: a fused launch pays for the
+  // pool's wake-up only from this many one-block kernels
+  // (bench/coalesce, docs/Graphs.md "Measured").
+  return P.Kind == BackendKind::CPU ? CPUMinFusedKernels : 2;
+}
+
 std::string api::notCandidate(const KernelLaunch &L,
                               const DeviceProperties &P) {
   const KernelRecord *K = L.K;
@@ -137,7 +149,20 @@ api::fuseChunk(std::vector<size_t> Chunk,
                const std::vector<const KernelLaunch *> &Ls, DeviceContext &Ctx,
                const CoalesceWords &W, std::vector<size_t> &Alone) {
   std::string Pre = std::string(W.Prefix) + ": ";
+  const unsigned Min = minFusedKernels(Ctx.Dev->properties());
   while (true) {
+    if (Chunk.size() >= 2 && Chunk.size() < Min) {
+      std::string Names;
+      for (size_t I : Chunk)
+        Names += (Names.empty() ? "" : ", ") + launchName(*Ls[I]);
+      log(LogLevel::Info,
+          Pre + std::to_string(Chunk.size()) + " " + W.Many + " (" + Names +
+              ") not coalesced: fewer than the " + std::to_string(Min) +
+              " a fused launch pays for on " + Ctx.Dev->properties().Name +
+              " (HETGPU_COALESCE_MIN)");
+      Alone.insert(Alone.end(), Chunk.begin(), Chunk.end());
+      return nullptr;
+    }
     if (Chunk.size() < 2) {
       for (size_t I : Chunk) {
         log(LogLevel::Info, Pre + W.One + " '" + launchName(*Ls[I]) +

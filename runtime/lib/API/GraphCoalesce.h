@@ -64,6 +64,14 @@ struct FusedGroup {
 /// migration, memcheck), or "".
 std::string coalescingOff();
 
+/// The fewest kernels a fused launch is made of on a device with
+/// properties \p P, below which the launches run one by one: a fused launch
+/// is slower there (the CPU device: CPUMinFusedKernels, measured with
+/// bench/coalesce; other devices 2). HETGPU_COALESCE_MIN=N sets it for every
+/// device (at least 2).
+unsigned minFusedKernels(const DeviceProperties &P);
+constexpr unsigned CPUMinFusedKernels = 16;
+
 /// The kernel's demangled name, for the log.
 std::string launchName(const KernelLaunch &L);
 
