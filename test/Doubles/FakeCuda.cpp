@@ -10,8 +10,9 @@
 /// Memory is host memory; kernels do not run. What the backend hands the
 /// driver is logged to $FAKE_CUDA_LOG: each loaded PTX module in full, one
 /// line per launch, copy, cuMemMap, peer-access change and cross-GPU
-/// cuMemSetAccess, graph node and launch (cuGraph*, at the end). A module whose PTX contains "FAKE_JIT_ERROR" fails to load
-/// with CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
+/// cuMemSetAccess, graph node and launch (cuGraph*, at the end). A module whose
+/// PTX contains "FAKE_JIT_ERROR" fails to load with CUDA_ERROR_INVALID_PTX and
+/// a JIT error log, as ptxas would.
 ///
 /// $FAKE_CUDA_DEVICES=N (1..8, default 1) GPUs, "Fake NVIDIA GPU" then
 /// "Fake NVIDIA GPU 1", ...; every pair can access each other's memory
@@ -83,10 +84,10 @@ int ownerOf(uintptr_t P) {
 API cuInit(unsigned) { return CUDA_SUCCESS; }
 API cuDriverGetVersion(int *V) { *V = 12080; return CUDA_SUCCESS; }
 API cuGetErrorName(CUresult E, const char **S) {
-  *S = E == CUDA_ERROR_INVALID_PTX       ? "CUDA_ERROR_INVALID_PTX"
-       : E == CUDA_ERROR_INVALID_VALUE   ? "CUDA_ERROR_INVALID_VALUE"
-       : E == CUDA_ERROR_NOT_SUPPORTED   ? "CUDA_ERROR_NOT_SUPPORTED"
-                                         : "CUDA_ERROR_FAKE";
+  *S = E == CUDA_ERROR_INVALID_PTX     ? "CUDA_ERROR_INVALID_PTX"
+       : E == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+       : E == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED"
+                                       : "CUDA_ERROR_FAKE";
   return CUDA_SUCCESS;
 }
 API cuGetErrorString(CUresult, const char **S) { *S = "fake driver error"; return CUDA_SUCCESS; }
@@ -471,13 +472,14 @@ struct FakeExec {
 };
 std::string kernelLine(const char *What, const CuKernelNodeParams &K) {
   char Buf[256];
-  std::snprintf(Buf, sizeof(Buf), "%s %s grid %u %u %u block %u %u %u shared %u\n",
-                What, reinterpret_cast<const char *>(K.Func), K.GridX, K.GridY,
+  std::snprintf(Buf, sizeof(Buf),
+                "%s %s grid %u %u %u block %u %u %u shared %u\n", What,
+                reinterpret_cast<const char *>(K.Func), K.GridX, K.GridY,
                 K.GridZ, K.BlockX, K.BlockY, K.BlockZ, K.Shared);
   return Buf;
 }
-CUresult addNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps,
-                 size_t N, FakeNode Node) {
+CUresult addNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps, size_t N,
+                 FakeNode Node) {
   auto *Gr = reinterpret_cast<FakeGraph *>(G);
   if (!Out || !Gr || (N && !Deps))
     return CUDA_ERROR_INVALID_VALUE;
@@ -491,7 +493,8 @@ CUresult addNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps,
     Node.Deps.push_back(R->I);
   }
   Gr->Nodes.push_back(std::move(Node));
-  *Out = reinterpret_cast<CUgraphNode>(new FakeNodeRef{Gr, Gr->Nodes.size() - 1});
+  *Out =
+      reinterpret_cast<CUgraphNode>(new FakeNodeRef{Gr, Gr->Nodes.size() - 1});
   return CUDA_SUCCESS;
 }
 void runNode(const FakeNode &N) {
@@ -512,9 +515,10 @@ void runNode(const FakeNode &N) {
     }
     logLine(std::string("graph-memcpy ") +
             (C.SrcMemoryType == CU_MEMORYTYPE_HOST ? "host" : "device") +
-            " -> " + (C.DstMemoryType == CU_MEMORYTYPE_HOST ? "host" : "device") +
-            " " + std::to_string(C.WidthInBytes) + " x " +
-            std::to_string(C.Height) + " bytes\n");
+            " -> " +
+            (C.DstMemoryType == CU_MEMORYTYPE_HOST ? "host" : "device") + " " +
+            std::to_string(C.WidthInBytes) + " x " + std::to_string(C.Height) +
+            " bytes\n");
     break;
   }
   case FakeKind::Fill: {
@@ -585,8 +589,8 @@ API cuGraphAddEmptyNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
                         size_t N) {
   return addNode(Out, G, D, N, FakeNode{FakeKind::Empty, {}, {}, {}, {}, {}});
 }
-API cuGraphAddEventRecordNode(CUgraphNode *Out, CUgraph G,
-                              const CUgraphNode *D, size_t N, CUevent) {
+API cuGraphAddEventRecordNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                              size_t N, CUevent) {
   return addNode(Out, G, D, N, FakeNode{FakeKind::Record, {}, {}, {}, {}, {}});
 }
 API cuGraphAddEventWaitNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,

@@ -233,12 +233,12 @@ bool DriverGraphBuilder::addCopy(const GraphNode &N, const DeviceGraph::Deps &D,
   C.DstPitch = P.dstPtr.pitch;
   C.Src = static_cast<const char *>(P.srcPtr.ptr) + P.srcPos.y * C.SrcPitch +
           P.srcPos.x;
-  C.Dst = static_cast<char *>(P.dstPtr.ptr) + P.dstPos.y * C.DstPitch +
-          P.dstPos.x;
-  size_t SrcBytes = C.Height > 1 ? C.SrcPitch * (C.Height - 1) + C.Width
-                                 : C.Width;
-  size_t DstBytes = C.Height > 1 ? C.DstPitch * (C.Height - 1) + C.Width
-                                 : C.Width;
+  C.Dst =
+      static_cast<char *>(P.dstPtr.ptr) + P.dstPos.y * C.DstPitch + P.dstPos.x;
+  size_t SrcBytes =
+      C.Height > 1 ? C.SrcPitch * (C.Height - 1) + C.Width : C.Width;
+  size_t DstBytes =
+      C.Height > 1 ? C.DstPitch * (C.Height - 1) + C.Width : C.Width;
   CopyKind K;
   if (!C.Width || copyKind(C.Dst, C.Src, P.kind, K)) {
     Why = "a memcpy node the runtime checks at replay (empty or of no kind)";
@@ -269,7 +269,8 @@ bool DriverGraphBuilder::addFill(const GraphNode &N, const DeviceGraph::Deps &D,
   F.ElementSize = P.elementSize;
   size_t Row = F.Width * F.ElementSize;
   size_t Bytes = F.Height > 1 ? F.Pitch * (F.Height - 1) + Row : Row;
-  if (!Row || (F.ElementSize != 1 && F.ElementSize != 2 && F.ElementSize != 4) ||
+  if (!Row ||
+      (F.ElementSize != 1 && F.ElementSize != 2 && F.ElementSize != 4) ||
       sideOf(F.Dst, Bytes, Ctx) != Side::Device) {
     Why = "a memset node of memory other than the device's own";
     return false;
@@ -277,7 +278,8 @@ bool DriverGraphBuilder::addFill(const GraphNode &N, const DeviceGraph::Deps &D,
   return ok(Out.G->addFill(F, D, Id), N, Id);
 }
 
-bool DriverGraphBuilder::addEvent(const GraphNode &N, const DeviceGraph::Deps &D,
+bool DriverGraphBuilder::addEvent(const GraphNode &N,
+                                  const DeviceGraph::Deps &D,
                                   DeviceGraph::NodeId &Id) {
   auto *Ev = reinterpret_cast<EventObj *>(N.Event);
   if (!RT().isLiveEvent(Ev) || Ev->Ctx != &Ctx) {
@@ -285,8 +287,8 @@ bool DriverGraphBuilder::addEvent(const GraphNode &N, const DeviceGraph::Deps &D
     return false;
   }
   bool Record = N.Kind == NodeKind::EventRecord;
-  Status St = Record ? Out.G->addRecord(*Ev->E, D, Id)
-                     : Out.G->addWait(*Ev->E, D, Id);
+  Status St =
+      Record ? Out.G->addRecord(*Ev->E, D, Id) : Out.G->addWait(*Ev->E, D, Id);
   Out.Events.push_back(Ev);
   if (Record)
     Out.Records.push_back(Ev);
@@ -347,8 +349,8 @@ bool DriverGraphBuilder::addGroup(FusedGroup &Gr) {
   DeviceGraph::Deps D(S.begin(), S.end());
   std::vector<void *> Args;
   DeviceGraph::NodeId Id;
-  if (Status St = Out.G->addKernel(*Gr.Kn, fusedParams(Gr, Ls, Shared, Args),
-                                   D, Id)) {
+  if (Status St =
+          Out.G->addKernel(*Gr.Kn, fusedParams(Gr, Ls, Shared, Args), D, Id)) {
     Why = St.Message;
     return false;
   }

@@ -77,17 +77,15 @@ struct GraphExecObj {
 void buildDriver(GraphExecObj &X, DeviceContext &Ctx) {
   std::string Why;
   X.Drv.reset();
-  X.Drv = DriverGraph::build(*X.Copy, X.Order, X.Groups, Ctx, Why,
-                             X.DrvRetry);
+  X.Drv = DriverGraph::build(*X.Copy, X.Order, X.Groups, Ctx, Why, X.DrvRetry);
   X.DrvStale = false;
   if (X.Drv)
-    log(LogLevel::Info, "graph: a driver graph of " +
-                            std::to_string(X.Drv->nodes()) + " nodes (" +
-                            std::to_string(X.Drv->kernels()) +
-                            " kernel nodes)");
+    log(LogLevel::Info,
+        "graph: a driver graph of " + std::to_string(X.Drv->nodes()) +
+            " nodes (" + std::to_string(X.Drv->kernels()) + " kernel nodes)");
   else if (Why != X.DrvWhy)
     log(Ctx.Dev->properties().Kind == BackendKind::NVIDIA ? LogLevel::Info
-                                                           : LogLevel::Debug,
+                                                          : LogLevel::Debug,
         "graph: replayed through the device queue: " + Why);
   X.DrvWhy = Why;
 }

@@ -218,8 +218,8 @@ struct CuKernelNodeParams {
   unsigned Shared;
   void **Params;
   void **Extra;
-  void *Kern;     ///< CUkernel (unused: null)
-  CUcontext Ctx;  ///< null: the current context
+  void *Kern;    ///< CUkernel (unused: null)
+  CUcontext Ctx; ///< null: the current context
 };
 
 /// CUmemorytype values.
@@ -275,10 +275,9 @@ struct GraphApi {
                        size_t) = nullptr;
   CUresult (*AddEventRecord)(CUgraphNode *, CUgraph, const CUgraphNode *,
                              size_t, CUevent) = nullptr;
-  CUresult (*AddEventWait)(CUgraphNode *, CUgraph, const CUgraphNode *,
-                           size_t, CUevent) = nullptr;
-  CUresult (*Instantiate)(CUgraphExec *, CUgraph,
-                          unsigned long long) = nullptr;
+  CUresult (*AddEventWait)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                           CUevent) = nullptr;
+  CUresult (*Instantiate)(CUgraphExec *, CUgraph, unsigned long long) = nullptr;
   CUresult (*ExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*Launch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*ExecKernelSetParams)(CUgraphExec, CUgraphNode,

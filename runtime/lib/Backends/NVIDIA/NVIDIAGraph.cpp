@@ -93,10 +93,10 @@ public:
 
   Status addCopy(const Copy &C, const Deps &Ds, NodeId &Out) override {
     CuMemcpy3D M = {};
-    bool SrcDev = C.Kind == CopyKind::DeviceToHost ||
-                  C.Kind == CopyKind::DeviceToDevice;
-    bool DstDev = C.Kind == CopyKind::HostToDevice ||
-                  C.Kind == CopyKind::DeviceToDevice;
+    bool SrcDev =
+        C.Kind == CopyKind::DeviceToHost || C.Kind == CopyKind::DeviceToDevice;
+    bool DstDev =
+        C.Kind == CopyKind::HostToDevice || C.Kind == CopyKind::DeviceToDevice;
     M.SrcMemoryType = SrcDev ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
     if (SrcDev)
       M.SrcDevice = dptr(C.Src);
@@ -184,9 +184,9 @@ public:
     if (Status St = kernelParams(K, P, KP))
       return St;
     ContextScope S(D, Ctx);
-    return check(D, G.ExecKernelSetParams(Exec, Nodes[Id], &KP),
-                 ("cuGraphExecKernelNodeSetParams(" + K.info().Name + ")")
-                     .c_str());
+    return check(
+        D, G.ExecKernelSetParams(Exec, Nodes[Id], &KP),
+        ("cuGraphExecKernelNodeSetParams(" + K.info().Name + ")").c_str());
   }
 
 private:
@@ -200,11 +200,12 @@ private:
     ContextScope S(D, Ctx);
     if (Status St = allowDynamicShared(D, NK, P.DynamicShared, OptinShared))
       return St;
-    KP = {NK.Fn,       P.Grid[0],  P.Grid[1],
-          P.Grid[2],   P.Block[0], P.Block[1],
-          P.Block[2],  static_cast<unsigned>(P.DynamicShared),
-          P.Args,      nullptr,    nullptr,
-          nullptr};
+    KP = {NK.Fn,      P.Grid[0],
+          P.Grid[1],  P.Grid[2],
+          P.Block[0], P.Block[1],
+          P.Block[2], static_cast<unsigned>(P.DynamicShared),
+          P.Args,     nullptr,
+          nullptr,    nullptr};
     return Status::ok();
   }
 

@@ -89,16 +89,17 @@ Status cu::allowDynamicShared(const Driver &D, NVIDIAKernel &NK,
     return Status::ok();
   if (Shared + NK.info().StaticShared > OptinShared)
     return Status(ErrorCode::InvalidValue,
-                  "launch of '" + NK.info().Name + "': " +
-                      std::to_string(Shared) +
+                  "launch of '" + NK.info().Name +
+                      "': " + std::to_string(Shared) +
                       " bytes of dynamic shared memory exceed the device's "
                       "limit of " +
                       std::to_string(OptinShared));
-  if (Status St = check(D,
-                        D.FuncSetAttribute(
-                            NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                            static_cast<int>(Shared)),
-                        "cuFuncSetAttribute"))
+  if (Status St =
+          check(D,
+                D.FuncSetAttribute(
+                    NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    static_cast<int>(Shared)),
+                "cuFuncSetAttribute"))
     return St;
   NK.DynamicSharedLimit = Shared;
   return Status::ok();
