@@ -27,6 +27,10 @@
 // RULE-cpu-NOT: graph coalescing: fused
 // RULE-opencl-SAME: fused 5 kernel nodes
 // RULE-tt-sim-SAME: fused 5 kernel nodes
+// Devices other than NVIDIA have no graphs of their own: replayed through
+// the queue, said at debug level.
+// RUN: env HETGPU_DEVICE=cpu HETGPU_LOG=debug %t 2>&1 >/dev/null | FileCheck --check-prefix=NODEVGRAPH %s
+// NODEVGRAPH: graph: replayed through the device queue: {{.*}} has no device graphs
 // CHECK: replay 0 ok
 // CHECK: replay 2 ok
 // CHECK: updated args ok
