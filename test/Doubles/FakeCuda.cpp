@@ -440,12 +440,15 @@ API cuMemHostGetDevicePointer_v2(CUdeviceptr *D, void *P, unsigned) {
   return CUDA_SUCCESS;
 }
 
+#ifndef FAKE_CUDA_WITHOUT_GRAPHS
 // Graphs (cuGraph*). A graph is a list of nodes, each naming the nodes it
 // depends on; cuGraphInstantiateWithFlags copies it, and cuGraphLaunch runs
 // the copy's nodes in dependency order (Kahn's algorithm, ties in creation
 // order) at once: copies and fills are done, host functions called, kernel
 // nodes only logged (kernels do not run here). $FAKE_CUDA_NO_GRAPHS makes
-// cuGraphCreate fail with CUDA_ERROR_NOT_SUPPORTED (a driver that cannot).
+// cuGraphCreate fail with CUDA_ERROR_NOT_SUPPORTED (a driver that cannot);
+// built with FAKE_CUDA_WITHOUT_GRAPHS (libhetgpu-fake-cuda-nographs.so) the
+// library has no cuGraph* at all, as a driver older than CUDA 11.4.
 #include <memory>
 #include <vector>
 namespace {
@@ -647,3 +650,4 @@ API cuGraphExecKernelNodeSetParams_v2(CUgraphExec E, CUgraphNode N,
   logLine(kernelLine("graph-exec-set-kernel", *P));
   return CUDA_SUCCESS;
 }
+#endif // FAKE_CUDA_WITHOUT_GRAPHS

@@ -7,9 +7,10 @@
 // copies read and write the host buffers at each run. A kernel parameter
 // update goes through cuGraphExecKernelNodeSetParams; a memcpy update and a
 // disabled node build the driver graph again; two small independent kernels
-// become one fused kernel node; a memcpy of managed memory, HETGPU_DRIVER_GRAPHS=0,
-// live migration and a driver without graphs replay through the stream,
-// logged with the reason, with the same results.
+// become one fused kernel node. A memcpy of managed memory,
+// HETGPU_DRIVER_GRAPHS=0, live migration, a driver whose cuGraphCreate
+// fails and one without the cuGraph* entry points replay through the
+// stream, logged with the reason, with the same results.
 // RUN: hetgpu-cc %s -o %t
 // RUN: rm -rf %t.log %t.off.log %t.cache
 // RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so FAKE_CUDA_LOG=%t.log HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info %t > %t.out 2> %t.info
@@ -21,6 +22,8 @@
 // RUN: not grep graph- %t.off.log
 // RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info FAKE_CUDA_NO_GRAPHS=1 %t 2> %t.old.info | FileCheck %s
 // RUN: FileCheck --check-prefix=OLD %s < %t.old.info
+// RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda-nographs.so HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info %t 2> %t.none.info | FileCheck %s
+// RUN: FileCheck --check-prefix=NONE %s < %t.none.info
 // RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info HETGPU_MIGRATE=on %t 2> %t.mig.info | FileCheck %s
 // RUN: FileCheck --check-prefix=MIG %s < %t.mig.info
 // CHECK: replays 5 ok, host node saw 5 good runs
@@ -76,6 +79,7 @@
 // INFO: graph: replayed through the device queue: a memcpy node of memory other than host memory and the device's own
 // OFF: graph: replayed through the device queue: HETGPU_DRIVER_GRAPHS=0
 // OLD: graph: replayed through the device queue: cuGraphCreate: CUDA_ERROR_NOT_SUPPORTED
+// NONE: graph: replayed through the device queue: the driver lacks cuGraphCreate, cuGraphDestroy, cuGraphAddKernelNode_v2,
 // MIG: graph: replayed through the device queue: live migration is on
 #include "Inputs/check.h"
 #include <cstring>
