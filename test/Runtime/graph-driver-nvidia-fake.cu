@@ -8,9 +8,9 @@
 // update goes through cuGraphExecKernelNodeSetParams; a memcpy update and a
 // disabled node build the driver graph again; two small independent kernels
 // become one fused kernel node. A memcpy of managed memory,
-// HETGPU_DRIVER_GRAPHS=0, live migration, a driver whose cuGraphCreate
-// fails and one without the cuGraph* entry points replay through the
-// stream, logged with the reason, with the same results.
+// HETGPU_DRIVER_GRAPHS=0, live migration, memcheck, a driver whose
+// cuGraphCreate fails and one without the cuGraph* entry points replay
+// through the stream, logged with the reason, with the same results.
 // RUN: hetgpu-cc %s -o %t
 // RUN: rm -rf %t.log %t.off.log %t.cache
 // RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so FAKE_CUDA_LOG=%t.log HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info %t > %t.out 2> %t.info
@@ -26,6 +26,8 @@
 // RUN: FileCheck --check-prefix=NONE %s < %t.none.info
 // RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info HETGPU_MIGRATE=on %t 2> %t.mig.info | FileCheck %s
 // RUN: FileCheck --check-prefix=MIG %s < %t.mig.info
+// RUN: env HETGPU_DEVICE=nvidia HETGPU_LIBCUDA=%hetgpu_libdir/libhetgpu-fake-cuda.so HETGPU_CACHE_DIR=%t.cache HETGPU_LOG=info HETGPU_MEMCHECK=1 %t 2> %t.mc.info | FileCheck %s
+// RUN: FileCheck --check-prefix=MEMCHECK %s < %t.mc.info
 // CHECK: replays 5 ok, host node saw 5 good runs
 // CHECK-NEXT: event recorded by the graph: cudaSuccess
 // CHECK-NEXT: kernel update: cudaSuccess
@@ -80,6 +82,7 @@
 // OFF: graph: replayed through the device queue: HETGPU_DRIVER_GRAPHS=0
 // OLD: graph: replayed through the device queue: cuGraphCreate: CUDA_ERROR_NOT_SUPPORTED
 // NONE: graph: replayed through the device queue: the driver lacks cuGraphCreate, cuGraphDestroy, cuGraphAddKernelNode_v2,
+// MEMCHECK: graph: replayed through the device queue: HETGPU_MEMCHECK is on
 // MIG: graph: replayed through the device queue: live migration is on
 #include "Inputs/check.h"
 #include <cstring>
