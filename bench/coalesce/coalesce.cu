@@ -12,17 +12,26 @@
 // (fork/join included) and replays it, instantiated with HETGPU_COALESCE=0;
 // "coal" the same instantiated with coalescing (the kernels of different
 // streams are independent and fused into one launch; those of one stream
-// are ordered and are not). N is 1, the streams argument, and K (one
+// are ordered and are not); "qgraph" is "graph" with HETGPU_DRIVER_GRAPHS=0
+// (replayed node by node through the stream, not as the NVIDIA driver's
+// graph; the same as "graph" on devices without device graphs). N is 1,
+// the streams argument, and K (one
 // stream per kernel). Each configuration runs `groups` groups, then
 // synchronises; the output checks every slice after every configuration.
 // Prints microseconds per group and the ratios (above 1: the second is
 // faster), each time the minimum of 5 interleaved runs. Timing only; the
 // CI tests (test/Runtime/graph-*.cu) check correctness.
-//   coalesce [groups [streams]]     (defaults 200, 8)
+//   coalesce [groups [streams [nvcc]]]     (defaults 200, 8)
+// The source compiles with nvcc unchanged (the HETGPU_* variables are then
+// ignored); the third argument `nvcc` measures eager and graph only (the
+// other columns print 0). Every row is also printed as
+// `ROW K N eager ecoal qgraph graph coal` for bench/coalesce/run-gpu.sh.
+// COALESCE_K=k1,k2,... replaces the list of K (2,4,8,16,32).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                  \
@@ -82,10 +91,10 @@ static bool check(Setup &S, int groups) {
   return true;
 }
 
-enum Mode { Eager, EagerCoalesced, Graph, Coalesced };
+enum Mode { Eager, EagerCoalesced, QueueGraph, Graph, Coalesced };
 
 static double usPerGroup(Setup &S, int groups, Mode m) {
-  bool graph = m == Graph || m == Coalesced;
+  bool graph = m == QueueGraph || m == Graph || m == Coalesced;
   // hetGPU reads HETGPU_COALESCE_EAGER at each launch.
   if (m == EagerCoalesced)
     setenv("HETGPU_COALESCE_EAGER", "1", 1);
@@ -98,11 +107,16 @@ static double usPerGroup(Setup &S, int groups, Mode m) {
     CK(cudaStreamBeginCapture(S.s[0], cudaStreamCaptureModeGlobal));
     issue(S);
     CK(cudaStreamEndCapture(S.s[0], &g));
-    // hetGPU reads HETGPU_COALESCE at each instantiation.
-    if (m == Graph)
-      setenv("HETGPU_COALESCE", "0", 1);
-    else
+    // hetGPU reads HETGPU_COALESCE and HETGPU_DRIVER_GRAPHS at each
+    // instantiation.
+    if (m == Coalesced)
       unsetenv("HETGPU_COALESCE");
+    else
+      setenv("HETGPU_COALESCE", "0", 1);
+    if (m == QueueGraph)
+      setenv("HETGPU_DRIVER_GRAPHS", "0", 1);
+    else
+      unsetenv("HETGPU_DRIVER_GRAPHS");
     CK(cudaGraphInstantiate(&x, g, 0));
     CK(cudaGraphLaunch(x, S.s[0])); // warm: translations are cached
   } else {
@@ -131,13 +145,28 @@ static double usPerGroup(Setup &S, int groups, Mode m) {
 int main(int argc, char **argv) {
   int groups = argc > 1 ? std::atoi(argv[1]) : 200;
   int streams = argc > 2 ? std::atoi(argv[2]) : 8;
+  bool nvccOnly = argc > 3 && std::string(argv[3]) == "nvcc";
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   std::printf("device: %s, %d groups per configuration\n", p.name, groups);
-  std::printf("%4s %7s %9s %9s %9s %9s %11s %11s %10s %10s\n", "K",
-              "streams", "eager us", "ecoal us", "graph us", "coal us",
-              "eager/ecoal", "eager/graph", "eager/coal", "graph/coal");
-  for (int K : {2, 4, 8, 16, 32})
+  std::printf("%4s %7s %9s %9s %9s %9s %9s %11s %11s %10s %10s %12s\n",
+              "K", "streams", "eager us", "ecoal us", "qgraph us", "graph us",
+              "coal us", "eager/ecoal", "eager/graph", "eager/coal",
+              "graph/coal", "qgraph/graph");
+  std::vector<int> Ks = {2, 4, 8, 16, 32};
+  if (const char *L = std::getenv("COALESCE_K")) {
+    Ks.clear();
+    for (const char *P = L; *P;) {
+      int K = std::atoi(P);
+      if (K > 0)
+        Ks.push_back(K);
+      while (*P && *P != ',')
+        ++P;
+      if (*P)
+        ++P;
+    }
+  }
+  for (int K : Ks)
     for (int which = 0; which < 3; ++which) {
       int n = which == 0 ? 1 : which == 1 ? streams : K;
       if (which == 1 && (streams <= 1 || streams >= K))
@@ -153,16 +182,25 @@ int main(int argc, char **argv) {
         CK(cudaEventCreateWithFlags(&S.ev[i], cudaEventDisableTiming));
       }
       // The minimum of 5 interleaved runs (the machine may be shared).
-      double e = 1e30, ec = 1e30, g = 1e30, c = 1e30;
+      double e = 1e30, ec = 1e30, q = 1e30, g = 1e30, c = 1e30;
       for (int r = 0; r < 5; ++r) {
         e = std::min(e, usPerGroup(S, groups, Eager));
-        ec = std::min(ec, usPerGroup(S, groups, EagerCoalesced));
         g = std::min(g, usPerGroup(S, groups, Graph));
+        if (nvccOnly)
+          continue;
+        ec = std::min(ec, usPerGroup(S, groups, EagerCoalesced));
+        q = std::min(q, usPerGroup(S, groups, QueueGraph));
         c = std::min(c, usPerGroup(S, groups, Coalesced));
       }
-      std::printf("%4d %7d %9.1f %9.1f %9.1f %9.1f %11.2f %11.2f %10.2f "
-                  "%10.2f\n",
-                  K, S.N, e, ec, g, c, e / ec, e / g, e / c, g / c);
+      if (nvccOnly)
+        ec = q = c = 0;
+      auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+      std::printf("%4d %7d %9.1f %9.1f %9.1f %9.1f %9.1f %11.2f %11.2f "
+                  "%10.2f %10.2f %12.2f\n",
+                  K, S.N, e, ec, q, g, c, ratio(e, ec), ratio(e, g),
+                  ratio(e, c), ratio(g, c), ratio(q, g));
+      std::printf("ROW %d %d %.2f %.2f %.2f %.2f %.2f\n", K, S.N, e, ec, q, g,
+                  c);
       for (int i = 0; i < S.N; ++i) {
         CK(cudaStreamDestroy(S.s[i]));
         CK(cudaEventDestroy(S.ev[i]));

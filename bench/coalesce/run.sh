@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench/coalesce/run.sh - eager launches vs CUDA graph replay vs coalesced
 # graph replay of K tiny kernels from 1, N and K streams, and eager launches
-# with HETGPU_COALESCE_EAGER=1 (column ecoal) (issue 23, parts 3 and 4;
-# no nvcc baseline yet). Prints microseconds per group and ratios.
+# with HETGPU_COALESCE_EAGER=1 (column ecoal), and graph replay through the
+# stream instead of a device graph (column qgraph; the same as graph except
+# on NVIDIA) (issue 23, parts 3 and 4; the nvcc baseline on a GPU:
+# run-gpu.sh). Prints microseconds per group and ratios.
 # `run.sh opencl` runs it on PoCL.
 # SPDX-License-Identifier: Apache-2.0
 #

@@ -10,8 +10,9 @@
 /// Memory is host memory; kernels do not run. What the backend hands the
 /// driver is logged to $FAKE_CUDA_LOG: each loaded PTX module in full, one
 /// line per launch, copy, cuMemMap, peer-access change and cross-GPU
-/// cuMemSetAccess. A module whose PTX contains "FAKE_JIT_ERROR" fails to load
-/// with CUDA_ERROR_INVALID_PTX and a JIT error log, as ptxas would.
+/// cuMemSetAccess, graph node and launch (cuGraph*, at the end). A module whose
+/// PTX contains "FAKE_JIT_ERROR" fails to load with CUDA_ERROR_INVALID_PTX and
+/// a JIT error log, as ptxas would.
 ///
 /// $FAKE_CUDA_DEVICES=N (1..8, default 1) GPUs, "Fake NVIDIA GPU" then
 /// "Fake NVIDIA GPU 1", ...; every pair can access each other's memory
@@ -83,7 +84,10 @@ int ownerOf(uintptr_t P) {
 API cuInit(unsigned) { return CUDA_SUCCESS; }
 API cuDriverGetVersion(int *V) { *V = 12080; return CUDA_SUCCESS; }
 API cuGetErrorName(CUresult E, const char **S) {
-  *S = E == CUDA_ERROR_INVALID_PTX ? "CUDA_ERROR_INVALID_PTX" : "CUDA_ERROR_FAKE";
+  *S = E == CUDA_ERROR_INVALID_PTX     ? "CUDA_ERROR_INVALID_PTX"
+       : E == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+       : E == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED"
+                                       : "CUDA_ERROR_FAKE";
   return CUDA_SUCCESS;
 }
 API cuGetErrorString(CUresult, const char **S) { *S = "fake driver error"; return CUDA_SUCCESS; }
@@ -435,3 +439,215 @@ API cuMemHostGetDevicePointer_v2(CUdeviceptr *D, void *P, unsigned) {
   *D = reinterpret_cast<uintptr_t>(P);
   return CUDA_SUCCESS;
 }
+
+#ifndef FAKE_CUDA_WITHOUT_GRAPHS
+// Graphs (cuGraph*). A graph is a list of nodes, each naming the nodes it
+// depends on; cuGraphInstantiateWithFlags copies it, and cuGraphLaunch runs
+// the copy's nodes in dependency order (Kahn's algorithm, ties in creation
+// order) at once: copies and fills are done, host functions called, kernel
+// nodes only logged (kernels do not run here). $FAKE_CUDA_NO_GRAPHS makes
+// cuGraphCreate fail with CUDA_ERROR_NOT_SUPPORTED (a driver that cannot);
+// built with FAKE_CUDA_WITHOUT_GRAPHS (libhetgpu-fake-cuda-nographs.so) the
+// library has no cuGraph* at all, as a driver older than CUDA 11.4.
+#include <memory>
+#include <vector>
+namespace {
+enum class FakeKind { Kernel, Copy, Fill, Host, Record, Wait, Empty };
+struct FakeNode {
+  FakeKind Kind;
+  std::vector<size_t> Deps; // indices in the graph
+  CuKernelNodeParams K;
+  CuMemcpy3D C;
+  CuMemsetNodeParams S;
+  CuHostNodeParams H;
+};
+struct FakeGraph {
+  std::vector<FakeNode> Nodes;
+};
+/// A node handle: its graph and index (never freed: handles are few).
+struct FakeNodeRef {
+  FakeGraph *G;
+  size_t I;
+};
+struct FakeExec {
+  FakeGraph Copy;
+  const FakeGraph *From;
+};
+std::string kernelLine(const char *What, const CuKernelNodeParams &K) {
+  char Buf[256];
+  std::snprintf(Buf, sizeof(Buf),
+                "%s %s grid %u %u %u block %u %u %u shared %u\n", What,
+                reinterpret_cast<const char *>(K.Func), K.GridX, K.GridY,
+                K.GridZ, K.BlockX, K.BlockY, K.BlockZ, K.Shared);
+  return Buf;
+}
+CUresult addNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps, size_t N,
+                 FakeNode Node) {
+  auto *Gr = reinterpret_cast<FakeGraph *>(G);
+  if (!Out || !Gr || (N && !Deps))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t I = 0; I < N; ++I) {
+    auto *R = reinterpret_cast<FakeNodeRef *>(Deps[I]);
+    if (!R || R->G != Gr)
+      return CUDA_ERROR_INVALID_VALUE;
+    for (size_t J = 0; J < I; ++J)
+      if (Deps[J] == Deps[I])
+        return CUDA_ERROR_INVALID_VALUE; // as the driver: no duplicates
+    Node.Deps.push_back(R->I);
+  }
+  Gr->Nodes.push_back(std::move(Node));
+  *Out =
+      reinterpret_cast<CUgraphNode>(new FakeNodeRef{Gr, Gr->Nodes.size() - 1});
+  return CUDA_SUCCESS;
+}
+void runNode(const FakeNode &N) {
+  switch (N.Kind) {
+  case FakeKind::Kernel:
+    logLine(kernelLine("graph-kernel", N.K));
+    break;
+  case FakeKind::Copy: {
+    const CuMemcpy3D &C = N.C;
+    for (size_t R = 0; R < C.Height; ++R) {
+      const char *Src = C.SrcMemoryType == CU_MEMORYTYPE_HOST
+                            ? static_cast<const char *>(C.SrcHost)
+                            : reinterpret_cast<const char *>(C.SrcDevice);
+      char *Dst = C.DstMemoryType == CU_MEMORYTYPE_HOST
+                      ? static_cast<char *>(C.DstHost)
+                      : reinterpret_cast<char *>(C.DstDevice);
+      std::memmove(Dst + R * C.DstPitch, Src + R * C.SrcPitch, C.WidthInBytes);
+    }
+    logLine(std::string("graph-memcpy ") +
+            (C.SrcMemoryType == CU_MEMORYTYPE_HOST ? "host" : "device") +
+            " -> " +
+            (C.DstMemoryType == CU_MEMORYTYPE_HOST ? "host" : "device") + " " +
+            std::to_string(C.WidthInBytes) + " x " + std::to_string(C.Height) +
+            " bytes\n");
+    break;
+  }
+  case FakeKind::Fill: {
+    const CuMemsetNodeParams &S = N.S;
+    for (size_t R = 0; R < S.Height; ++R)
+      for (size_t I = 0; I < S.Width; ++I)
+        std::memcpy(reinterpret_cast<char *>(S.Dst) + R * S.Pitch +
+                        I * S.ElementSize,
+                    &S.Value, S.ElementSize);
+    logLine("graph-memset " + std::to_string(S.Width) + " x " +
+            std::to_string(S.Height) + " elements of " +
+            std::to_string(S.ElementSize) + " bytes\n");
+    break;
+  }
+  case FakeKind::Host:
+    logLine("graph-host\n");
+    N.H.Fn(N.H.UserData);
+    break;
+  case FakeKind::Record:
+    logLine("graph-event-record\n");
+    break;
+  case FakeKind::Wait:
+    logLine("graph-event-wait\n");
+    break;
+  case FakeKind::Empty:
+    break;
+  }
+}
+} // namespace
+
+API cuGraphCreate(CUgraph *G, unsigned) {
+  if (std::getenv("FAKE_CUDA_NO_GRAPHS"))
+    return CUDA_ERROR_NOT_SUPPORTED;
+  *G = reinterpret_cast<CUgraph>(new FakeGraph());
+  return CUDA_SUCCESS;
+}
+API cuGraphDestroy(CUgraph G) {
+  delete reinterpret_cast<FakeGraph *>(G);
+  return CUDA_SUCCESS;
+}
+API cuGraphAddKernelNode_v2(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                            size_t N, const CuKernelNodeParams *P) {
+  if (!P || !P->Func || !P->GridX || !P->BlockX)
+    return CUDA_ERROR_INVALID_VALUE;
+  FakeNode Node{FakeKind::Kernel, {}, *P, {}, {}, {}};
+  logLine(kernelLine("graph-add-kernel", *P));
+  return addNode(Out, G, D, N, Node);
+}
+API cuGraphAddMemcpyNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                         size_t N, const CuMemcpy3D *P, CUcontext) {
+  if (!P || P->Depth != 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Copy, {}, {}, *P, {}, {}});
+}
+API cuGraphAddMemsetNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                         size_t N, const CuMemsetNodeParams *P, CUcontext) {
+  if (!P || (P->ElementSize != 1 && P->ElementSize != 2 && P->ElementSize != 4))
+    return CUDA_ERROR_INVALID_VALUE;
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Fill, {}, {}, {}, *P, {}});
+}
+API cuGraphAddHostNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                       size_t N, const CuHostNodeParams *P) {
+  if (!P || !P->Fn)
+    return CUDA_ERROR_INVALID_VALUE;
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Host, {}, {}, {}, {}, *P});
+}
+API cuGraphAddEmptyNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                        size_t N) {
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Empty, {}, {}, {}, {}, {}});
+}
+API cuGraphAddEventRecordNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                              size_t N, CUevent) {
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Record, {}, {}, {}, {}, {}});
+}
+API cuGraphAddEventWaitNode(CUgraphNode *Out, CUgraph G, const CUgraphNode *D,
+                            size_t N, CUevent) {
+  return addNode(Out, G, D, N, FakeNode{FakeKind::Wait, {}, {}, {}, {}, {}});
+}
+API cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph G, unsigned long long) {
+  auto *Gr = reinterpret_cast<FakeGraph *>(G);
+  if (!E || !Gr)
+    return CUDA_ERROR_INVALID_VALUE;
+  *E = reinterpret_cast<CUgraphExec>(new FakeExec{*Gr, Gr});
+  logLine("graph-instantiate " + std::to_string(Gr->Nodes.size()) + " nodes\n");
+  return CUDA_SUCCESS;
+}
+API cuGraphExecDestroy(CUgraphExec E) {
+  delete reinterpret_cast<FakeExec *>(E);
+  return CUDA_SUCCESS;
+}
+API cuGraphLaunch(CUgraphExec E, CUstream) {
+  auto *X = reinterpret_cast<FakeExec *>(E);
+  if (!X)
+    return CUDA_ERROR_INVALID_VALUE;
+  const std::vector<FakeNode> &Ns = X->Copy.Nodes;
+  logLine("graph-launch " + std::to_string(Ns.size()) + " nodes\n");
+  std::vector<size_t> Waiting(Ns.size());
+  std::vector<std::vector<size_t>> Next(Ns.size());
+  for (size_t I = 0; I < Ns.size(); ++I) {
+    Waiting[I] = Ns[I].Deps.size();
+    for (size_t D : Ns[I].Deps)
+      Next[D].push_back(I);
+  }
+  std::vector<bool> Done(Ns.size());
+  for (size_t Ran = 0; Ran < Ns.size(); ++Ran) {
+    size_t I = 0;
+    while (I < Ns.size() && (Done[I] || Waiting[I]))
+      ++I;
+    if (I == Ns.size())
+      return CUDA_ERROR_INVALID_VALUE; // a cycle (cannot be built here)
+    runNode(Ns[I]);
+    Done[I] = true;
+    for (size_t J : Next[I])
+      --Waiting[J];
+  }
+  return CUDA_SUCCESS;
+}
+API cuGraphExecKernelNodeSetParams_v2(CUgraphExec E, CUgraphNode N,
+                                      const CuKernelNodeParams *P) {
+  auto *X = reinterpret_cast<FakeExec *>(E);
+  auto *R = reinterpret_cast<FakeNodeRef *>(N);
+  if (!X || !R || !P || R->G != X->From || R->I >= X->Copy.Nodes.size() ||
+      X->Copy.Nodes[R->I].Kind != FakeKind::Kernel)
+    return CUDA_ERROR_INVALID_VALUE;
+  X->Copy.Nodes[R->I].K = *P;
+  logLine(kernelLine("graph-exec-set-kernel", *P));
+  return CUDA_SUCCESS;
+}
+#endif // FAKE_CUDA_WITHOUT_GRAPHS

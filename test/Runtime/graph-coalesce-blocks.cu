@@ -8,7 +8,7 @@
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE=0 %t > %t.off
-// RUN: env HETGPU_DEVICE=cpu HETGPU_LOG=info %t > %t.on 2> %t.log
+// RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE_MIN=2 HETGPU_LOG=info %t > %t.on 2> %t.log
 // RUN: diff %t.off %t.on
 // RUN: FileCheck %s < %t.on
 // RUN: FileCheck --check-prefix=LOG %s < %t.log

@@ -11,13 +11,13 @@
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE=0 %t > %t.off
 // RUN: rm -rf %t.cache
-// RUN: env HETGPU_CACHE_DIR=%t.cache HETGPU_DEVICE=cpu HETGPU_LOG=info %t > %t.on 2> %t.log
+// RUN: env HETGPU_CACHE_DIR=%t.cache HETGPU_DEVICE=cpu HETGPU_COALESCE_MIN=2 HETGPU_LOG=info %t > %t.on 2> %t.log
 // RUN: diff %t.off %t.on
 // RUN: FileCheck %s < %t.on
 // RUN: FileCheck --check-prefix=LOG %s < %t.log
 // A warm start: the fusion and the refusal come from the JIT cache, no
 // translator is loaded.
-// RUN: env HETGPU_CACHE_DIR=%t.cache HETGPU_DEVICE=cpu HETGPU_LOG=info %t 2>&1 | FileCheck --check-prefix=WARM --implicit-check-not='loaded translator' %s
+// RUN: env HETGPU_CACHE_DIR=%t.cache HETGPU_DEVICE=cpu HETGPU_COALESCE_MIN=2 HETGPU_LOG=info %t 2>&1 | FileCheck --check-prefix=WARM --implicit-check-not='loaded translator' %s
 // WARM: graph coalescing: kernel node 'bump(int*, int)' not coalesced: fusing kernels: component 1 ('bump(int*, int)') is not fused: it uses device variable 'counter', which a fused module would hold a copy of (cached)
 // WARM: graph coalescing: fused 2 kernel nodes
 // WARM: PASS

@@ -11,11 +11,26 @@
 // REQUIRES: built-target-host
 // RUN: hetgpu-cc %s -o %t
 // RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE=0 %t > %t.off
-// RUN: env HETGPU_DEVICE=cpu HETGPU_LOG=info %t > %t.on 2> %t.log
+// RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE_MIN=2 HETGPU_LOG=info %t > %t.on 2> %t.log
 // RUN: diff %t.off %t.on
 // RUN: FileCheck %s < %t.on
 // RUN: FileCheck --check-prefix=LOG %s < %t.log
 // RUN: env HETGPU_DEVICE=cpu HETGPU_COALESCE=0 HETGPU_LOG=info %t 2>&1 | FileCheck --check-prefix=OFF %s
+// The per-device rule (API/GraphCoalesce.h minFusedKernels): on the CPU
+// device a fused launch pays from 16 kernels, so these five replay one by
+// one (the same output); other devices fuse from two.
+// RUN: env HETGPU_DEVICE=cpu HETGPU_LOG=info %t 2> %t.rule.log > %t.rule
+// RUN: diff %t.off %t.rule
+// RUN: FileCheck --check-prefixes=RULE,RULE-%test_device --allow-unused-prefixes %s < %t.rule.log
+// RULE: graph coalescing:
+// RULE-cpu-SAME: 5 kernel nodes (addOne(int*, int), tileReverse(int*, int const*), dynGrid(float*, float), vote(unsigned int*), addOne(int*, int)) not coalesced: fewer than the 16 a fused launch pays for on {{.*}} (HETGPU_COALESCE_MIN)
+// RULE-cpu-NOT: graph coalescing: fused
+// RULE-opencl-SAME: fused 5 kernel nodes
+// RULE-tt-sim-SAME: fused 5 kernel nodes
+// Devices other than NVIDIA have no graphs of their own: replayed through
+// the queue, said at debug level.
+// RUN: env HETGPU_DEVICE=cpu HETGPU_LOG=debug %t 2>&1 >/dev/null | FileCheck --check-prefix=NODEVGRAPH %s
+// NODEVGRAPH: graph: replayed through the device queue: {{.*}} has no device graphs
 // CHECK: replay 0 ok
 // CHECK: replay 2 ok
 // CHECK: updated args ok

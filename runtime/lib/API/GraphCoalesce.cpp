@@ -53,6 +53,18 @@ std::string api::coalescingOff() {
   return "";
 }
 
+unsigned api::minFusedKernels(const DeviceProperties &P) {
+  if (const char *E = getenv("HETGPU_COALESCE_MIN"); E && *E) {
+    int N = atoi(E);
+    return N < 2 ? 2 : unsigned(N);
+  }
+  // The CPU device runs a launch of one block on the calling thread and one
+  // of several blocks on its thread pool: a fused launch pays for the
+  // pool's wake-up only from this many one-block kernels
+  // (bench/coalesce, docs/Graphs.md "Measured").
+  return P.Kind == BackendKind::CPU ? CPUMinFusedKernels : 2;
+}
+
 std::string api::notCandidate(const KernelLaunch &L,
                               const DeviceProperties &P) {
   const KernelRecord *K = L.K;
@@ -137,7 +149,20 @@ api::fuseChunk(std::vector<size_t> Chunk,
                const std::vector<const KernelLaunch *> &Ls, DeviceContext &Ctx,
                const CoalesceWords &W, std::vector<size_t> &Alone) {
   std::string Pre = std::string(W.Prefix) + ": ";
+  const unsigned Min = minFusedKernels(Ctx.Dev->properties());
   while (true) {
+    if (Chunk.size() >= 2 && Chunk.size() < Min) {
+      std::string Names;
+      for (size_t I : Chunk)
+        Names += (Names.empty() ? "" : ", ") + launchName(*Ls[I]);
+      log(LogLevel::Info,
+          Pre + std::to_string(Chunk.size()) + " " + W.Many + " (" + Names +
+              ") not coalesced: fewer than the " + std::to_string(Min) +
+              " a fused launch pays for on " + Ctx.Dev->properties().Name +
+              " (HETGPU_COALESCE_MIN)");
+      Alone.insert(Alone.end(), Chunk.begin(), Chunk.end());
+      return nullptr;
+    }
     if (Chunk.size() < 2) {
       for (size_t I : Chunk) {
         log(LogLevel::Info, Pre + W.One + " '" + launchName(*Ls[I]) +
@@ -323,30 +348,35 @@ bool api::planReplay(const GraphObj &G, DeviceContext &Ctx,
   return Done == G.Nodes.size();
 }
 
-cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
-  Launched = false;
-  DeviceContext &Ctx = *S.Ctx;
-  std::string Why;
+std::string api::fusedUnusable(const FusedGroup &G, DeviceContext &Ctx,
+                               uint64_t &Shared) {
   if (Ctx.Dev != G.Dev)
-    Why = "the context moved to another device";
-  uint64_t Shared = 0;
+    return "the context moved to another device";
+  Shared = 0;
   for (GraphNode *N : G.Members)
     Shared = std::max<uint64_t>(Shared, N->Kernel.Shared);
-  if (Why.empty() && G.Info.Kernels[0].StaticShared + Shared >
-                         Ctx.Dev->properties().SharedMemPerBlock)
-    Why = "a node's dynamic shared memory grew past what the fused kernel "
-          "has room for";
-  for (size_t I = 0; Why.empty() && I < G.Members.size(); ++I) {
+  if (G.Info.Kernels[0].StaticShared + Shared >
+      Ctx.Dev->properties().SharedMemPerBlock)
+    return "a node's dynamic shared memory grew past what the fused kernel "
+           "has room for";
+  for (size_t I = 0; I < G.Members.size(); ++I) {
     const KernelLaunch &Now = G.Members[I]->Kernel, &Then = G.AsFused[I];
     if (!G.Members[I]->Enabled)
-      Why = "node '" + nodeName(*G.Members[I]) + "' is disabled";
-    else if (Now.Func != Then.Func || Now.Grid.x != Then.Grid.x ||
-             Now.Grid.y != Then.Grid.y || Now.Grid.z != Then.Grid.z ||
-             Now.Block.x != Then.Block.x || Now.Block.y != Then.Block.y ||
-             Now.Block.z != Then.Block.z)
-      Why = "node '" + nodeName(*G.Members[I]) +
-            "' has another kernel or geometry now";
+      return "node '" + nodeName(*G.Members[I]) + "' is disabled";
+    if (Now.Func != Then.Func || Now.Grid.x != Then.Grid.x ||
+        Now.Grid.y != Then.Grid.y || Now.Grid.z != Then.Grid.z ||
+        Now.Block.x != Then.Block.x || Now.Block.y != Then.Block.y ||
+        Now.Block.z != Then.Block.z)
+      return "node '" + nodeName(*G.Members[I]) +
+             "' has another kernel or geometry now";
   }
+  return "";
+}
+
+cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
+  Launched = false;
+  uint64_t Shared = 0;
+  std::string Why = fusedUnusable(G, *S.Ctx, Shared);
   if (!Why.empty()) {
     if (!G.SaidUnfused)
       log(LogLevel::Info, "graph coalescing: the fused launch of (" + G.Names +
@@ -361,23 +391,30 @@ cudaError_t api::launchFused(FusedGroup &G, StreamObj &S, bool &Launched) {
   return launchFusedKernel(G, S, Ls, Shared);
 }
 
+LaunchParams api::fusedParams(const FusedGroup &G,
+                              const std::vector<const KernelLaunch *> &Ls,
+                              uint64_t Shared, std::vector<void *> &Args) {
+  Args.clear();
+  for (const KernelLaunch *L : Ls) {
+    void **A = L->Args->args();
+    Args.insert(Args.end(), A, A + L->K->Info->Params.size());
+  }
+  LaunchParams LP;
+  LP.Grid[0] = G.Blocks;
+  LP.Block[0] = G.Block.x;
+  LP.Block[1] = G.Block.y;
+  LP.Block[2] = G.Block.z;
+  LP.DynamicShared = Shared;
+  LP.Args = Args.data();
+  return LP;
+}
+
 cudaError_t api::launchFusedKernel(FusedGroup &G, StreamObj &S,
                                    const std::vector<const KernelLaunch *> &Ls,
                                    uint64_t Shared) {
   DeviceContext &Ctx = *S.Ctx;
   std::vector<void *> Args;
-  for (const KernelLaunch *L : Ls) {
-    void **A = L->Args->args();
-    Args.insert(Args.end(), A, A + L->K->Info->Params.size());
-  }
-  const dim3 &B = G.Block;
-  LaunchParams LP;
-  LP.Grid[0] = G.Blocks;
-  LP.Block[0] = B.x;
-  LP.Block[1] = B.y;
-  LP.Block[2] = B.z;
-  LP.DynamicShared = Shared;
-  LP.Args = Args.data();
+  LaunchParams LP = fusedParams(G, Ls, Shared, Args);
   std::lock_guard<std::recursive_mutex> Lock(Ctx.M);
   RT().orderLegacy(S);
   return mapStatus(Ctx, S.Q->launch(*G.Kn, LP));

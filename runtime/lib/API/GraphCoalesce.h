@@ -64,6 +64,14 @@ struct FusedGroup {
 /// migration, memcheck), or "".
 std::string coalescingOff();
 
+/// The fewest kernels a fused launch is made of on a device with
+/// properties \p P, below which the launches run one by one: a fused launch
+/// is slower there (the CPU device: CPUMinFusedKernels, measured with
+/// bench/coalesce; other devices 2). HETGPU_COALESCE_MIN=N sets it for every
+/// device (at least 2).
+unsigned minFusedKernels(const DeviceProperties &P);
+constexpr unsigned CPUMinFusedKernels = 16;
+
 /// The kernel's demangled name, for the log.
 std::string launchName(const KernelLaunch &L);
 
@@ -112,6 +120,19 @@ cudaError_t launchFusedKernel(FusedGroup &G, StreamObj &S,
 bool planReplay(const GraphObj &G, DeviceContext &Ctx,
                 std::vector<GraphNode *> &Order,
                 std::vector<std::unique_ptr<FusedGroup>> &Groups);
+
+/// Why group \p G cannot run as its fused launch on \p Ctx now (moved to
+/// another device, a member disabled or of another kernel or geometry, too
+/// much dynamic shared memory), or ""; \p Shared: the launch's dynamic
+/// shared memory.
+std::string fusedUnusable(const FusedGroup &G, DeviceContext &Ctx,
+                          uint64_t &Shared);
+
+/// The fused launch of \p G with the arguments of \p Ls (its members, in
+/// order), whose pointers it keeps in \p Args.
+LaunchParams fusedParams(const FusedGroup &G,
+                         const std::vector<const KernelLaunch *> &Ls,
+                         uint64_t Shared, std::vector<void *> &Args);
 
 /// Queues group \p G's fused launch on \p S; \p Launched false (nothing
 /// queued) when the members must be replayed one by one.

@@ -15,12 +15,15 @@
 /// (launchKernel, memcpyImpl, ...), so it works on every device the runtime
 /// supports; the in-order stream satisfies every edge. Launches of one
 /// executable graph on different streams are ordered after each other by
-/// an event, as CUDA orders them. The NVIDIA driver's own graphs
-/// (cuGraph*) are not used (docs/Graphs.md).
+/// an event, as CUDA orders them. Where the device has graphs of its own
+/// (NVIDIA: cuGraph*), instantiation also builds one (API/DriverGraph.h) and
+/// a launch is one submission of it; what it cannot take replays as above
+/// (docs/Graphs.md).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "API/CudaAPI.h"
+#include "API/DriverGraph.h"
 #include "API/EagerCoalesce.h"
 #include "API/GraphCoalesce.h"
 #include "Core/CudaErrors.h"
@@ -60,7 +63,39 @@ struct GraphExecObj {
   /// one (Migration/MoveContext.cpp), whose queues cannot record it.
   std::shared_ptr<Device> DoneDev;
   StreamObj *Last = nullptr;
+  /// The device's own graph of this one (null: replayed through the
+  /// queue, for the reason DrvWhy). Stale: parameters changed that it does
+  /// not carry; built again at the next launch. Retry: the last build
+  /// failed on a node, which an update may change.
+  std::unique_ptr<DriverGraph> Drv;
+  bool DrvStale = false, DrvRetry = false;
+  std::string DrvWhy;
 };
+
+/// (Re)builds \p X's device graph on \p Ctx, logging a fallback's reason
+/// when it changes. Call with X.M held (or before X is shared).
+void buildDriver(GraphExecObj &X, DeviceContext &Ctx) {
+  std::string Why;
+  X.Drv.reset();
+  X.Drv = DriverGraph::build(*X.Copy, X.Order, X.Groups, Ctx, Why, X.DrvRetry);
+  X.DrvStale = false;
+  if (X.Drv)
+    log(LogLevel::Info,
+        "graph: a driver graph of " + std::to_string(X.Drv->nodes()) +
+            " nodes (" + std::to_string(X.Drv->kernels()) + " kernel nodes)");
+  else if (Why != X.DrvWhy)
+    log(Ctx.Dev->properties().Kind == BackendKind::NVIDIA ? LogLevel::Info
+                                                          : LogLevel::Debug,
+        "graph: replayed through the device queue: " + Why);
+  X.DrvWhy = Why;
+}
+
+/// After a change of \p X's parameters that its device graph does not
+/// carry in place.
+void driverStale(GraphExecObj &X) {
+  if (X.Drv || X.DrvRetry)
+    X.DrvStale = true;
+}
 
 std::mutex ExecM;
 std::set<GraphExecObj *> &liveExecs() {
@@ -234,6 +269,7 @@ cudaError_t instantiate(cudaGraphExec_t *Out, cudaGraph_t G,
     }
   if (Status S = Ctx->Dev->createEvent(X->Done))
     return toCudaError(S.Code);
+  buildDriver(*X, *Ctx);
   X->DoneCtx = Ctx;
   X->DoneDev = Ctx->Dev;
   Result(cudaGraphInstantiateSuccess, nullptr);
@@ -387,8 +423,25 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
     if (cudaError_t E = mapStatus(*S->Ctx, St))
       return ret(E);
   }
-  if (cudaError_t E = replayOrder(*X, *S, Stream))
-    return ret(E);
+  bool Replay = true;
+  if (S->Ctx == X->DoneCtx) {
+    if (X->DrvStale)
+      buildDriver(*X, *S->Ctx);
+    if (X->Drv) {
+      std::string Why;
+      if (cudaError_t E = X->Drv->launch(*S, Why))
+        return ret(E);
+      Replay = !Why.empty();
+      if (Replay) {
+        log(LogLevel::Info, "graph: replayed through the device queue: " + Why);
+        X->Drv.reset();
+        X->DrvWhy = Why;
+      }
+    }
+  }
+  if (Replay)
+    if (cudaError_t E = replayOrder(*X, *S, Stream))
+      return ret(E);
   // A kernel of this launch may have moved the context (a watched launch).
   if (cudaError_t E = followMove(*X))
     return ret(E);
@@ -433,18 +486,30 @@ HETGPU_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t H) {
 
 HETGPU_API cudaError_t cudaGraphExecKernelNodeSetParams(
     cudaGraphExec_t H, cudaGraphNode_t Node, const cudaKernelNodeParams *P) {
-  GraphNode *N = execNode(asExec(H), Node, NodeKind::Kernel);
+  GraphExecObj *X = asExec(H);
+  GraphNode *N = execNode(X, Node, NodeKind::Kernel);
   if (!N)
     return ret(cudaErrorInvalidValue);
-  return ret(setKernelParams(*N, P, "cudaGraphExecKernelNodeSetParams"));
+  if (cudaError_t E =
+          setKernelParams(*N, P, "cudaGraphExecKernelNodeSetParams"))
+    return ret(E);
+  std::lock_guard<std::mutex> L(X->M);
+  if (!X->Drv || !X->DoneCtx || !X->Drv->updateKernel(*N, *X->DoneCtx))
+    driverStale(*X);
+  return cudaSuccess;
 }
 
 HETGPU_API cudaError_t cudaGraphExecMemcpyNodeSetParams(
     cudaGraphExec_t H, cudaGraphNode_t Node, const cudaMemcpy3DParms *P) {
-  GraphNode *N = execNode(asExec(H), Node, NodeKind::Memcpy);
+  GraphExecObj *X = asExec(H);
+  GraphNode *N = execNode(X, Node, NodeKind::Memcpy);
   if (!N)
     return ret(cudaErrorInvalidValue);
-  return ret(setMemcpyParams(*N, P));
+  if (cudaError_t E = setMemcpyParams(*N, P))
+    return ret(E);
+  std::lock_guard<std::mutex> L(X->M);
+  driverStale(*X);
+  return cudaSuccess;
 }
 
 HETGPU_API cudaError_t cudaGraphExecMemsetNodeSetParams(
@@ -458,15 +523,21 @@ HETGPU_API cudaError_t cudaGraphExecMemsetNodeSetParams(
   std::lock_guard<std::mutex> L(X->M);
   if (X->Last)
     X->Done->synchronize(); // the old pattern may still be read
+  driverStale(*X);
   return ret(preparePattern(*X, *N));
 }
 
 HETGPU_API cudaError_t cudaGraphExecHostNodeSetParams(
     cudaGraphExec_t H, cudaGraphNode_t Node, const cudaHostNodeParams *P) {
-  GraphNode *N = execNode(asExec(H), Node, NodeKind::Host);
+  GraphExecObj *X = asExec(H);
+  GraphNode *N = execNode(X, Node, NodeKind::Host);
   if (!N)
     return ret(cudaErrorInvalidValue);
-  return ret(setHostParams(*N, P));
+  if (cudaError_t E = setHostParams(*N, P))
+    return ret(E);
+  std::lock_guard<std::mutex> L(X->M);
+  driverStale(*X);
+  return cudaSuccess;
 }
 
 namespace {
@@ -488,6 +559,10 @@ HETGPU_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t H,
   GraphNode *N = enableable(H, Node);
   if (!N)
     return ret(cudaErrorInvalidValue);
+  GraphExecObj *X = asExec(H);
+  std::lock_guard<std::mutex> L(X->M);
+  if (N->Enabled != (On != 0))
+    driverStale(*X);
   N->Enabled = On != 0;
   return cudaSuccess;
 }
@@ -539,5 +614,6 @@ HETGPU_API cudaError_t cudaGraphExecUpdate(
       Info->result = cudaGraphExecUpdateError;
       return ret(E);
     }
+  driverStale(*X);
   return cudaSuccess;
 }

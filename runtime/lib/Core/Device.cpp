@@ -18,6 +18,13 @@ Event::~Event() = default;
 Queue::~Queue() = default;
 Device::~Device() = default;
 Backend::~Backend() = default;
+DeviceGraph::~DeviceGraph() = default;
+
+Status Device::createGraph(std::unique_ptr<DeviceGraph> &Out) {
+  Out.reset();
+  return Status(ErrorCode::NotSupported,
+                properties().Name + " has no device graphs");
+}
 
 Status Device::finalizeBinary(std::vector<char> &) { return Status::ok(); }
 

@@ -189,6 +189,53 @@ public:
                           Device &SrcDev, size_t Bytes);
 };
 
+/// A dependency graph of device work built once and submitted whole with
+/// one call per launch (NVIDIA: the driver's graphs, cuGraph*). Nodes are
+/// numbered in the order they are added; each depends on nodes added
+/// before it. Pointers and argument bytes are read when a node is added
+/// (kernel arguments as by Queue::launch, copied by the driver). After
+/// instantiate() no node may be added; setKernel() changes a kernel node
+/// of the instantiated graph for the launches that follow. Devices without
+/// such graphs say NotSupported in Device::createGraph, and CUDA graphs
+/// replay on them through Queue (API/GraphExec.cpp).
+class DeviceGraph {
+public:
+  using NodeId = size_t;
+  using Deps = std::vector<NodeId>;
+  /// A copy of Height rows of Width bytes.
+  struct Copy {
+    void *Dst = nullptr;
+    const void *Src = nullptr;
+    size_t DstPitch = 0, SrcPitch = 0, Width = 0, Height = 1;
+    CopyKind Kind = CopyKind::DeviceToDevice;
+  };
+  /// Height rows of Width elements of ElementSize (1, 2 or 4) bytes.
+  struct Fill {
+    void *Dst = nullptr;
+    size_t Pitch = 0, Width = 0, Height = 1;
+    uint32_t Value = 0;
+    unsigned ElementSize = 1;
+  };
+  virtual ~DeviceGraph();
+  virtual Status addKernel(Kernel &K, const LaunchParams &P, const Deps &D,
+                           NodeId &Out) = 0;
+  virtual Status addCopy(const Copy &C, const Deps &D, NodeId &Out) = 0;
+  virtual Status addFill(const Fill &F, const Deps &D, NodeId &Out) = 0;
+  /// \p Fn(\p User) on a host thread once the node's dependencies are done.
+  virtual Status addHost(void (*Fn)(void *), void *User, const Deps &D,
+                         NodeId &Out) = 0;
+  /// Records / waits for \p E, an event of this graph's device.
+  virtual Status addRecord(Event &E, const Deps &D, NodeId &Out) = 0;
+  virtual Status addWait(Event &E, const Deps &D, NodeId &Out) = 0;
+  virtual Status addEmpty(const Deps &D, NodeId &Out) = 0;
+  virtual Status instantiate() = 0;
+  /// Queues one run of the instantiated graph on \p Q, a queue of this
+  /// graph's device.
+  virtual Status launch(Queue &Q) = 0;
+  /// New kernel, geometry or arguments for kernel node \p N.
+  virtual Status setKernel(NodeId N, Kernel &K, const LaunchParams &P) = 0;
+};
+
 class Device {
 public:
   virtual ~Device();
@@ -229,6 +276,8 @@ public:
 
   virtual Status createQueue(std::unique_ptr<Queue> &Out) = 0;
   virtual Status createEvent(std::unique_ptr<Event> &Out) = 0;
+  /// An empty DeviceGraph; the default says NotSupported (with the reason).
+  virtual Status createGraph(std::unique_ptr<DeviceGraph> &Out);
   /// Waits for all work on all queues of this device.
   virtual Status synchronize() = 0;
   /// cudaDeviceReset: forget a fault of earlier work (the device is usable

@@ -205,6 +205,89 @@ struct Driver {
   std::string describe(CUresult E) const;
 };
 
+//===--- Graphs (cuGraph*): optional entry points -----------------------===//
+
+using CUgraph = struct CUgraph_st *;
+using CUgraphNode = struct CUgraphNode_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+
+/// CUDA_KERNEL_NODE_PARAMS_v2 (its first ten fields are _v1's).
+struct CuKernelNodeParams {
+  CUfunction Func;
+  unsigned GridX, GridY, GridZ, BlockX, BlockY, BlockZ;
+  unsigned Shared;
+  void **Params;
+  void **Extra;
+  void *Kern;    ///< CUkernel (unused: null)
+  CUcontext Ctx; ///< null: the current context
+};
+
+/// CUmemorytype values.
+enum : int { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
+
+/// CUDA_MEMCPY3D.
+struct CuMemcpy3D {
+  size_t SrcXInBytes, SrcY, SrcZ, SrcLOD;
+  int SrcMemoryType;
+  const void *SrcHost;
+  CUdeviceptr SrcDevice;
+  void *SrcArray;
+  void *Reserved0;
+  size_t SrcPitch, SrcHeight;
+  size_t DstXInBytes, DstY, DstZ, DstLOD;
+  int DstMemoryType;
+  void *DstHost;
+  CUdeviceptr DstDevice;
+  void *DstArray;
+  void *Reserved1;
+  size_t DstPitch, DstHeight;
+  size_t WidthInBytes, Height, Depth;
+};
+
+/// CUDA_MEMSET_NODE_PARAMS.
+struct CuMemsetNodeParams {
+  CUdeviceptr Dst;
+  size_t Pitch;
+  unsigned Value, ElementSize;
+  size_t Width, Height;
+};
+
+/// CUDA_HOST_NODE_PARAMS.
+struct CuHostNodeParams {
+  CUhostFn Fn;
+  void *UserData;
+};
+
+/// The graph entry points, resolved when present (CUDA 11.4 and later have
+/// them all); a driver without them makes CUDA graphs replay as eager work.
+struct GraphApi {
+  CUresult (*Create)(CUgraph *, unsigned) = nullptr;
+  CUresult (*Destroy)(CUgraph) = nullptr;
+  CUresult (*AddKernel)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                        const CuKernelNodeParams *) = nullptr;
+  CUresult (*AddMemcpy)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                        const CuMemcpy3D *, CUcontext) = nullptr;
+  CUresult (*AddMemset)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                        const CuMemsetNodeParams *, CUcontext) = nullptr;
+  CUresult (*AddHost)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                      const CuHostNodeParams *) = nullptr;
+  CUresult (*AddEmpty)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                       size_t) = nullptr;
+  CUresult (*AddEventRecord)(CUgraphNode *, CUgraph, const CUgraphNode *,
+                             size_t, CUevent) = nullptr;
+  CUresult (*AddEventWait)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                           CUevent) = nullptr;
+  CUresult (*Instantiate)(CUgraphExec *, CUgraph, unsigned long long) = nullptr;
+  CUresult (*ExecDestroy)(CUgraphExec) = nullptr;
+  CUresult (*Launch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*ExecKernelSetParams)(CUgraphExec, CUgraphNode,
+                                  const CuKernelNodeParams *) = nullptr;
+};
+
+/// The graph entry points of the loaded driver, or null with the missing
+/// names in \p Why.
+const GraphApi *loadGraphApi(std::string &Why);
+
 /// Opens libcuda.so.1 (once) and resolves every entry point. Returns null
 /// and sets \p Error ("libcuda.so.1 not found (...)", "libcuda.so.1 lacks
 /// cuX") when the driver is unusable. $HETGPU_LIBCUDA overrides the path.

@@ -187,12 +187,20 @@ public:
   /// Through a ring of pinned buffers (NVIDIAStaging.cpp).
   Status copyInBulk(void *Dst, const void *Src, size_t Bytes) override;
 
+  CUstream stream() const { return Stream; }
+
 private:
   const Driver &D;
   CUcontext Ctx;
   CUstream Stream;
   uint64_t OptinShared;
 };
+
+/// Lets \p NK launch with \p Shared bytes of dynamic shared memory (past
+/// 48 KiB the function's limit is raised, up to \p OptinShared with its
+/// static shared memory). Call with the device's context current.
+Status allowDynamicShared(const Driver &D, NVIDIAKernel &NK, uint64_t Shared,
+                          uint64_t OptinShared);
 
 /// True when \p Binary is an ELF image (a cubin from finalizeBinary), not
 /// PTX text.
@@ -229,6 +237,9 @@ public:
 
   Status createQueue(std::unique_ptr<Queue> &Out) override;
   Status createEvent(std::unique_ptr<Event> &Out) override;
+  /// A CUgraph (NVIDIAGraph.cpp); NotSupported when the driver lacks the
+  /// graph entry points.
+  Status createGraph(std::unique_ptr<DeviceGraph> &Out) override;
   Status synchronize() override;
 
   /// Makes the arena allocation [Ptr, Ptr + Bytes) memory of this GPU at

@@ -80,6 +80,31 @@ Status NVIDIAQueue::memset(void *Dst, int Value, size_t Bytes) {
                "cuMemsetD8Async");
 }
 
+Status cu::allowDynamicShared(const Driver &D, NVIDIAKernel &NK,
+                              uint64_t Shared, uint64_t OptinShared) {
+  if (Shared <= 48 * 1024)
+    return Status::ok();
+  std::lock_guard<std::mutex> L(NK.Mu);
+  if (Shared <= NK.DynamicSharedLimit)
+    return Status::ok();
+  if (Shared + NK.info().StaticShared > OptinShared)
+    return Status(ErrorCode::InvalidValue,
+                  "launch of '" + NK.info().Name +
+                      "': " + std::to_string(Shared) +
+                      " bytes of dynamic shared memory exceed the device's "
+                      "limit of " +
+                      std::to_string(OptinShared));
+  if (Status St =
+          check(D,
+                D.FuncSetAttribute(
+                    NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    static_cast<int>(Shared)),
+                "cuFuncSetAttribute"))
+    return St;
+  NK.DynamicSharedLimit = Shared;
+  return Status::ok();
+}
+
 Status NVIDIAQueue::launch(Kernel &K, const LaunchParams &P) {
   auto &NK = static_cast<NVIDIAKernel &>(K);
   if (P.State)
@@ -88,26 +113,8 @@ Status NVIDIAQueue::launch(Kernel &K, const LaunchParams &P) {
                       "': live migration (state buffer) is not implemented "
                       "on the nvidia backend");
   ContextScope S(D, Ctx);
-  if (P.DynamicShared > 48 * 1024) {
-    std::lock_guard<std::mutex> L(NK.Mu);
-    if (P.DynamicShared > NK.DynamicSharedLimit) {
-      if (P.DynamicShared + NK.info().StaticShared > OptinShared)
-        return Status(ErrorCode::InvalidValue,
-                      "launch of '" + NK.info().Name +
-                          "': " + std::to_string(P.DynamicShared) +
-                          " bytes of dynamic shared memory exceed the "
-                          "device's limit of " +
-                          std::to_string(OptinShared));
-      if (Status St =
-              check(D,
-                    D.FuncSetAttribute(
-                        NK.Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        static_cast<int>(P.DynamicShared)),
-                    "cuFuncSetAttribute"))
-        return St;
-      NK.DynamicSharedLimit = P.DynamicShared;
-    }
-  }
+  if (Status St = allowDynamicShared(D, NK, P.DynamicShared, OptinShared))
+    return St;
   CUresult R = D.LaunchKernel(NK.Fn, P.Grid[0], P.Grid[1], P.Grid[2],
                               P.Block[0], P.Block[1], P.Block[2],
                               static_cast<unsigned>(P.DynamicShared), Stream,
