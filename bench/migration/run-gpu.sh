@@ -11,7 +11,7 @@
 #                                 bench/nvidia/device-run.sh passes .carry/bin)
 #   run-gpu.sh --carry BUILD_DIR DIR   stage programs, libhetgpu-rt, the
 #                                 translator, math libraries and libLLVM
-#                                 (gzip) into DIR (LLVM machine, ~58 MB)
+#                                 (xz) into DIR (LLVM machine, ~40 MB)
 #   run-gpu.sh --device DIR       unpack DIR's libraries and run with its
 #                                 programs (GPU machine, DIR carried there)
 #   run-gpu.sh --device-soak DIR  unpack, then utils/run-migration-soak.py on
@@ -53,9 +53,8 @@ stage() { # BUILD_DIR DIR
     "$CC" -O2 "$HERE/longrun.cu" -o "$2/mig-longrun" &&
     { [ -x "$2/mig-overhead" ] || "$CC" -O3 "$HERE/overhead.cu" -o "$2/mig-overhead"; } &&
     { [ -x "$2/migrate" ] || "$CC" -O2 "$ROOT/test/Migration/migrate-cpu.cu" -o "$2/migrate"; } &&
-    # The CPU device links its translations with ld.lld, which the GPU
-    # machine lacks: carry LLVM's (a multi-call binary, named ld.lld).
-    { [ ! -x /usr/lib/llvm-22/bin/lld ] || gzip -9 -c /usr/lib/llvm-22/bin/lld > "$2/ld.lld.gz"; } &&
+    # (The CPU device links with the lld inside the translator: no ld.lld
+    # is carried; test/Runtime/no-llvm-tools.test.)
     # ... and the host math library next to the carried translator
     # (prepare-carry.sh stages .carry/lib with the nvptx one only).
     { [ ! -d "$2/../lib" ] || cp "$1"/lib/hetgpu-math-x86_64-*.bc "$2/../lib/"; }
@@ -65,29 +64,35 @@ case "$1" in
 --carry)
   rm -rf "$3" && mkdir -p "$3/bin" "$3/lib" "$3/libx" &&
     stage "$2" "$3/bin" &&
-    cp "$2"/bin/hetgpu-info "$2"/lib/libhetgpu-rt.so "$2"/lib/libhetgpu-translate.so \
-      "$2"/lib/hetgpu-math-nvptx64-*.bc "$2"/lib/hetgpu-math-x86_64-*.bc "$3/lib/" &&
-    gzip -6 -c /usr/lib/x86_64-linux-gnu/libLLVM.so.22.1 > "$3/lib/libLLVM.so.22.1.gz" || exit 1
+    cp "$2"/bin/hetgpu-info "$2"/lib/hetgpu-math-nvptx64-*.bc \
+      "$2"/lib/hetgpu-math-x86_64-*.bc "$3/lib/" &&
+    # xz: the carry (with the working tree) must stay under 64 MiB.
+    for l in "$2"/lib/libhetgpu-rt.so "$2"/lib/libhetgpu-translate.so \
+        /usr/lib/x86_64-linux-gnu/libLLVM.so.22.1; do
+      xz -6 -T2 -c "$l" > "$3/lib/$(basename "$l").xz" || exit 1
+    done || exit 1
   # The e2e programs for --device-soak, and FileCheck for their checks.
   HETGPU_CC="$2/bin/hetgpu-cc" python3 "$ROOT/utils/run-migration-soak.py" \
     --build-only --out "$3/soak" "$ROOT/test/Execution" "$ROOT/test/Runtime" &&
     cp /usr/lib/llvm-22/bin/FileCheck "$3/bin/" || exit 1
   # Libraries libLLVM needs that the GPU machine's image may lack.
   for l in libz3.so.4 libedit.so.2 libbsd.so.0 libmd.so.0 libffi.so.8; do
-    gzip -9 -c "/lib/x86_64-linux-gnu/$l" > "$3/libx/$l.gz"
+    xz -6 -c "/lib/x86_64-linux-gnu/$l" > "$3/libx/$l.xz"
   done
   du -sh "$3"
   exit 0 ;;
 --device|--device-soak)
   D=$2 H=/tmp/hg-mig
   mkdir -p "$H/lib" "$H/libx"
-  unz() { python3 -c 'import gzip,sys; open(sys.argv[2],"wb").write(gzip.open(sys.argv[1]).read())' "$1" "$2"; }
-  unz "$D/lib/libLLVM.so.22.1.gz" "$H/lib/libLLVM.so.22.1"
-  for f in "$D"/libx/*.gz; do
-    l=$(basename "$f" .gz)
+  unz() { python3 -c 'import gzip,lzma,sys; f=sys.argv[1]; open(sys.argv[2],"wb").write((lzma.open if f.endswith(".xz") else gzip.open)(f).read())' "$1" "$2"; }
+  for f in "$D"/lib/*.xz; do
+    unz "$f" "$H/lib/$(basename "$f" .xz)"
+  done
+  for f in "$D"/libx/*.xz; do
+    l=$(basename "$f" .xz)
     ldconfig -p | grep -q "$l " || unz "$f" "$H/libx/$l"
   done
-  cp "$D"/lib/*.so "$D"/lib/*.bc "$H/lib/"
+  cp "$D"/lib/*.bc "$H/lib/"
   export LD_LIBRARY_PATH=$H/lib:$H/libx HETGPU_TRANSLATOR=$H/lib/libhetgpu-translate.so
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
   [ "$1" = --device ] && exec sh "$0" --prebuilt "$D/bin"
