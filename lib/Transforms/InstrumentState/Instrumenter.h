@@ -14,6 +14,9 @@
 ///   the yield flag was raised suspends before running anything);
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
+/// * BarrierPoint.cpp: block barriers as safe points of watched launches
+///   (an unwatched launch keeps the plain barrier behind one test of the
+///   round parameter);
 /// * ThreadSafePoint.cpp: the per-thread safe points of divergent loops
 ///   (kind ThreadLoop): a test and save path each thread takes alone, the
 ///   thread's word, "finished" marks, and the per-thread resume dispatch;
@@ -66,6 +69,9 @@ struct SafePointPlan {
   llvm::BasicBlock *ChunkHeader = nullptr;
   /// A per-thread safe point (SafePointKind::ThreadLoop).
   bool PerThread = false;
+  /// A block barrier (SafePointKind::Barrier), tested in watched launches
+  /// only (BarrierPoint.cpp).
+  bool Barrier = false;
 };
 
 /// A shared-memory region of the kernel's layout, as seen from one address
@@ -167,6 +173,9 @@ private:
                     llvm::IRBuilder<> &B);
   void emitResumePath(SafePointPlan &P, const YieldTest &YT,
                       llvm::BasicBlock *RestoreBB);
+
+  // BarrierPoint.cpp
+  YieldTest emitBarrierTest(SafePointPlan &P);
 
   // SavePaths.cpp
   void emitAddressing(llvm::IRBuilder<> &B);

@@ -4,7 +4,8 @@
 ///
 /// \file
 /// What `hetgpu-instrument-state` puts at one loop safe point
-/// (`__hetgpu_safepoint`), or, with `<grid-sync>`, at one grid barrier
+/// (`__hetgpu_safepoint`) or block barrier (behind the watched test of
+/// BarrierPoint.cpp), or, with `<grid-sync>`, at one grid barrier
 /// (`__hetgpu_grid_sync`: the test always says yield on the way in):
 ///
 /// * the read of the control word {Yield, YieldAfter}: at the safe point,
@@ -44,7 +45,9 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
     ++NumInstrumentedSafePoints;
     return;
   }
-  YieldTest YT = GridSync ? emitGridSyncTest(P) : emitYieldTest(P);
+  YieldTest YT = GridSync    ? emitGridSyncTest(P)
+                 : P.Barrier ? emitBarrierTest(P)
+                             : emitYieldTest(P);
   emitSavePath(P, YT);
   emitResumePath(P, YT, RestoreBB);
   ++NumInstrumentedSafePoints;
@@ -119,9 +122,14 @@ KernelInstrumenter::emitYieldTest(SafePointPlan &P) {
   Y->addIncoming(B.getInt32(1), SetBB);
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
-  // A loop safe point (__hetgpu_safepoint) is only this test.
-  Any->takeName(CB);
-  CB->eraseFromParent();
+  // A loop safe point (__hetgpu_safepoint) and a plain barrier are only
+  // this test; barrier_count/and/or run after it (BarrierPoint.cpp).
+  if (CB->getType()->isVoidTy()) {
+    Any->takeName(CB);
+    CB->eraseFromParent();
+  } else {
+    Any->setName("hetgpu.bar.any");
+  }
   P.Call = nullptr;
   return {SP, Y, Any, B.getCurrentDebugLocation()};
 }
