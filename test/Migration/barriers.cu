@@ -30,7 +30,7 @@
 // RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=random:seed=$s:verbose %t > %t.out.r$s 2> %t.err.r$s || exit 1; \
 // RUN:   diff %t.ref %t.out.r$s || exit 1; \
 // RUN: done
-// RUN: cat %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4 %t.err.r5 %t.err.r6 | grep -q 'blocks suspended at barrier [1-9]'
+// RUN: cat %t.err.r1 %t.err.r2 %t.err.r3 %t.err.r4 %t.err.r5 %t.err.r6 | grep -q 'by safe point: barrier [1-9]'
 // Not watched (HETGPU_MIGRATE=on): the plain barriers, nothing suspends.
 // RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=on:verbose %t > %t.out.on 2> %t.err.on
 // RUN: diff %t.ref %t.out.on
@@ -57,11 +57,11 @@
 // `phases` suspends at its third visit, its second barrier; the resumed
 // round passes the last two barriers (visits 1 and 2) and ends.
 // MIG: hetgpu-migrate: _Z6phasesPjS_ suspended (1 of 1 blocks at a safe point)
-// MIG-NEXT: hetgpu-migrate: _Z6phasesPjS_: blocks suspended at barrier 1, loop 0, entry 0, per-thread 0
+// MIG-NEXT: hetgpu-migrate: _Z6phasesPjS_: suspended blocks by safe point: barrier 1, loop 0, entry 0, threads 0
 // MIG-NOT: _Z6phasesPjS_ suspended
 // The third visit of `reduce` is a barrier after its grid-stride loop.
 // MIG: hetgpu-migrate: _Z6reducePjPKji suspended ({{[12]}} of 2 blocks at a safe point)
-// MIG-NEXT: hetgpu-migrate: _Z6reducePjPKji: blocks suspended at barrier {{[12]}}, loop 0, entry {{[01]}}, per-thread 0
+// MIG-NEXT: hetgpu-migrate: _Z6reducePjPKji: suspended blocks by safe point: barrier {{[12]}}, loop 0, entry {{[01]}}, threads 0
 // The suspended `phases` resumes on OpenCL, `reduce` back on the CPU.
 // OCL: hetgpu-migrate: _Z6phasesPjS_ suspended {{.*}} resumed on device 0: {{.*}}(opencl)
 // OCL: hetgpu-migrate: _Z6reducePjPKji suspended {{.*}} resumed on device 0: {{.*}}(cpu)

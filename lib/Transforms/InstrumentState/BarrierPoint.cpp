@@ -29,6 +29,7 @@
 #include "Instrumenter.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Constants.h"
 
 using namespace llvm;
 
@@ -83,7 +84,60 @@ KernelInstrumenter::emitBarrierTest(SafePointPlan &P) {
           V = R;
   }
   ++NumBarrierSafePoints;
-  return emitYieldTest(P);
+  return emitBarrierYieldTest(P);
+}
+
+/// The yield test of a barrier: as at a loop safe point (SafePoint.cpp),
+/// but with one branch where that one has three (armed, thread 0, the
+/// visit that raises the flag): whether thread 0 counts is one branch, and
+/// the raising visit sets the flag with an atomic or of the comparison.
+/// PoCL 3.1 miscompiles the work-group function of kernels with deeper
+/// nests of branches before a barrier (a resumed launch crashed at its
+/// entry); each branch here comes before the barrier_or.
+KernelInstrumenter::YieldTest
+KernelInstrumenter::emitBarrierYieldTest(SafePointPlan &P) {
+  CallBase *CB = P.Call;
+  unsigned Id = P.Info->Id;
+  BasicBlock *Pre = CB->getParent();
+  BasicBlock *SP = Pre->splitBasicBlock(CB, "hetgpu.sp." + Twine(Id));
+  IRBuilder<> B(Pre->getTerminator());
+  LoadInst *Both = B.CreateLoad(I64, ctrlField(B, CF_Yield),
+                                /*isVolatile=*/true, "hetgpu.ctrlword");
+  Value *Y0 = B.CreateTrunc(Both, I32, "hetgpu.yield");
+  Value *After = B.CreateTrunc(B.CreateLShr(Both, 32), I32, "hetgpu.after");
+  Value *Armed = B.CreateAnd(B.CreateICmpNE(After, B.getInt32(0)),
+                             isFirstThread(B, "hetgpu.t0"), "hetgpu.counts");
+  BasicBlock *Count = BasicBlock::Create(*C, "hetgpu.bar.count", NF, SP);
+  Pre->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Pre);
+  B.CreateCondBr(Armed, Count, SP);
+
+  B.SetInsertPoint(Count);
+  Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctrlField(B, CF_Visits),
+                                 B.getInt32(1), MaybeAlign(4),
+                                 AtomicOrdering::Monotonic);
+  Value *Hit =
+      B.CreateICmpUGE(B.CreateAdd(Old, B.getInt32(1)), After, "hetgpu.hit");
+  // An or of 0 leaves a flag the host raised meanwhile as it is.
+  B.CreateAtomicRMW(AtomicRMWInst::Or, ctrlField(B, CF_Yield),
+                    B.CreateZExt(Hit, I32), MaybeAlign(4),
+                    AtomicOrdering::Monotonic);
+  Value *YC = B.CreateSelect(Hit, B.getInt32(1), Y0);
+  B.CreateBr(SP);
+
+  B.SetInsertPoint(SP, SP->begin());
+  PHINode *Y = B.CreatePHI(I32, 3, "hetgpu.y");
+  Y->addIncoming(Y0, Pre);
+  Y->addIncoming(YC, Count);
+  B.SetInsertPoint(CB);
+  B.SetCurrentDebugLocation(CB->getDebugLoc());
+  Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
+  // A plain barrier is only this test; barrier_count/and/or run after it.
+  Any->setName("hetgpu.bar.any");
+  if (CB->getType()->isVoidTy())
+    CB->eraseFromParent();
+  P.Call = nullptr;
+  return {SP, Y, Any, B.getCurrentDebugLocation()};
 }
 
 } // namespace instrument

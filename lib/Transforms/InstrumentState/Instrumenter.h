@@ -176,6 +176,7 @@ private:
 
   // BarrierPoint.cpp
   YieldTest emitBarrierTest(SafePointPlan &P);
+  YieldTest emitBarrierYieldTest(SafePointPlan &P);
 
   // SavePaths.cpp
   void emitAddressing(llvm::IRBuilder<> &B);

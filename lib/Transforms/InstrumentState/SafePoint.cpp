@@ -122,14 +122,9 @@ KernelInstrumenter::emitYieldTest(SafePointPlan &P) {
   Y->addIncoming(B.getInt32(1), SetBB);
   B.SetInsertPoint(CB);
   Instruction *Any = cast<Instruction>(builtin(B, BuiltinID::barrier_or, {Y}));
-  // A loop safe point (__hetgpu_safepoint) and a plain barrier are only
-  // this test; barrier_count/and/or run after it (BarrierPoint.cpp).
-  if (CB->getType()->isVoidTy()) {
-    Any->takeName(CB);
-    CB->eraseFromParent();
-  } else {
-    Any->setName("hetgpu.bar.any");
-  }
+  // A loop safe point (__hetgpu_safepoint) is only this test.
+  Any->takeName(CB);
+  CB->eraseFromParent();
   P.Call = nullptr;
   return {SP, Y, Any, B.getCurrentDebugLocation()};
 }

@@ -567,8 +567,8 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
             Ctx.Backend.c_str());
   if (Cfg.Verbose)
     fprintf(stderr,
-            "hetgpu-migrate: %s: blocks suspended at barrier %llu, loop "
-            "%llu, entry %llu, per-thread %llu\n",
+            "hetgpu-migrate: %s: suspended blocks by safe point: barrier "
+            "%llu, loop %llu, entry %llu, threads %llu\n",
             KR.Name.c_str(), (unsigned long long)AtKind[0],
             (unsigned long long)AtKind[1], (unsigned long long)AtKind[2],
             (unsigned long long)AtKind[3]);
