@@ -15,8 +15,7 @@
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
 /// * BarrierPoint.cpp: block barriers as safe points of watched launches
-///   (an unwatched launch keeps the plain barrier behind one test of the
-///   round parameter);
+///   (unwatched launches run a copy of the body with plain barriers);
 /// * ThreadSafePoint.cpp: the per-thread safe points of divergent loops
 ///   (kind ThreadLoop): a test and save path each thread takes alone, the
 ///   thread's word, "finished" marks, and the per-thread resume dispatch;
@@ -38,6 +37,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -138,6 +138,10 @@ private:
   llvm::SmallVector<std::unique_ptr<llvm::ValueToValueMapTy>, 4> CopyMaps;
 
   bool UsesDynShared = false;
+  /// The body unwatched launches run when the kernel has barrier safe
+  /// points (BarrierPoint.cpp), and its blocks; null / empty otherwise.
+  llvm::BasicBlock *PlainBody = nullptr;
+  llvm::SmallPtrSet<llvm::BasicBlock *, 32> PlainBlocks;
 
   /// The resume landing and yield test of one safe point, as
   /// instrumentSafePoint builds them: the safe point's block (which the
@@ -175,7 +179,13 @@ private:
                       llvm::BasicBlock *RestoreBB);
 
   // BarrierPoint.cpp
-  YieldTest emitBarrierTest(SafePointPlan &P);
+  bool hasBarrierPlans() const {
+    return llvm::any_of(Plans,
+                        [](const SafePointPlan &P) { return P.Barrier; });
+  }
+  /// Copies the body (every block but the entry) for unwatched launches:
+  /// PlainBody, PlainBlocks.
+  void clonePlainBody(llvm::BasicBlock *Body);
   YieldTest emitBarrierYieldTest(SafePointPlan &P);
 
   // SavePaths.cpp

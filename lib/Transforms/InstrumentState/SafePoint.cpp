@@ -4,7 +4,7 @@
 ///
 /// \file
 /// What `hetgpu-instrument-state` puts at one loop safe point
-/// (`__hetgpu_safepoint`) or block barrier (behind the watched test of
+/// (`__hetgpu_safepoint`) or block barrier (of watched launches,
 /// BarrierPoint.cpp), or, with `<grid-sync>`, at one grid barrier
 /// (`__hetgpu_grid_sync`: the test always says yield on the way in):
 ///
@@ -46,7 +46,7 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
     return;
   }
   YieldTest YT = GridSync    ? emitGridSyncTest(P)
-                 : P.Barrier ? emitBarrierTest(P)
+                 : P.Barrier ? emitBarrierYieldTest(P)
                              : emitYieldTest(P);
   emitSavePath(P, YT);
   emitResumePath(P, YT, RestoreBB);

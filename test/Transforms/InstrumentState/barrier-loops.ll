@@ -4,8 +4,8 @@
 ; hetgpu-insert-loop-safepoints does not prove uniform) is one: watched
 ; launches test it, and a block suspended there resumes in a copy of the
 ; loop (blocks suffixed .resume, entered through the copy's header), as at
-; loop safe points; the original loop keeps one parameter test per
-; iteration and the plain barrier for unwatched launches.
+; loop safe points; unwatched launches run a copy of the body (.plain) with
+; the plain barrier.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -verify-each -S %s | FileCheck %s
 ; Negative twin: with a loop safe point in the same loop the barrier stays
 ; a plain barrier (the nest suspends at the loop safe point every 32
@@ -23,20 +23,22 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: i32 -1, label %hetgpu.start
 ; CHECK-NEXT: i32 1, label %hetgpu.restore.1
 ; CHECK-NEXT: ]
-; The original loop: the watched test, then the yield test or the plain
-; barrier.
+; CHECK: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body.plain
+; The watched loop: the control word read, then the yield test.
 ; CHECK: loop:
-; CHECK: %[[W:hetgpu.watched[0-9]*]] = icmp slt i32 %hetgpu.round, 0
-; CHECK-NEXT: br i1 %[[W]], label %hetgpu.bar.1, label %hetgpu.bar.plain.1
+; CHECK: %hetgpu.ctrlword = load volatile i64
 ; The landing block continues in the copy of the loop.
 ; CHECK: hetgpu.land.1:
 ; CHECK: br label %hetgpu.sp.1.resume
 ; CHECK: hetgpu.sp.1:
 ; CHECK: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
-; CHECK: hetgpu.bar.plain.1:
-; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
-; CHECK: hetgpu.bar.join.1:
+; CHECK: hetgpu.cont.1:
 ; CHECK: br i1 %more, label %loop, label %done
+; The unwatched copy of the loop: the plain barrier.
+; CHECK: loop.plain:
+; CHECK: store i32 %i.plain, ptr addrspace(3) %slot.plain
+; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
+; CHECK: br i1 %more.plain, label %loop.plain, label %done.plain
 ; The restore path enters the copy at its header, which dispatches on the
 ; resumed id to the landing block.
 ; CHECK: br label %loop.resume
@@ -76,7 +78,7 @@ done:
 ; COVERED: loop:
 ; COVERED: store i32 %{{.*}}, ptr addrspace(3) %slot
 ; COVERED-NEXT: call void @__hetgpu_barrier(){{$}}
-; COVERED-NOT: hetgpu.watched
+; COVERED-NOT: .plain:
 ; COVERED-NOT: hetgpu.bar.
 
 declare i32 @__hetgpu_tid_x()

@@ -7,11 +7,11 @@
 ; values at their slot offsets (!hetgpu.state) and the shared memory and
 ; writes {R + 1, id} to the header before returning. The barriers outside
 ; loop nests with a loop safe point (barrier, barrier_count, barrier_and:
-; all three here) are safe points of watched launches: one test of the
-; round parameter's watched bit, the plain barrier when it is clear, else
-; the yield test (barrier_or of the flag, with the count, and and forms
-; after it) with the same save, restore and landing blocks. A block that
-; runs to its end writes nothing.
+; all three here) are safe points of watched launches: the yield test
+; (barrier_or of the flag, with the count and and forms after it) with the
+; same save, restore and landing blocks. An unwatched launch runs a copy of
+; the body (.plain) with the plain barriers and without the loop safe
+; point. A block that runs to its end writes nothing.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -verify-each -S %s | FileCheck %s
 ; Running it again changes nothing (the kernel is marked instrumented).
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state,hetgpu-instrument-state -S %s | FileCheck %s
@@ -19,48 +19,38 @@
 ; the loop safe point's id (2) is gone.
 ; RUN: sed -e '/call void @__hetgpu_safepoint()/d' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -verify-each -S | FileCheck --check-prefix=NOSP %s
 ; All safe-point blocks and barrier calls of the result, in order: per
-; barrier the watched test (hetgpu.bar), restore, landing, yield test and
-; save blocks and the plain barrier of unwatched launches; the loop safe
-; point has no watched test.
+; safe point the restore, landing, yield test and save blocks; then the
+; unwatched copy of the body with the three plain barriers.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | grep -E '^hetgpu\.[a-z.]+\.[0-9]+:|call .*@__hetgpu_(barrier|safepoint)' | sed -e 's/ *;.*//' -e 's/%[0-9a-z.]* = //' | FileCheck --check-prefix=BLOCKS %s
 ; BLOCKS: hetgpu.restore.1:
 ; BLOCKS-NEXT: hetgpu.restore.2:
 ; BLOCKS-NEXT: hetgpu.restore.3:
 ; BLOCKS-NEXT: hetgpu.restore.4:
-; BLOCKS-NEXT: hetgpu.bar.1:
 ; BLOCKS-NEXT: hetgpu.land.1:
 ; BLOCKS-NEXT: hetgpu.sp.1:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; BLOCKS-NEXT: hetgpu.save.1:
 ; BLOCKS-NEXT: hetgpu.cont.1:
-; BLOCKS-NEXT: hetgpu.bar.plain.1:
-; BLOCKS-NEXT: call void @__hetgpu_barrier()
-; BLOCKS-NEXT: hetgpu.bar.join.1:
 ; BLOCKS-NEXT: hetgpu.land.2:
 ; BLOCKS-NEXT: hetgpu.sp.2:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y{{[0-9]+}})
 ; BLOCKS-NEXT: hetgpu.save.2:
 ; BLOCKS-NEXT: hetgpu.cont.2:
-; BLOCKS-NEXT: hetgpu.bar.3:
 ; BLOCKS-NEXT: hetgpu.land.3:
 ; BLOCKS-NEXT: hetgpu.sp.3:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y{{[0-9]+}})
 ; BLOCKS-NEXT: hetgpu.save.3:
 ; BLOCKS-NEXT: hetgpu.cont.3:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_count(i32 1)
-; BLOCKS-NEXT: hetgpu.bar.plain.3:
-; BLOCKS-NEXT: call i32 @__hetgpu_barrier_count(i32 1)
-; BLOCKS-NEXT: hetgpu.bar.join.3:
-; BLOCKS-NEXT: hetgpu.bar.4:
 ; BLOCKS-NEXT: hetgpu.land.4:
 ; BLOCKS-NEXT: hetgpu.sp.4:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y{{[0-9]+}})
 ; BLOCKS-NEXT: hetgpu.save.4:
 ; BLOCKS-NEXT: hetgpu.cont.4:
 ; BLOCKS-NEXT: call i32 @__hetgpu_barrier_and(i32 %c.reg2mem.0)
-; BLOCKS-NEXT: hetgpu.bar.plain.4:
-; BLOCKS-NEXT: call i32 @__hetgpu_barrier_and(i32 %c)
-; BLOCKS-NEXT: hetgpu.bar.join.4:
+; BLOCKS-NEXT: call void @__hetgpu_barrier()
+; BLOCKS-NEXT: call i32 @__hetgpu_barrier_count(i32 1)
+; BLOCKS-NEXT: call i32 @__hetgpu_barrier_and(i32 %c.plain)
 ; BLOCKS-NOT: {{.}}
 ; The layout the code follows is the state layout's (unchanged by the pass).
 ; RUN: hetgpu-opt -passes='hetgpu-state-layout,hetgpu-instrument-state,print<hetgpu-state>' -disable-output %s 2>&1 | FileCheck --check-prefix=PRINT %s
@@ -95,20 +85,20 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK-NEXT: i32 3, label %hetgpu.restore.3
 ; CHECK-NEXT: i32 4, label %hetgpu.restore.4
 ; CHECK-NEXT: ]
+; The start test sends an unwatched launch to the plain copy.
+; CHECK: hetgpu.start:
+; CHECK-NEXT: %hetgpu.watched = icmp slt i32 %hetgpu.round, 0
+; CHECK-NEXT: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body.plain
 ; Restore blocks copy the shared memory back (strided over the threads).
 ; CHECK: hetgpu.restore.1:
 ; CHECK: br label %hetgpu.copy
 
-; The barrier: one test of the watched bit of the round parameter.
+; Watched: at the barrier every thread reads {yield, trigger} with one
+; volatile 64-bit load; one branch decides whether this is thread 0 of an
+; armed launch, which counts the visit and raises the flag at the
+; trigger's visit with an atomic or (no further branch before the barrier).
 ; CHECK: hetgpu.body:
 ; CHECK: store float %v, ptr addrspace(3) %ps
-; CHECK-NEXT: %[[W1:hetgpu.watched[0-9]*]] = icmp slt i32 %hetgpu.round, 0
-; CHECK-NEXT: br i1 %[[W1]], label %hetgpu.bar.1, label %hetgpu.bar.plain.1
-; Watched: every thread reads {yield, trigger} with one volatile 64-bit
-; load; one branch decides whether this is thread 0 of an armed launch,
-; which counts the visit and raises the flag at the trigger's visit with an
-; atomic or (no further branch before the barrier).
-; CHECK: hetgpu.bar.1:
 ; CHECK-NEXT: %[[CG:.*]] = addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
 ; CHECK-NEXT: %hetgpu.ctrlword = load volatile i64, ptr addrspace(1) %[[CG]]
 ; CHECK-NEXT: %hetgpu.yield = trunc i64 %hetgpu.ctrlword to i32
@@ -131,7 +121,7 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: br label %hetgpu.sp.1
 ; The barrier is the barrier_or of the flag; a resumed thread contributes 0.
 ; CHECK: hetgpu.sp.1:
-; CHECK: %hetgpu.y = phi i32 [ %hetgpu.yield, %hetgpu.bar.1 ], [ %[[YC]], %hetgpu.bar.count ], [ 0, %hetgpu.land.1 ]
+; CHECK: %hetgpu.y = phi i32 [ %hetgpu.yield, %hetgpu.body ], [ %[[YC]], %hetgpu.bar.count ], [ 0, %hetgpu.land.1 ]
 ; CHECK-NEXT: %hetgpu.bar.any = call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; CHECK-NEXT: %[[ANY1:.*]] = icmp ne i32 %hetgpu.bar.any, 0
 ; CHECK-NEXT: br i1 %[[ANY1]], label %hetgpu.save.1, label %hetgpu.cont.1
@@ -139,18 +129,10 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: %[[R0:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 0
 ; CHECK-NEXT: store i64 %{{.*}}, ptr %[[R0]]
 ; CHECK: br label %hetgpu.copy
-; CHECK: hetgpu.cont.1:
-; CHECK-NEXT: br label %hetgpu.bar.join.1
-; Unwatched: the plain barrier, no live-value bundle left.
-; CHECK: hetgpu.bar.plain.1:
-; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
-; CHECK-NEXT: br label %hetgpu.bar.join.1
-
-; The loop safe point right after it: no watched test, the control word is
-; read in every launch; only when the random trigger is armed does thread
+; The loop safe point right after it (watched launches only now: the
+; plain copy has none); only when the random trigger is armed does thread
 ; 0 count the visit.
-; CHECK: hetgpu.bar.join.1:
-; CHECK-NOT: hetgpu.watched
+; CHECK: hetgpu.cont.1:
 ; CHECK: %hetgpu.ctrlword{{[0-9]+}} = load volatile i64, ptr addrspace(1)
 ; CHECK: br i1 %{{.*}}, label %hetgpu.count.test, label %hetgpu.sp.2
 ; CHECK: hetgpu.count.test:
@@ -184,25 +166,28 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: sub i64 %{{.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
 ; CHECK: store i64 %{{.*}}, ptr %[[R16]]
 ; CHECK: br label %hetgpu.copy
-; barrier_count: the yield test first, then the count on the watched path,
-; the plain count on the unwatched one, joined for its users (and the
-; later safe point's slot).
+; barrier_count: the yield test first, then the count; its result is a
+; live value of the next barrier.
 ; CHECK: hetgpu.cont.3:
-; CHECK-NEXT: %[[CW:.*]] = call i32 @__hetgpu_barrier_count(i32 1){{$}}
-; CHECK-NEXT: br label %hetgpu.bar.join.3
-; CHECK: hetgpu.bar.plain.3:
-; CHECK-NEXT: %[[CP:.*]] = call i32 @__hetgpu_barrier_count(i32 1){{$}}
-; CHECK-NEXT: br label %hetgpu.bar.join.3
-; CHECK: hetgpu.bar.join.3:
-; CHECK: %c = phi i32 [ %[[CW]], %hetgpu.cont.3 ], [ %[[CP]], %hetgpu.bar.plain.3 ]
+; CHECK-NEXT: %c = call i32 @__hetgpu_barrier_count(i32 1){{$}}
 ; CHECK: hetgpu.save.4:
 ; CHECK: %[[C8:.*]] = getelementptr i8, ptr %hetgpu.record{{[0-9]+}}, i64 12
 ; CHECK-NEXT: store i32 %c.reg2mem.0, ptr %[[C8]]
-; CHECK: hetgpu.bar.plain.4:
-; CHECK-NEXT: call i32 @__hetgpu_barrier_and(i32 %c){{$}}
 ; No "finished" mark at the kernel's return.
-; CHECK: hetgpu.bar.join.4:
+; CHECK: hetgpu.cont.4:
 ; CHECK-NOT: ptr %hetgpu.header
+; CHECK: ret void
+; The unwatched copy: the body as it was, plain barriers without bundles,
+; no loop safe point, no control-word read.
+; CHECK: hetgpu.body.plain:
+; CHECK-NOT: hetgpu.ctrl
+; CHECK: store float %v.plain, ptr addrspace(3) %ps.plain
+; CHECK-NEXT: call void @__hetgpu_barrier(){{$}}
+; CHECK-NEXT: %w.plain = load float, ptr addrspace(3) %ps.plain
+; CHECK-NEXT: %sum.plain = fadd float %v.plain, %w.plain
+; CHECK-NEXT: %c.plain = call i32 @__hetgpu_barrier_count(i32 1){{$}}
+; CHECK-NEXT: %a.plain = call i32 @__hetgpu_barrier_and(i32 %c.plain){{$}}
+; CHECK-NOT: hetgpu.ctrl
 ; CHECK: ret void
 ; CHECK: hetgpu.return:
 ; CHECK-NEXT: ret void
@@ -246,16 +231,16 @@ entry:
 ; NOSP-NEXT: i32 2, label %hetgpu.restore.2
 ; NOSP-NEXT: i32 3, label %hetgpu.restore.3
 ; NOSP-NEXT: ]
-; NOSP: hetgpu.body:
-; NOSP: store float %v, ptr addrspace(3) %ps
-; NOSP-NEXT: %[[W:hetgpu.watched[0-9]*]] = icmp slt i32 %hetgpu.round, 0
-; NOSP-NEXT: br i1 %[[W]], label %hetgpu.bar.1, label %hetgpu.bar.plain.1
-; NOSP: hetgpu.bar.plain.1:
-; NOSP-NEXT: call void @__hetgpu_barrier(){{$}}
-; NOSP: hetgpu.bar.plain.2:
-; NOSP-NEXT: call i32 @__hetgpu_barrier_count(i32 1){{$}}
-; NOSP: hetgpu.bar.plain.3:
-; NOSP-NEXT: call i32 @__hetgpu_barrier_and(i32 %c){{$}}
+; NOSP: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body.plain
+; NOSP: hetgpu.sp.1:
+; NOSP: hetgpu.sp.2:
+; NOSP: hetgpu.sp.3:
+; NOSP: hetgpu.body.plain:
+; NOSP: call void @__hetgpu_barrier(){{$}}
+; NOSP-NEXT: %w.plain = load float, ptr addrspace(3) %ps.plain
+; NOSP-NEXT: %sum.plain = fadd float %v.plain, %w.plain
+; NOSP-NEXT: %c.plain = call i32 @__hetgpu_barrier_count(i32 1){{$}}
+; NOSP-NEXT: %a.plain = call i32 @__hetgpu_barrier_and(i32 %c.plain){{$}}
 ; NOSP-NOT: hetgpu.count.set
 ; NOSP: !hetgpu.kernels = !{![[K:[0-9]+]]}
 ; NOSP: ![[K]] = {{.*}}!"instrumented", i1 true}

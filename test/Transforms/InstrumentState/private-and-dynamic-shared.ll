@@ -8,8 +8,7 @@
 ; Twin: the same kernel with a block barrier in place of the safe point
 ; saves and restores the same state in a watched launch (the barrier is a
 ; safe point there, docs/Migration.md "Barrier safe points"), and an
-; unwatched launch takes the plain barrier after one test of the round
-; parameter.
+; unwatched launch runs a copy of the body with the plain barrier.
 ; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' -e 's/^declare void @__hetgpu_safepoint()$/declare void @__hetgpu_barrier()/' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -verify-each -S | FileCheck --check-prefix=BARRIER %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -87,21 +86,27 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-NEXT: i32 -1, label %hetgpu.start
 ; BARRIER-NEXT: i32 1, label %hetgpu.restore.1
 ; BARRIER-NEXT: ]
+; BARRIER: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body.plain
 ; BARRIER: hetgpu.body:
 ; BARRIER: store i32 3, ptr addrspace(3) @s
-; BARRIER-NEXT: %[[W:hetgpu.watched[0-9]*]] = icmp slt i32 %hetgpu.round, 0
-; BARRIER-NEXT: br i1 %[[W]], label %hetgpu.bar.1, label %hetgpu.bar.plain.1
+; BARRIER-NEXT: addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; BARRIER-NEXT: %hetgpu.ctrlword = load volatile i64
 ; BARRIER: hetgpu.land.1:
 ; BARRIER: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %arr, ptr align 1 %{{[0-9]+}}, i64 16, i1 false)
 ; BARRIER: hetgpu.sp.1:
 ; BARRIER: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
 ; BARRIER: hetgpu.save.1:
 ; BARRIER: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %{{[0-9]+}}, ptr align 4 %arr, i64 16, i1 false)
-; BARRIER: hetgpu.bar.plain.1:
-; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
-; BARRIER-NEXT: br label %hetgpu.bar.join.1
-; BARRIER: hetgpu.bar.join.1:
+; BARRIER: hetgpu.cont.1:
 ; BARRIER: %v = load i32, ptr %p
+; The unwatched copy: the plain barrier, nothing saved.
+; BARRIER: hetgpu.body.plain:
+; BARRIER-NOT: llvm.memcpy
+; BARRIER: store i32 3, ptr addrspace(3) @s
+; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
+; BARRIER-NEXT: %v.plain = load i32, ptr %p.plain
+; BARRIER-NOT: llvm.memcpy
+; BARRIER: ret void
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
