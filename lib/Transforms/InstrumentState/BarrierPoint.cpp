@@ -73,6 +73,10 @@ void KernelInstrumenter::clonePlainBody(BasicBlock *Body) {
             BI && BI->ID == BuiltinID::safepoint)
           CB->eraseFromParent();
   }
+  // The host target's lane-loop budget counts both bodies
+  // (lib/Targets/Host/HostLaneLoops.cpp).
+  M->getOrInsertNamedMetadata("hetgpu.unwatched.copies")
+      ->addOperand(MDNode::get(*C, MDString::get(*C, NF->getName())));
   NumPlainBodies++;
 }
 
