@@ -29,15 +29,15 @@
 ///   its shared memory, the header becomes {R + 1, id} and the block
 ///   returns;
 /// * block barriers outside loop nests with such a loop safe point are
-///   the same test in watched launches only (BarrierPoint.cpp): an
-///   unwatched launch tests the round parameter's watched bit and takes
-///   the plain barrier (a yield test at every barrier cost barrier-dense
-///   kernels 20-90% on the H200);
+///   the same test in watched launches only (BarrierPoint.cpp): such a
+///   kernel's unwatched launches run a copy of the body with plain barriers
+///   and no loop safe points (a yield test at every barrier cost
+///   barrier-dense kernels 20-90% on the H200);
 /// * nothing else: a block that runs to its end writes nothing (the host
 ///   clears the headers of a launch it watches), so a launch that is never
-///   asked to yield pays a loop's chunk bookkeeping (or back-edge counter),
-///   once per period one load and one barrier_or, and one parameter test
-///   per tested barrier.
+///   asked to yield pays a loop's chunk bookkeeping (or back-edge counter)
+///   and, once per period, one load and one barrier_or (none of it in a
+///   kernel with an unwatched copy).
 ///
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
