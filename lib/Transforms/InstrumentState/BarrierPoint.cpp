@@ -1,4 +1,4 @@
-//===- BarrierPoint.cpp - Block barriers as safe points of watched launches ===//
+//===- BarrierPoint.cpp - Block barriers as watched safe points ----------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 ///

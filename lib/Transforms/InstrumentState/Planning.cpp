@@ -78,8 +78,8 @@ bool KernelInstrumenter::collectPlans() {
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (auto BI = getCalledBuiltin(*CB); BI && BI->ID == BuiltinID::safepoint)
         if (const Loop *L = LI.getLoopFor(CB->getParent()))
-          if (const SafePointInfo *SP = ById.lookup(unsigned(
-                  std::max(getSafePointId(*CB), 0)));
+          if (const SafePointInfo *SP =
+                  ById.lookup(unsigned(std::max(getSafePointId(*CB), 0)));
               SP && SP->Kind == SafePointKind::LoopLatch)
             Covered.insert(L->getOutermostLoop());
   SmallVector<CallBase *, 8> LoopSafePoints;
