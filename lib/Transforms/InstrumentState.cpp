@@ -27,12 +27,17 @@
 ///   become `__hetgpu_barrier_or(yield flag)`; when it returns nonzero every
 ///   thread stores its live values at their slot offsets, the block stores
 ///   its shared memory, the header becomes {R + 1, id} and the block
-///   returns. Barriers stay plain barriers: a yield test at every barrier
-///   cost barrier-dense kernels 20-90% on the H200;
+///   returns;
+/// * block barriers outside loop nests with such a loop safe point are
+///   the same test in watched launches only (BarrierPoint.cpp): such a
+///   kernel's unwatched launches run a copy of the body with plain barriers
+///   and no loop safe points (a yield test at every barrier cost
+///   barrier-dense kernels 20-90% on the H200);
 /// * nothing else: a block that runs to its end writes nothing (the host
 ///   clears the headers of a launch it watches), so a launch that is never
 ///   asked to yield pays a loop's chunk bookkeeping (or back-edge counter)
-///   and, once per period, one load and one barrier_or.
+///   and, once per period, one load and one barrier_or (none of it in a
+///   kernel with an unwatched copy).
 ///
 /// The resume edges break SSA dominance of the live values; they are repaired
 /// by demoting the values to stack slots and promoting them back.
@@ -45,7 +50,8 @@
 ///
 /// The pieces live in InstrumentState/, one per file (Instrumenter.h lists
 /// them): Planning.cpp (the safe points and their layouts), BlockEntry.cpp
-/// (the block-entry safe point), SafePoint.cpp
+/// (the block-entry safe point), BarrierPoint.cpp (barriers of watched
+/// launches), SafePoint.cpp
 /// (yield test, save path, resume landing, the chunked loop's early flag
 /// read), SavePaths.cpp (the state buffer's addresses, saving and
 /// restoring values and shared memory), ResumeDispatch.cpp (entry dispatch,

@@ -60,6 +60,21 @@ constexpr StringLiteral ExecBlockLanesName = "__hetgpu_exec_block_lanes";
 /// gets its own inlined copy of the thread function before O3 prunes it.
 constexpr unsigned MaxLaneLoopInstructions = 40000;
 
+/// Whether the kernel of thread function \p T (`K.hetgpu.thread`) is listed
+/// in `!hetgpu.unwatched.copies` (hetgpu-instrument-state, BarrierPoint.cpp).
+bool hasUnwatchedCopy(const Module &M, const Function &T) {
+  const NamedMDNode *N = M.getNamedMetadata("hetgpu.unwatched.copies");
+  StringRef K = T.getName();
+  if (!N || !K.consume_back(".hetgpu.thread"))
+    return false;
+  for (const MDNode *Op : N->operands())
+    if (Op->getNumOperands())
+      if (auto *S = dyn_cast<MDString>(Op->getOperand(0)))
+        if (S->getString() == K)
+          return true;
+  return false;
+}
+
 /// The `switch (ts->resume)` that the thread function \p T dispatches on
 /// (default: the kernel entry, resume point 0), or null.
 SwitchInst *resumeSwitch(Function &T) {
@@ -363,17 +378,22 @@ RowIds rowCondition(BasicBlock *Entry, Value *TS, Value *Ctx, Value *Mask) {
 /// large.
 Function *buildLaneFunction(Module &M, Function &T) {
   SmallVector<uint32_t, 16> Ids = resumePoints(T);
-  if (Ids.empty() ||
-      T.getInstructionCount() * Ids.size() > MaxLaneLoopInstructions)
+  // A kernel instrumented with barrier safe points holds its body twice
+  // (the unwatched copy, docs/Migration.md "Barrier safe points") and about
+  // twice the resume points: four times the budget keeps the lane loops the
+  // kernel had before instrumentation (its unwatched launches run the copy).
+  uint64_t Budget = MaxLaneLoopInstructions;
+  if (hasUnwatchedCopy(M, T))
+    Budget *= 4;
+  if (Ids.empty() || uint64_t(T.getInstructionCount()) * Ids.size() > Budget)
     return nullptr;
   // Two loops per resume point (see Row below) when small enough, for
   // barrier-only kernels too: their accesses indexed by threadIdx.x become
   // consecutive in the row loop (bench.cu's tiled transpose: 43.9 -> 34.5
   // instructions per thread), for twice the translation time of their
   // lane loops (cached).
-  bool TwoLoops =
-      !rowLoopsDisabled() &&
-      T.getInstructionCount() * Ids.size() * 2 <= MaxLaneLoopInstructions;
+  bool TwoLoops = !rowLoopsDisabled() &&
+                  uint64_t(T.getInstructionCount()) * Ids.size() * 2 <= Budget;
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I8 = Type::getInt8Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);

@@ -47,8 +47,10 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   // memory access, so the CPU device's thread loop is unswitched on it and
   // stays vectorisable) reads the control block here.
   IRBuilder<> B(Start);
+  // (With barrier safe points, to the copy of the body with plain
+  // barriers, BarrierPoint.cpp.)
   B.CreateCondBr(B.CreateICmpSLT(RoundArg, B.getInt32(0), "hetgpu.watched"),
-                 Decide, Body);
+                 Decide, PlainBody ? PlainBody : Body);
 
   // Thread 0 counts the visit when the random trigger is armed.
   B.SetInsertPoint(Decide);

@@ -14,6 +14,8 @@
 ///   the yield flag was raised suspends before running anything);
 /// * SafePoint.cpp: at each safe point, the yield-flag read and the
 ///   block-uniform yield test, the save path and the resume landing;
+/// * BarrierPoint.cpp: block barriers as safe points of watched launches
+///   (unwatched launches run a copy of the body with plain barriers);
 /// * ThreadSafePoint.cpp: the per-thread safe points of divergent loops
 ///   (kind ThreadLoop): a test and save path each thread takes alone, the
 ///   thread's word, "finished" marks, and the per-thread resume dispatch;
@@ -35,6 +37,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -66,6 +69,9 @@ struct SafePointPlan {
   llvm::BasicBlock *ChunkHeader = nullptr;
   /// A per-thread safe point (SafePointKind::ThreadLoop).
   bool PerThread = false;
+  /// A block barrier (SafePointKind::Barrier), tested in watched launches
+  /// only (BarrierPoint.cpp).
+  bool Barrier = false;
 };
 
 /// A shared-memory region of the kernel's layout, as seen from one address
@@ -132,6 +138,10 @@ private:
   llvm::SmallVector<std::unique_ptr<llvm::ValueToValueMapTy>, 4> CopyMaps;
 
   bool UsesDynShared = false;
+  /// The body unwatched launches run when the kernel has barrier safe
+  /// points (BarrierPoint.cpp), and its blocks; null / empty otherwise.
+  llvm::BasicBlock *PlainBody = nullptr;
+  llvm::SmallPtrSet<llvm::BasicBlock *, 32> PlainBlocks;
 
   /// The resume landing and yield test of one safe point, as
   /// instrumentSafePoint builds them: the safe point's block (which the
@@ -167,6 +177,16 @@ private:
                     llvm::IRBuilder<> &B);
   void emitResumePath(SafePointPlan &P, const YieldTest &YT,
                       llvm::BasicBlock *RestoreBB);
+
+  // BarrierPoint.cpp
+  bool hasBarrierPlans() const {
+    return llvm::any_of(Plans,
+                        [](const SafePointPlan &P) { return P.Barrier; });
+  }
+  /// Copies the body (every block but the entry) for unwatched launches:
+  /// PlainBody, PlainBlocks.
+  void clonePlainBody(llvm::BasicBlock *Body);
+  YieldTest emitBarrierYieldTest(SafePointPlan &P);
 
   // SavePaths.cpp
   void emitAddressing(llvm::IRBuilder<> &B);

@@ -4,9 +4,11 @@
 ///
 /// \file
 /// Planning for `hetgpu-instrument-state`: the loop safe points of a kernel
-/// (`__hetgpu_safepoint` calls; barriers keep their layout but are not
-/// tested), or with `<grid-sync>` its grid barriers (`__hetgpu_grid_sync`;
-/// the loop safe points are erased), each matched with its layout in
+/// (`__hetgpu_safepoint` calls) and its block barriers outside loop nests
+/// that have a block-uniform loop safe point (tested in watched launches
+/// only, BarrierPoint.cpp), or with `<grid-sync>` its grid barriers
+/// (`__hetgpu_grid_sync`; the loop safe points are erased, the block
+/// barriers stay plain), each matched with its layout in
 /// `!hetgpu.state` and its `"hetgpu.live"` bundle, slot for slot; for a
 /// chunked loop, the chunk header where the yield flag is read (the early
 /// flag read, see SafePoint.cpp); and the check that every private
@@ -20,6 +22,8 @@
 #include "hetgpu/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 
@@ -29,16 +33,55 @@ using namespace hetgpu::container;
 namespace hetgpu {
 namespace instrument {
 
+/// The block barriers of CUDA (`__syncthreads` and its count/and/or forms).
+static bool isBlockBarrier(BuiltinID ID) {
+  return ID == BuiltinID::barrier || ID == BuiltinID::barrier_count ||
+         ID == BuiltinID::barrier_and || ID == BuiltinID::barrier_or;
+}
+
+/// Whether the barrier \p CB becomes a safe point: not when its outermost
+/// loop has a block-uniform loop safe point (\p Covered: the nest is
+/// suspended there every 32 iterations, a test at the barrier too would
+/// double the bar.red.or per iteration of a watched launch), nor when a
+/// private allocation live across it has no fixed place in the entry block
+/// (left as a plain barrier rather than refusing the kernel).
+static bool testsBarrier(CallBase &CB, const LoopInfo &LI,
+                         const SmallPtrSetImpl<const Loop *> &Covered) {
+  if (const Loop *L = LI.getLoopFor(CB.getParent()))
+    if (Covered.count(L->getOutermostLoop()))
+      return false;
+  BasicBlock &Entry = CB.getFunction()->getEntryBlock();
+  if (auto Bundle = CB.getOperandBundle(LiveBundle))
+    for (const Use &U : Bundle->Inputs)
+      if (auto *AI = dyn_cast<AllocaInst>(U.get()))
+        if (AI->getParent() != &Entry ||
+            !(AI->isStaticAlloca() || isa<Constant>(AI->getArraySize())))
+          return false;
+  return true;
+}
+
 bool KernelInstrumenter::collectPlans() {
   DenseMap<unsigned, const SafePointInfo *> ById;
   for (const SafePointInfo &SP : KI.SafePoints) {
     ById[SP.Id] = &SP;
     RecordSize = std::max<uint64_t>(RecordSize, SP.RecordSize);
   }
-  // Barriers keep their layout (hetgpu-objdump shows it) but are not
-  // tested: only the loop safe points are, or (GridSync) only the grid
-  // barriers, whose loop safe points are erased: they never suspend.
+  // The loop safe points are tested, and the block barriers outside loop
+  // nests that have a block-uniform one; or (GridSync) only the grid
+  // barriers: the loop safe points are erased and never suspend, the block
+  // barriers stay plain.
   BuiltinID Planned = GridSync ? BuiltinID::grid_sync : BuiltinID::safepoint;
+  DominatorTree DT(*K);
+  LoopInfo LI(DT);
+  SmallPtrSet<const Loop *, 4> Covered;
+  for (Instruction &I : instructions(*K))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto BI = getCalledBuiltin(*CB); BI && BI->ID == BuiltinID::safepoint)
+        if (const Loop *L = LI.getLoopFor(CB->getParent()))
+          if (const SafePointInfo *SP =
+                  ById.lookup(unsigned(std::max(getSafePointId(*CB), 0)));
+              SP && SP->Kind == SafePointKind::LoopLatch)
+            Covered.insert(L->getOutermostLoop());
   SmallVector<CallBase *, 8> LoopSafePoints;
   for (Instruction &I : instructions(*K)) {
     auto *CB = dyn_cast<CallBase>(&I);
@@ -47,7 +90,10 @@ bool KernelInstrumenter::collectPlans() {
     auto BI = getCalledBuiltin(*CB);
     if (BI && GridSync && BI->ID == BuiltinID::safepoint)
       LoopSafePoints.push_back(CB);
-    if (!BI || BI->ID != Planned)
+    bool IsBarrier = !GridSync && BI && isBlockBarrier(BI->ID);
+    if (!BI || (BI->ID != Planned && !IsBarrier))
+      continue;
+    if (IsBarrier && !testsBarrier(*CB, LI, Covered))
       continue;
     int Id = getSafePointId(*CB);
     const SafePointInfo *SP = Id > 0 ? ById.lookup(unsigned(Id)) : nullptr;
@@ -63,6 +109,7 @@ bool KernelInstrumenter::collectPlans() {
     P.Call = CB;
     P.Info = SP;
     P.PerThread = SP->Kind == SafePointKind::ThreadLoop;
+    P.Barrier = IsBarrier;
     if (auto Bundle = CB->getOperandBundle(LiveBundle))
       for (const Use &U : Bundle->Inputs)
         P.Values.push_back(U.get());
@@ -88,6 +135,9 @@ bool KernelInstrumenter::collectPlans() {
 void KernelInstrumenter::findChunkHeaders() {
   DominatorTree DT(*NF);
   for (SafePointPlan &P : Plans) {
+    // A barrier's flag read is behind its watched test (BarrierPoint.cpp).
+    if (P.Barrier)
+      continue;
     BasicBlock *Pre = P.Call->getParent();
     BasicBlock *H = Pre->getSingleSuccessor();
     if (H && H != Pre && DT.dominates(H, Pre))

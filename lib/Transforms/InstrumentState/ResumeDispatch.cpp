@@ -44,6 +44,10 @@ void KernelInstrumenter::buildEntry() {
   if (Function *DS =
           M->getFunction(getBuiltinInfo(BuiltinID::dynamic_shared).Name))
     UsesDynShared = !DS->use_empty();
+  // Unwatched launches run a copy of the body with plain barriers when
+  // barriers are safe points (BarrierPoint.cpp).
+  if (!GridSync && hasBarrierPlans())
+    clonePlainBody(Body);
 
   // Threads of a kernel with per-thread safe points mark their word
   // "finished" when they run to their end (ThreadSafePoint.cpp).

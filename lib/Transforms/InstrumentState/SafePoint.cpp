@@ -4,7 +4,8 @@
 ///
 /// \file
 /// What `hetgpu-instrument-state` puts at one loop safe point
-/// (`__hetgpu_safepoint`), or, with `<grid-sync>`, at one grid barrier
+/// (`__hetgpu_safepoint`) or block barrier (of watched launches,
+/// BarrierPoint.cpp), or, with `<grid-sync>`, at one grid barrier
 /// (`__hetgpu_grid_sync`: the test always says yield on the way in):
 ///
 /// * the read of the control word {Yield, YieldAfter}: at the safe point,
@@ -44,7 +45,9 @@ void KernelInstrumenter::instrumentSafePoint(SafePointPlan &P,
     ++NumInstrumentedSafePoints;
     return;
   }
-  YieldTest YT = GridSync ? emitGridSyncTest(P) : emitYieldTest(P);
+  YieldTest YT = GridSync    ? emitGridSyncTest(P)
+                 : P.Barrier ? emitBarrierYieldTest(P)
+                             : emitYieldTest(P);
   emitSavePath(P, YT);
   emitResumePath(P, YT, RestoreBB);
   ++NumInstrumentedSafePoints;

@@ -104,7 +104,8 @@ void KernelInstrumenter::markThreadsFinished() {
   SmallVector<ReturnInst *, 4> Rets;
   for (Instruction &I : instructions(*NF))
     if (auto *R = dyn_cast<ReturnInst>(&I))
-      Rets.push_back(R);
+      if (!PlainBlocks.count(R->getParent())) // unwatched: nothing to mark
+        Rets.push_back(R);
   for (ReturnInst *R : Rets) {
     BasicBlock *BB = R->getParent();
     BasicBlock *Tail = BB->splitBasicBlock(R, "hetgpu.finish.ret");

@@ -138,6 +138,23 @@ private:
   }
   Status runRound(MigrationControl &CB, YieldFlag &YF, YieldFlag *&Flag);
   Status countSuspended(uint64_t &Suspended);
+  /// AtKind's index for a block suspended at safe point \p Id.
+  unsigned suspendedKind(uint32_t Id) const {
+    if (Id == abi::ThreadSuspendedId)
+      return 3;
+    if (Id == abi::BlockStartId || Id >= KindOf.size())
+      return 2;
+    switch (KindOf[Id]) {
+    case container::SafePointKind::Barrier:
+      return 0;
+    case container::SafePointKind::ThreadLoop:
+      return 3;
+    case container::SafePointKind::Entry:
+      return 2;
+    default:
+      return 1;
+    }
+  }
   Status suspendAndResume(uint64_t Suspended);
   Status resumeTarget(int &MoveTo, bool &ApiImage);
   Status takeCheckpoint(bool Full, bool ApiImage, Checkpoint &C,
@@ -162,9 +179,15 @@ private:
   /// that countSuspended found suspended at per-thread safe points.
   uint64_t Threads = 0, RecordsAt = 0, RecordSize = 0, ThreadsSuspended = 0;
   /// Safe points that test the yield flag (docs/Migration.md): the loop
-  /// safe points and the block entry (the layout's Entry point, which the
+  /// safe points, the block barriers (those outside loop nests with a loop
+  /// safe point) and the block entry (the layout's Entry point, which the
   /// instrumentation tests in every kernel).
   unsigned TestedPoints = 0;
+  /// The kind of each safe point id of the layout, and how many blocks
+  /// countSuspended found suspended at each kind (verbose prints them):
+  /// barrier, loop latch, block entry, per thread.
+  std::vector<container::SafePointKind> KindOf;
+  uint64_t AtKind[4] = {0, 0, 0, 0};
   /// State buffer and control block, on the device the context is on now.
   void *State = nullptr, *Ctrl = nullptr;
   size_t Slot = ~size_t(0);
@@ -231,10 +254,17 @@ Status WatchedLaunch::prepare() {
                       "2^64 bytes");
   StateBytes = Blocks * BlockBytes;
   StateAlloc = StateBytes ? StateBytes : 16;
-  for (const container::SafePointInfo &SP : KI.SafePoints)
+  for (const container::SafePointInfo &SP : KI.SafePoints) {
     TestedPoints += SP.Kind == container::SafePointKind::LoopLatch ||
                     SP.Kind == container::SafePointKind::ThreadLoop ||
+                    SP.Kind == container::SafePointKind::Barrier ||
                     SP.Kind == container::SafePointKind::Entry;
+    if (SP.Id < 65536) {
+      if (KindOf.size() <= SP.Id)
+        KindOf.resize(SP.Id + 1, container::SafePointKind::Entry);
+      KindOf[SP.Id] = SP.Kind;
+    }
+  }
   if (Resume && Resume->size() != StateBytes)
     return Status(ErrorCode::InvalidValue,
                   "checkpoint refused: its state buffer has " +
@@ -353,6 +383,7 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
     return St;
   Suspended = 0;
   ThreadsSuspended = 0;
+  std::fill(std::begin(AtKind), std::end(AtKind), 0);
   for (uint64_t B = 0; B < Blocks; ++B) {
     char *H = Host.data() + B * BlockBytes;
     uint32_t Status_, Id;
@@ -360,6 +391,8 @@ Status WatchedLaunch::countSuspended(uint64_t &Suspended) {
     memcpy(&Id, H + 4, 4);
     uint32_t Norm = Status_ == Round + 1;
     Suspended += Norm;
+    if (Norm)
+      ++AtKind[suspendedKind(Id)];
     // Threads of a block suspended per thread (verbose says how many).
     if (Norm && Id == abi::ThreadSuspendedId &&
         RecordSize >= abi::ThreadWordBytes)
@@ -555,6 +588,13 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
             T.CkptMs, T.CopyMs, T.SerMs, T.CkptMs - T.CopyMs - T.SerMs, RestMs,
             MoveMs, Ctx.Index, Ctx.Dev->properties().Name.c_str(),
             Ctx.Backend.c_str());
+  if (Cfg.Verbose)
+    fprintf(stderr,
+            "hetgpu-migrate: %s: suspended blocks by safe point: barrier "
+            "%llu, loop %llu, entry %llu, threads %llu\n",
+            KR.Name.c_str(), (unsigned long long)AtKind[0],
+            (unsigned long long)AtKind[1], (unsigned long long)AtKind[2],
+            (unsigned long long)AtKind[3]);
   if (Cfg.Verbose && ThreadsSuspended)
     fprintf(stderr,
             "hetgpu-migrate: %s: %llu threads suspended at per-thread safe "

@@ -14,9 +14,12 @@
 ; Negative twins: with the bundle matching the layout the same module is
 ; instrumented (one yield test) ...
 ; RUN: sed -e 's/(i32 %x, i32 %x)/(i32 %x)/' %t.ll | hetgpu-opt -passes=hetgpu-instrument-state -S | FileCheck --check-prefix=OK %s
-; ... and barriers are no longer instrumented, so a plain barrier without a
-; layout is no error: the kernel gets the hidden parameters only.
-; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' %s | hetgpu-opt -passes=hetgpu-instrument-state -S | FileCheck --check-prefix=BARRIER %s
+; ... and a block barrier is a safe point of watched launches, so one
+; without a layout is refused the same way ...
+; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' %s | not hetgpu-opt -passes=hetgpu-instrument-state -disable-output 2>&1 | FileCheck --check-prefix=ERR %s
+; ... unless it is in a loop nest with a loop safe point (the nest suspends
+; there): it stays a plain barrier without a layout.
+; RUN: sed -e 's/^  call void @__hetgpu_safepoint() .*$/  br label %loop\nloop:\n  call void @__hetgpu_barrier()\n  call void @__hetgpu_safepoint() [ "hetgpu.live"(i32 %x) ], !hetgpu.safepoint !9\n  br i1 true, label %done, label %loop\ndone:/' %t.ll | hetgpu-opt -passes=hetgpu-instrument-state -S | FileCheck --check-prefix=BARRIER %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
@@ -37,17 +40,13 @@ target triple = "unknown-hetgpu-unknown"
 ; OK-NEXT: store i32 %x{{.*}}, ptr %[[SSLOT]]
 ; OK-NOT: call void @__hetgpu_safepoint
 ; BARRIER-LABEL: define void @k(ptr %out, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
-; BARRIER-NEXT: hetgpu.entry:
-; Plain barriers are not tested; only the block entry is (no barrier added).
-; BARRIER: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
-; BARRIER-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
-; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
 ; BARRIER-NEXT: i32 -1, label %hetgpu.start
+; BARRIER-NEXT: i32 1, label %hetgpu.restore.1
 ; BARRIER-NEXT: ]
-; BARRIER: call void @__hetgpu_barrier(){{$}}
-; BARRIER-NOT: barrier_or
-; BARRIER-NOT: hetgpu.save
+; BARRIER: loop:
+; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
+; BARRIER-NOT: hetgpu.bar.
 ; BARRIER: ret void
 define void @k(ptr %out) #0 {
   %x = call i32 @__hetgpu_tid_x()

@@ -8,8 +8,8 @@
 ; reducible (OpenCL compilers that form work-item loops between barriers,
 ; like PoCL, reject jumps into loop bodies), and the original loop nest,
 ; which every launch runs, has no dispatch. The barriers in the loops stay
-; plain barriers in both copies (they are laid out, ids 1 and 3, but not
-; resumed).
+; plain barriers in both copies (they are laid out, ids 1 and 3, but their
+; nests have loop safe points, so they are not barrier safe points).
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck --implicit-check-not='call void @__hetgpu_safepoint' %s
 ; Only the copy's headers dispatch (block labels, switches and resume-id
 ; phis of the result, in order).

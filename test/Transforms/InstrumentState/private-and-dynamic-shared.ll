@@ -5,10 +5,11 @@
 ; size rounded to 16 = 16); the dynamic shared memory itself is copied with
 ; the size in the control block.
 ; RUN: hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S %s | FileCheck %s
-; Negative twin: the same kernel with a plain barrier in place of the safe
-; point saves and restores nothing (no memcpy, no entry test on the round,
-; no yield test).
-; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' -e 's/^declare void @__hetgpu_safepoint()$/declare void @__hetgpu_barrier()/' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -S | FileCheck --check-prefix=BARRIER --implicit-check-not=llvm.memcpy --implicit-check-not=__hetgpu_barrier_or %s
+; Twin: the same kernel with a block barrier in place of the safe point
+; saves and restores the same state in a watched launch (the barrier is a
+; safe point there, docs/Migration.md "Barrier safe points"), and an
+; unwatched launch runs a copy of the body with the plain barrier.
+; RUN: sed -e 's/call void @__hetgpu_safepoint()$/call void @__hetgpu_barrier()/' -e 's/^declare void @__hetgpu_safepoint()$/declare void @__hetgpu_barrier()/' %s | hetgpu-opt -passes=hetgpu-state-layout,hetgpu-instrument-state -verify-each -S | FileCheck --check-prefix=BARRIER %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
@@ -81,22 +82,31 @@ target triple = "unknown-hetgpu-unknown"
 ; BARRIER-LABEL: define void @k(ptr %out, i64 %i, ptr %hetgpu.state, ptr %hetgpu.ctrl, i32 %hetgpu.round)
 ; BARRIER-NEXT: hetgpu.entry:
 ; BARRIER-NEXT: %arr = alloca [4 x i32]
-; Plain barriers are not tested; only the block entry is (no barrier added).
-; BARRIER: %hetgpu.rnd = and i32 %hetgpu.round, 2147483647
-; BARRIER-NEXT: %hetgpu.fresh = icmp eq i32 %hetgpu.rnd, 0
-; BARRIER-NEXT: br i1 %hetgpu.fresh, label %hetgpu.start, label %hetgpu.resume
 ; BARRIER: switch i32 %{{.*}}, label %hetgpu.return [
 ; BARRIER-NEXT: i32 -1, label %hetgpu.start
+; BARRIER-NEXT: i32 1, label %hetgpu.restore.1
 ; BARRIER-NEXT: ]
+; BARRIER: br i1 %hetgpu.watched, label %hetgpu.start.count, label %hetgpu.body.plain
 ; BARRIER: hetgpu.body:
 ; BARRIER: store i32 3, ptr addrspace(3) @s
+; BARRIER-NEXT: addrspacecast ptr %hetgpu.ctrl to ptr addrspace(1)
+; BARRIER-NEXT: %hetgpu.ctrlword = load volatile i64
+; BARRIER: hetgpu.land.1:
+; BARRIER: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %arr, ptr align 1 %{{[0-9]+}}, i64 16, i1 false)
+; BARRIER: hetgpu.sp.1:
+; BARRIER: call i32 @__hetgpu_barrier_or(i32 %hetgpu.y)
+; BARRIER: hetgpu.save.1:
+; BARRIER: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %{{[0-9]+}}, ptr align 4 %arr, i64 16, i1 false)
+; BARRIER: hetgpu.cont.1:
+; BARRIER: %v = load i32, ptr %p
+; The unwatched copy: the plain barrier, nothing saved.
+; BARRIER: hetgpu.body.plain:
+; BARRIER-NOT: llvm.memcpy
+; BARRIER: store i32 3, ptr addrspace(3) @s
 ; BARRIER-NEXT: call void @__hetgpu_barrier(){{$}}
-; BARRIER-NEXT: %v = load i32, ptr %p
-; BARRIER-NEXT: %w = load i32, ptr %arr
-; BARRIER-NEXT: %x = load i32, ptr addrspace(3) %dp
-; BARRIER-NOT: hetgpu.
+; BARRIER-NEXT: %v.plain = load i32, ptr %p.plain
+; BARRIER-NOT: llvm.memcpy
 ; BARRIER: ret void
-; BARRIER-NOT: __hetgpu_barrier_or
 define void @k(ptr %out, i64 %i) #0 {
   %arr = alloca [4 x i32], align 4
   %p = getelementptr [4 x i32], ptr %arr, i64 0, i64 %i
