@@ -97,6 +97,12 @@ bool KernelInstrumenter::collectPlans() {
       continue;
     int Id = getSafePointId(*CB);
     const SafePointInfo *SP = Id > 0 ? ById.lookup(unsigned(Id)) : nullptr;
+    // A block barrier without a layout stays a plain barrier: the ones
+    // made after hetgpu-state-layout ran (the spin grid barrier of
+    // hetgpu-lower-grid-sync in cooperative kernels, which are never
+    // migrated) have none.
+    if (!SP && IsBarrier)
+      continue;
     if (!SP) {
       reportFailure(*K,
                     "cannot instrument kernel '" + K->getName() +

@@ -49,6 +49,11 @@ unsigned maxPTXVersionForDriver(int Version) {
   return PTX > 90 ? 90 : PTX;
 }
 
+void *loadedDriverLibrary() {
+  const char *Path = std::getenv("HETGPU_LIBCUDA");
+  return dlopen(Path && *Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+}
+
 static const Driver *openDriver(std::string &Error) {
   const char *Path = std::getenv("HETGPU_LIBCUDA");
   if (!Path || !*Path)

@@ -288,6 +288,11 @@ struct GraphApi {
 /// names in \p Why.
 const GraphApi *loadGraphApi(std::string &Why);
 
+/// The handle of the driver library loadDriver opened (libcuda.so.1 or
+/// $HETGPU_LIBCUDA), or null when it is not loaded: the optional entry
+/// points (VMM, graphs, the linker) are looked up in it.
+void *loadedDriverLibrary();
+
 /// Opens libcuda.so.1 (once) and resolves every entry point. Returns null
 /// and sets \p Error ("libcuda.so.1 not found (...)", "libcuda.so.1 lacks
 /// cuX") when the driver is unusable. $HETGPU_LIBCUDA overrides the path.

@@ -43,9 +43,7 @@ struct LinkApi {
 const LinkApi *loadLinkApi() {
   static LinkApi Api;
   static bool Ok = [] {
-    const char *Path = std::getenv("HETGPU_LIBCUDA");
-    void *H =
-        dlopen(Path && *Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *H = loadedDriverLibrary();
     if (!H)
       return false;
     auto Get = [&](auto &Fn, const char *Name) {

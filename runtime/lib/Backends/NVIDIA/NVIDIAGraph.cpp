@@ -27,9 +27,7 @@ const GraphApi *cu::loadGraphApi(std::string &Why) {
   static GraphApi Api;
   static std::string Missing;
   static bool Ok = [] {
-    const char *Path = std::getenv("HETGPU_LIBCUDA");
-    void *H =
-        dlopen(Path && *Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *H = loadedDriverLibrary();
     if (!H) {
       Missing = "the driver library is not loaded";
       return false;

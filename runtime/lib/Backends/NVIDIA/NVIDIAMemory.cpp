@@ -30,9 +30,7 @@ const VmmApi *cu::loadVmm(std::string &Why) {
   static VmmApi Api;
   static std::string Missing;
   static bool Ok = [] {
-    const char *Path = std::getenv("HETGPU_LIBCUDA");
-    void *H =
-        dlopen(Path && *Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *H = loadedDriverLibrary();
     if (!H) {
       Missing = "the driver library is not loaded";
       return false;
