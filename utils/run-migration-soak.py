@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--build-only", action="store_true")
     ap.add_argument("--prebuilt", action="store_true")
-    ap.add_argument("paths", nargs="+")
+    ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
     targets = a.to or ["opencl,cpu", "tt-sim,cpu"]
     os.makedirs(a.out, exist_ok=True)
