@@ -44,9 +44,11 @@ void KernelInstrumenter::buildEntry() {
   if (Function *DS =
           M->getFunction(getBuiltinInfo(BuiltinID::dynamic_shared).Name))
     UsesDynShared = !DS->use_empty();
-  // Unwatched launches run a copy of the body with plain barriers when
-  // barriers are safe points (BarrierPoint.cpp).
-  if (!GridSync && hasBarrierPlans())
+  // Unwatched launches run a copy of the body with plain barriers and no
+  // loop safe points when barriers or per-thread loops are safe points
+  // (BarrierPoint.cpp): a per-thread point tests a counter on every back
+  // edge of its thread's loop, which cost saxpyloop 1.77x on the H200.
+  if (!GridSync && (hasBarrierPlans() || hasThreadPlans()))
     clonePlainBody(Body);
 
   // Threads of a kernel with per-thread safe points mark their word
