@@ -22,16 +22,7 @@
 // REFUSED: cannot migrate device 0 from {{.*}}: the program holds the address of the __device__ variable {{.*}}kCounter{{.*}} (cudaGetSymbolAddress), which is not the same on the target
 // REFUSED: suspended {{.*}} resumed on device 0: {{.*}}(cpu)
 // MOVED: resumed on device 0: {{.*}}(opencl)
-#include <cstdio>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      std::printf("FAIL %s: %s\n", #x, cudaGetErrorName(e_));                  \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "../Runtime/Inputs/check.h"
 
 __device__ unsigned kCounter;
 __device__ char kLabel[] = "device";

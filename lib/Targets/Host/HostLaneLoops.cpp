@@ -378,10 +378,11 @@ RowIds rowCondition(BasicBlock *Entry, Value *TS, Value *Ctx, Value *Mask) {
 /// large.
 Function *buildLaneFunction(Module &M, Function &T) {
   SmallVector<uint32_t, 16> Ids = resumePoints(T);
-  // A kernel instrumented with barrier safe points holds its body twice
-  // (the unwatched copy, docs/Migration.md "Barrier safe points") and about
-  // twice the resume points: four times the budget keeps the lane loops the
-  // kernel had before instrumentation (its unwatched launches run the copy).
+  // A kernel instrumented with barrier or per-thread safe points holds its
+  // body twice (the unwatched copy, docs/Migration.md "Barrier safe
+  // points") and about twice the resume points: four times the budget keeps the
+  // lane loops the kernel had before instrumentation (its unwatched launches
+  // run the copy).
   uint64_t Budget = MaxLaneLoopInstructions;
   if (hasUnwatchedCopy(M, T))
     Budget *= 4;

@@ -47,8 +47,8 @@ BasicBlock *KernelInstrumenter::emitBlockEntry(BasicBlock *Body) {
   // memory access, so the CPU device's thread loop is unswitched on it and
   // stays vectorisable) reads the control block here.
   IRBuilder<> B(Start);
-  // (With barrier safe points, to the copy of the body with plain
-  // barriers, BarrierPoint.cpp.)
+  // (With barrier or per-thread safe points, to the copy of the body with
+  // plain barriers and no loop safe points, BarrierPoint.cpp.)
   B.CreateCondBr(B.CreateICmpSLT(RoundArg, B.getInt32(0), "hetgpu.watched"),
                  Decide, PlainBody ? PlainBody : Body);
 

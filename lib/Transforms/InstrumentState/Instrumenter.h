@@ -138,8 +138,9 @@ private:
   llvm::SmallVector<std::unique_ptr<llvm::ValueToValueMapTy>, 4> CopyMaps;
 
   bool UsesDynShared = false;
-  /// The body unwatched launches run when the kernel has barrier safe
-  /// points (BarrierPoint.cpp), and its blocks; null / empty otherwise.
+  /// The body unwatched launches run when the kernel has barrier or
+  /// per-thread safe points (BarrierPoint.cpp), and its blocks; null /
+  /// empty otherwise.
   llvm::BasicBlock *PlainBody = nullptr;
   llvm::SmallPtrSet<llvm::BasicBlock *, 32> PlainBlocks;
 

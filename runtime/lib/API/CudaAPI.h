@@ -203,6 +203,14 @@ bool findArray(cudaArray_const_t A, ArrayInfo &Out);
 /// (channels of 8, 16 or 32 bits, the used ones first; Textures.cpp).
 unsigned formatBytes(const cudaChannelFormatDesc &F);
 
+/// cudaLaunchKernel's checks of a launch of \p K on a device with
+/// properties \p P (grid and block dimensions, __launch_bounds__, the
+/// device link's launch rules, dynamic shared memory): the error the launch
+/// returns, or cudaSuccess (Launch.cpp; graphs check kernel nodes with it).
+cudaError_t checkLaunchConfig(const KernelRecord &K, const DeviceProperties &P,
+                              const dim3 &Grid, const dim3 &Block,
+                              uint64_t Shared);
+
 /// A kernel launch with cudaLaunchKernel's checks (Launch.cpp): what
 /// graph replay calls for a kernel node.
 cudaError_t launchKernel(const void *Func, dim3 Grid, dim3 Block, void **Args,

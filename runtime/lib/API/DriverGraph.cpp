@@ -47,23 +47,11 @@ std::string kernelUnmappable(const KernelLaunch &L, const DeviceProperties &P) {
   std::string Name = "kernel node '" + launchName(L) + "'";
   if (!K || !K->Info)
     return Name + " has no kernel information";
-  const dim3 &G = L.Grid, &B = L.Block;
-  uint64_t Threads = uint64_t(B.x) * B.y * B.z;
-  if (!G.x || !G.y || !G.z || !Threads || Threads > P.MaxThreadsPerBlock ||
-      B.x > P.MaxBlockDim[0] || B.y > P.MaxBlockDim[1] ||
-      B.z > P.MaxBlockDim[2] || G.x > P.MaxGridDim[0] ||
-      G.y > P.MaxGridDim[1] || G.z > P.MaxGridDim[2] ||
-      (K->Info->MaxThreads && Threads > K->Info->MaxThreads))
-    return Name + " has a launch configuration its launch refuses";
   if (!K->Info->LaunchRules.empty())
     return Name + " has launch rules of the device link (checked per launch)";
-  uint64_t Limit = K->MaxDynamicShared >= 0
-                       ? uint64_t(K->MaxDynamicShared)
-                       : (P.SharedMemPerBlock > K->Info->StaticShared
-                              ? P.SharedMemPerBlock - K->Info->StaticShared
-                              : 0);
-  if (L.Shared > Limit)
-    return Name + " asks for more dynamic shared memory than its launch allows";
+  if (cudaError_t E = checkLaunchConfig(*K, P, L.Grid, L.Block, L.Shared))
+    return Name + " has a launch its launch checks refuse (" +
+           cudaGetErrorName(E) + ")";
   if (gridRoundsKernel(P, *K->Info))
     return Name + " has grid barriers the device runs in rounds";
   return "";

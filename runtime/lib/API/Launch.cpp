@@ -85,6 +85,37 @@ cudaError_t checkLaunchRules(const container::KernelInfo &Info,
   return cudaSuccess;
 }
 
+} // namespace
+
+cudaError_t api::checkLaunchConfig(const KernelRecord &K,
+                                   const DeviceProperties &P, const dim3 &Grid,
+                                   const dim3 &Block, uint64_t Shared) {
+  // Checked as CUDA 13 does (not sticky): every dimension out of range is
+  // cudaErrorInvalidValue there (CUDA 12 returned
+  // cudaErrorInvalidConfiguration).
+  uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
+  if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z ||
+      Threads > P.MaxThreadsPerBlock || Block.x > P.MaxBlockDim[0] ||
+      Block.y > P.MaxBlockDim[1] || Block.z > P.MaxBlockDim[2] ||
+      Grid.x > P.MaxGridDim[0] || Grid.y > P.MaxGridDim[1] ||
+      Grid.z > P.MaxGridDim[2])
+    return cudaErrorInvalidValue;
+  if (!K.Info)
+    return cudaSuccess;
+  if (K.Info->MaxThreads && Threads > K.Info->MaxThreads)
+    return cudaErrorLaunchOutOfResources;
+  if (cudaError_t E = checkLaunchRules(*K.Info, Threads))
+    return E;
+  uint64_t Limit = K.MaxDynamicShared >= 0
+                       ? uint64_t(K.MaxDynamicShared)
+                       : (P.SharedMemPerBlock > K.Info->StaticShared
+                              ? P.SharedMemPerBlock - K.Info->StaticShared
+                              : 0);
+  return Shared > Limit ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+namespace {
+
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                    size_t Shared, cudaStream_t Stream, bool Cooperative = false,
                    bool MayHold = false) {
@@ -103,29 +134,9 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     return cudaErrorInvalidResourceHandle;
   DeviceContext &Ctx = *S->Ctx;
   const DeviceProperties &P = Ctx.Dev->properties();
-  // Launch configuration, checked as CUDA 13 does (not sticky): every
-  // dimension out of range is cudaErrorInvalidValue there (CUDA 12 returned
-  // cudaErrorInvalidConfiguration).
+  if (cudaError_t E = checkLaunchConfig(*K, P, Grid, Block, Shared))
+    return E;
   uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
-  if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z ||
-      Threads > P.MaxThreadsPerBlock || Block.x > P.MaxBlockDim[0] ||
-      Block.y > P.MaxBlockDim[1] || Block.z > P.MaxBlockDim[2] ||
-      Grid.x > P.MaxGridDim[0] || Grid.y > P.MaxGridDim[1] ||
-      Grid.z > P.MaxGridDim[2])
-    return cudaErrorInvalidValue;
-  if (K->Info) {
-    if (K->Info->MaxThreads && Threads > K->Info->MaxThreads)
-      return cudaErrorLaunchOutOfResources;
-    if (cudaError_t E = checkLaunchRules(*K->Info, Threads))
-      return E;
-    uint64_t Limit = K->MaxDynamicShared >= 0
-                         ? uint64_t(K->MaxDynamicShared)
-                         : (P.SharedMemPerBlock > K->Info->StaticShared
-                                ? P.SharedMemPerBlock - K->Info->StaticShared
-                                : 0);
-    if (Shared > Limit)
-      return cudaErrorInvalidValue;
-  }
   if (Cooperative) {
     uint64_t Limit = cooperativeBlockLimit(P, K->Info, Threads, Shared);
     if (Limit == 0 && memCheckEnabled() &&

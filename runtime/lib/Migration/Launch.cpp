@@ -138,21 +138,23 @@ private:
   }
   Status runRound(MigrationControl &CB, YieldFlag &YF, YieldFlag *&Flag);
   Status countSuspended(uint64_t &Suspended);
-  /// AtKind's index for a block suspended at safe point \p Id.
-  unsigned suspendedKind(uint32_t Id) const {
+  /// The kinds of safe point verbose counts suspended blocks by (AtKind).
+  enum SuspendedAt { AtBarrier, AtLoop, AtEntry, AtThreads, NumAtKinds };
+  /// The kind for a block suspended at safe point \p Id.
+  SuspendedAt suspendedKind(uint32_t Id) const {
     if (Id == abi::ThreadSuspendedId)
-      return 3;
+      return AtThreads;
     if (Id == abi::BlockStartId || Id >= KindOf.size())
-      return 2;
+      return AtEntry;
     switch (KindOf[Id]) {
     case container::SafePointKind::Barrier:
-      return 0;
+      return AtBarrier;
     case container::SafePointKind::ThreadLoop:
-      return 3;
+      return AtThreads;
     case container::SafePointKind::Entry:
-      return 2;
+      return AtEntry;
     default:
-      return 1;
+      return AtLoop;
     }
   }
   Status suspendAndResume(uint64_t Suspended);
@@ -187,7 +189,7 @@ private:
   /// countSuspended found suspended at each kind (verbose prints them):
   /// barrier, loop latch, block entry, per thread.
   std::vector<container::SafePointKind> KindOf;
-  uint64_t AtKind[4] = {0, 0, 0, 0};
+  uint64_t AtKind[NumAtKinds] = {};
   /// State buffer and control block, on the device the context is on now.
   void *State = nullptr, *Ctrl = nullptr;
   size_t Slot = ~size_t(0);
@@ -207,19 +209,19 @@ private:
   /// and the blocks it resumes.
   uint64_t VisitsLeft = 0, ResumedBlocks = 0;
 
-  /// Tells the random trigger what the round armed with \p CB counted.
-  Status observeVisits(const MigrationControl &CB, uint64_t Suspended);
+  /// Tells the random trigger what the armed round counted (\p Suspended
+  /// blocks of it yielded).
+  Status observeVisits(uint64_t Suspended);
 };
 
-Status WatchedLaunch::observeVisits(const MigrationControl &CB,
-                                    uint64_t Suspended) {
+Status WatchedLaunch::observeVisits(uint64_t Suspended) {
   MigrationControl Seen;
   if (Status St = copyOut(*S.Q, &Seen, Ctrl, sizeof(Seen)))
     return St;
-  randomObserve(KR.Name, CB.YieldAfter, Seen.Visits,
-                /*Fresh=*/!Resume && !Suspensions, Suspended != 0);
+  uint64_t Known =
+      randomObserve(KR.Name, Seen.Visits,
+                    /*Fresh=*/!Resume && !Suspensions, Suspended != 0);
   if (Suspended) {
-    uint64_t Known = randomVisitEstimate(KR.Name);
     VisitsLeft = Known > Seen.Visits ? Known - Seen.Visits : Suspended;
     ResumedBlocks = Suspended;
   }
@@ -592,9 +594,10 @@ Status WatchedLaunch::suspendAndResume(uint64_t Suspended) {
     fprintf(stderr,
             "hetgpu-migrate: %s: suspended blocks by safe point: barrier "
             "%llu, loop %llu, entry %llu, threads %llu\n",
-            KR.Name.c_str(), (unsigned long long)AtKind[0],
-            (unsigned long long)AtKind[1], (unsigned long long)AtKind[2],
-            (unsigned long long)AtKind[3]);
+            KR.Name.c_str(), (unsigned long long)AtKind[AtBarrier],
+            (unsigned long long)AtKind[AtLoop],
+            (unsigned long long)AtKind[AtEntry],
+            (unsigned long long)AtKind[AtThreads]);
   if (Cfg.Verbose && ThreadsSuspended)
     fprintf(stderr,
             "hetgpu-migrate: %s: %llu threads suspended at per-thread safe "
@@ -626,7 +629,7 @@ Status WatchedLaunch::run() {
       if (Status St = countSuspended(Suspended))
         return St;
     if (Cfg.Mode == MigrationConfig::Trigger::Random && CB.YieldAfter)
-      if (Status St = observeVisits(CB, Suspended))
+      if (Status St = observeVisits(Suspended))
         return St;
     if (!Suspended) {
       if (Flag && Flag->raised() && !CB.Yield &&

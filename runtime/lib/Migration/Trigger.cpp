@@ -280,10 +280,8 @@ uint32_t hetgpu::rt::randomYieldAfter(const std::string &Kernel,
   return uniformVisit(Blocks > (UINT64_MAX >> K) ? UINT64_MAX : Blocks << K);
 }
 
-void hetgpu::rt::randomObserve(const std::string &Kernel, uint32_t YieldAfter,
-                               uint32_t Visits, bool Fresh, bool Suspended) {
-  if (!YieldAfter)
-    return;
+uint64_t hetgpu::rt::randomObserve(const std::string &Kernel, uint32_t Visits,
+                                   bool Fresh, bool Suspended) {
   RandomState &R = randomState();
   std::lock_guard<std::mutex> L(R.M);
   KernelDraws &D = R.Kernels[Kernel];
@@ -291,13 +289,7 @@ void hetgpu::rt::randomObserve(const std::string &Kernel, uint32_t YieldAfter,
     D.Suspended = true;
   else if (Fresh)
     D.Visits = Visits;
-}
-
-uint64_t hetgpu::rt::randomVisitEstimate(const std::string &Kernel) {
-  RandomState &R = randomState();
-  std::lock_guard<std::mutex> L(R.M);
-  auto It = R.Kernels.find(Kernel);
-  return It == R.Kernels.end() ? 0 : It->second.Visits;
+  return D.Visits;
 }
 
 Status hetgpu::rt::nextTarget(int &To) {

@@ -109,22 +109,18 @@ constexpr uint32_t CountVisitsOnly = UINT32_MAX;
 
 /// The `random` trigger's draw for one round of a launch of \p Kernel with
 /// \p Blocks blocks: the safe-point visit at which it yields, or
-/// CountVisitsOnly (docs/Migration.md, "The random trigger"). \p Resumed
-/// rounds continue a launch suspended \p Suspensions times; \p Left is
-/// the estimate of the visits still to come there, past the first \p Skip
-/// (the block entries of the \p Skip blocks it resumes).
+/// CountVisitsOnly (docs/Migration.md, "The random trigger"). A resumed
+/// round (the launch suspended \p Suspensions times) has an estimated
+/// \p Left visits to come past the first \p Skip (the block entries of
+/// the \p Skip blocks it resumes).
 uint32_t randomYieldAfter(const std::string &Kernel, uint64_t Blocks,
                           unsigned Suspensions, uint64_t Left, uint64_t Skip);
 
-/// What a round of \p Kernel armed with \p YieldAfter counted: \p Visits
-/// safe-point visits, \p Suspended whether it yielded. A fresh round that
-/// ran to its end sets the kernel's visit estimate.
-void randomObserve(const std::string &Kernel, uint32_t YieldAfter,
-                   uint32_t Visits, bool Fresh, bool Suspended);
-
-/// The visits a fresh round of \p Kernel made when it last ran to its end
-/// (0: none seen yet).
-uint64_t randomVisitEstimate(const std::string &Kernel);
+/// What an armed round of \p Kernel counted: \p Visits safe-point visits,
+/// \p Suspended whether it yielded; a \p Fresh round that ran to its end
+/// sets the kernel's visit estimate. Returns that estimate (0: none yet).
+uint64_t randomObserve(const std::string &Kernel, uint32_t Visits, bool Fresh,
+                       bool Suspended);
 
 /// The next device of HETGPU_MIGRATE's to= list (one per migration, in turn).
 Status nextTarget(int &To);
