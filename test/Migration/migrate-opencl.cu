@@ -27,8 +27,14 @@
 // RUN: FileCheck --check-prefix=FLIP %s < %t.err.f
 // The time trigger moves the device: the running kernel at its next safe
 // point, or between launches when it fires while none runs (timing decides).
-// RUN: env HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:to=opencl:verbose %t > %t.out.t 2> %t.err.t
-// RUN: diff %t.ref %t.out.t
+// A timer thread woken late on a loaded machine may fire after the last
+// launch, when there is nothing left to move: every run must give the
+// reference output, and one of five must have moved.
+// RUN: rm -f %t.err.t; for i in 1 2 3 4 5; do \
+// RUN:   env HETGPU_DEVICE=cpu HETGPU_MIGRATE=after_ms=1:to=opencl:verbose %t > %t.out.t 2> %t.err.t.$i || exit 1; \
+// RUN:   diff %t.ref %t.out.t || exit 1; \
+// RUN:   if grep -q 'moved from Host CPU' %t.err.t.$i; then cp %t.err.t.$i %t.err.t; break; fi; \
+// RUN: done
 // RUN: FileCheck --check-prefix=TIME %s < %t.err.t
 // REF: chase ok 72832346
 // REF: tiles 77991158816096

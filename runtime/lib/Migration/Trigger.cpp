@@ -201,6 +201,12 @@ bool AfterMsTrigger::takePending() {
 void AfterMsTrigger::enter(YieldFlag *F) {
   std::lock_guard<std::mutex> L(M);
   Flag = F;
+  // The timer fired after this launch had looked for a pending trigger
+  // and before its flag was known here: it yields at its first safe point.
+  if (Pending && F) {
+    Pending = false;
+    F->raise();
+  }
 }
 
 void AfterMsTrigger::leave() {
