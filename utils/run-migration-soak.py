@@ -6,7 +6,7 @@ check that migration changes nothing.
 
   run-migration-soak.py --out DIR [--seeds N] [--to LIST]... [--device D]
                         [--require-suspended] [--build-only | --prebuilt]
-                        PATH...
+                        [--only KEY,...] [--logs DIR] PATH...
 
 PATH is a test file or folder (as for utils/run-e2e-suite.py, whose recipes
 are reused: build flags, arguments, CHECK lines). Every program is built
@@ -31,7 +31,10 @@ also when a launching program (KNOWN ones too) was not suspended under
 every `--to` list. --device D starts every run (the reference too) on D
 instead of the CPU device; --build-only builds the programs into DIR with a
 manifest, --prebuilt runs those (the GPU machine has no compiler:
-bench/migration/run-gpu.sh --soak)."""
+bench/migration/run-gpu.sh --soak). --only runs just the programs whose key
+(test/Runtime/assert.cu: `Runtime/assert.cu`) is in the list; --logs DIR
+keeps the stdout and stderr of every mismatching run (and of its reference
+run) in DIR, named after the program and the seed."""
 import argparse
 import importlib.util
 import json
@@ -104,6 +107,15 @@ def filecheck_ok(t, text, filecheck):
     return fc.returncode == 0
 
 
+def keep_log(folder, key, tag, r, ref):
+    os.makedirs(folder, exist_ok=True)
+    stem = os.path.join(folder, key.replace("/", "_") + "." + tag)
+    for name, res in (("run", r), ("ref", ref)):
+        with open(f"{stem}.{name}", "w") as f:
+            f.write(f"exit {res[0]}\n--- stdout\n{res[1]}\n--- stderr\n"
+                    f"{res[2][-20000:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -113,6 +125,8 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--build-only", action="store_true")
     ap.add_argument("--prebuilt", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--logs")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
     targets = a.to or ["opencl,cpu", "tt-sim,cpu"]
@@ -136,7 +150,10 @@ def main():
     programs = suspended_once = runs = suspensions = mismatches = 0
     launching = 0
     not_suspended = []
+    only = set(k for k in a.only.split(",") if k)
     for t in suite:
+        if only and t["key"] not in only:
+            continue
         ref = run(t, a.out, {})
         ref2 = run(t, a.out, {})
         if ref is None or ref2 is None:
@@ -171,6 +188,8 @@ def main():
                                                     else ""), filecheck))
                 if not same:
                     bad.append(f"{spec_}: exit {r[0]} (reference {ref[0]})")
+                    if a.logs:
+                        keep_log(a.logs, t["key"], f"{s}.{to}", r, ref)
         runs += n_runs
         suspensions += n_susp
         suspended_once += n_susp_runs > 0

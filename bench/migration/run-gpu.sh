@@ -18,7 +18,9 @@
 #                                 the e2e programs --carry built into
 #                                 DIR/soak: starting on the CPU device with
 #                                 to=nvidia,cpu and on the GPU with
-#                                 to=cpu,nvidia (issue 22's proof by hand)
+#                                 to=cpu,nvidia (issue 22's proof by hand);
+#                                 SOAK_SEEDS=N, SOAK_ONLY=KEY,... (programs),
+#                                 SOAK_LOGS=DIR (mismatching runs' output)
 #
 # The `device` tool, in two steps (build-x is git-ignored, so it travels
 # when named in carry):
@@ -105,6 +107,7 @@ case "$1" in
     echo "== soak: start on $1, to=$2"
     python3 "$ROOT/utils/run-migration-soak.py" --prebuilt --out "$S" \
       --seeds "${SOAK_SEEDS:-1}" --device "$1" --to "$2" \
+      ${SOAK_ONLY:+--only "$SOAK_ONLY"} ${SOAK_LOGS:+--logs "$SOAK_LOGS/$1"} \
       --require-suspended || src=1
   done
   exit $src ;;

@@ -93,6 +93,7 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
     Ctx->Modules.clear();
     Ctx->Sticky = 0;
     Ctx->Flags = 0;
+    Ctx->HeapKernel.clear();
     size_t Defaults[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 0, 0};
     memcpy(Ctx->Limits, Defaults, sizeof(Defaults));
   }

@@ -144,6 +144,11 @@ struct DeviceContext {
   /// program: it changes when the context moves, so live migration refuses
   /// to move this context (docs/Migration.md, "Known limits").
   std::set<std::string> SymbolAddressesTaken;
+  /// A kernel launched under live migration that calls device malloc or
+  /// free (the first one): its blocks may hold, or leave behind, memory of
+  /// this device's heap, which no other device's heap knows, so the
+  /// context is not moved until cudaDeviceReset (docs/Migration.md).
+  std::string HeapKernel;
 };
 
 enum class AllocKind { Device, Host, Managed, Registered };

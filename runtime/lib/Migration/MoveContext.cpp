@@ -119,6 +119,19 @@ Status ContextMove::plan() {
                     *Ctx.SymbolAddressesTaken.begin() +
                     " (cudaGetSymbolAddress), which is not the same on the "
                     "target");
+    if (!Ctx.HeapKernel.empty())
+      return refuse("kernel " + Ctx.HeapKernel +
+                    " calls device malloc/free: memory of the device heap "
+                    "(blocks may hold it, or keep it between launches) is "
+                    "not known to the target's heap");
+    // CUDA's sticky errors (device assert, trap, illegal address) leave
+    // the source's memory unreadable on NVIDIA: nothing to copy from.
+    if (int E = Ctx.Sticky.load()) {
+      const char *Name = cudaErrorNameOrNull(E);
+      return refuse(std::string("the context has the sticky error ") +
+                    (Name ? Name : std::to_string(E).c_str()) +
+                    " (until cudaDeviceReset)");
+    }
   }
   All = contextAllocations(Ctx.Index);
   for (const Allocation &A : All)

@@ -44,6 +44,11 @@ public:
     // an asynchronous launch it becomes the device's sticky error, reported
     // by the next call, and the launch itself succeeds (test/Runtime/
     // assert.cu under HETGPU_MIGRATE=random).
+    if (KR.Info && (KR.Info->Features & container::FeatMalloc)) {
+      std::lock_guard<std::recursive_mutex> L(Ctx.M);
+      if (Ctx.HeapKernel.empty())
+        Ctx.HeapKernel = KR.Name;
+    }
     Status St = migratableLaunch(Ctx, S, K, KR, P);
     if (!St.isOk() && isStickyError(toCudaError(St.Code))) {
       Runtime::get().absorb(Ctx, St);
