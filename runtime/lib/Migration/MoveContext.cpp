@@ -105,6 +105,9 @@ private:
   /// device's kernels reach the second's memory.
   std::vector<std::pair<Device *, Device *>> Grants;
   uint64_t Bytes = 0;
+  /// Some memory has changed device (moveMemory): a failure from here on
+  /// cannot be undone by resuming on the source.
+  bool Partial = false;
 };
 
 /// The plan, checked before anything changes.
@@ -311,6 +314,7 @@ Status ContextMove::moveAllocation(const Allocation &A) {
     Step.into(Ms.Copy);
     if (S.isOk())
       S = Src->detachArenaRange(P, A.Size);
+    Partial |= S.isOk();
     if (S.isOk() && DstShares)
       AR.dropShadow(A.Base);
     Step.into(Ms.Lend);
@@ -340,13 +344,16 @@ Status ContextMove::moveMemory() {
     void *P = reinterpret_cast<void *>(A.Base);
     if (Status S = Src->detachHostRange(P))
       return S;
+    Partial = true;
     if (Status S = Dst->attachHostRange(P, AR.allocationSize(A.Base)))
       return S;
   }
   if (Copy)
-    for (const Allocation &A : Allocs)
+    for (const Allocation &A : Allocs) {
       if (Status S = moveAllocation(A))
         return S;
+      Partial = true;
+    }
   return Status::ok();
 }
 
@@ -456,10 +463,22 @@ Status ContextMove::run(std::string *Summary, uint64_t *BytesCopied) {
     return S;
   Step.into(Ms.Stage);
 
-  // From here on the context changes device.
-  Ctx.Modules.clear();
-  if (Status S = moveMemory())
+  // From here on the context changes device. A move that fails before
+  // any memory changed device leaves the context as it was (the source's
+  // modules stay loaded: a refused move resumes the launch there, with its
+  // kernel). One that fails later makes the context fail with CUDA's
+  // sticky launch failure: neither device holds all its memory.
+  if (Status S = moveMemory()) {
+    if (Partial) {
+      Ctx.Sticky = cudaErrorLaunchFailure;
+      log(LogLevel::Error, "migration: the move of device " +
+                               std::to_string(Ctx.Index) + " from " + SrcName +
+                               " to " + DstName + " failed midway (" +
+                               S.Message + "): the context has failed");
+    }
     return S;
+  }
+  Ctx.Modules.clear();
   ageEvents();
   SQ.reset();
   Ctx.Dev = Dst;
@@ -522,7 +541,7 @@ Status hetgpu::rt::moveForLaunch(DeviceContext &Ctx, DeviceContext &TC,
   }
   std::shared_ptr<Device> Before = Ctx.Dev;
   if (Status St = moveContext(Ctx, TC, CopyData, &Moved, &Bytes)) {
-    if (Ctx.Dev != Before)
+    if (Ctx.Dev != Before || Ctx.Sticky.load())
       return St;
     Refusal = St;
     return Status::ok();

@@ -17,6 +17,7 @@
 #include "Backends/NVIDIA/CudaDriver.h"
 #include "Core/Device.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -99,6 +100,9 @@ std::string hexAddr(uint64_t V);
 struct SharedVA {
   std::mutex M;
   std::map<uint64_t, unsigned> Chunks; ///< chunk address -> mapped pages
+  /// The driver has made a first (unplaced) reservation: see
+  /// NVIDIADevice::attachArenaRange.
+  std::atomic<bool> Warm{false};
 };
 SharedVA &sharedVA();
 

@@ -200,6 +200,17 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
   ContextScope S(D, Ctx);
   const uint64_t Chunk = Arena::ChunkBytes;
   std::map<uint64_t, unsigned> &Reserved = sharedVA().Chunks;
+  // The H200's driver refused the fixed reservation on the first move of
+  // processes whose host mapping of the chunk had just been unmapped (and
+  // the CPU device then faulted in it): a first, unplaced reservation lets
+  // the driver set up its own address ranges while every chunk is still
+  // mapped, so that they cannot land in the hole (not yet confirmed on the
+  // H200).
+  if (!sharedVA().Warm.exchange(true)) {
+    CUdeviceptr T = 0;
+    if (Vmm->AddressReserve(&T, Chunk, Chunk, 0, 0) == CUDA_SUCCESS)
+      Vmm->AddressFree(T, Chunk);
+  }
   for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
     if (Reserved.count(C))
       continue;
@@ -210,11 +221,16 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
     if (R != CUDA_SUCCESS || Got != C) {
       if (R == CUDA_SUCCESS)
         Vmm->AddressFree(Got, Chunk);
-      Arena::get().reclaim(C);
-      return Status(ErrorCode::OutOfMemory,
-                    "cuMemAddressReserve at " + hexAddr(C) + ": " +
-                        (R ? D.describe(R)
-                           : "the driver chose " + hexAddr(Got) + " instead"));
+      std::string Why =
+          "cuMemAddressReserve at " + hexAddr(C) + ": " +
+          (R ? D.describe(R) : "the driver chose " + hexAddr(Got) + " instead");
+      // The host mapping comes back, or the error says that it did not
+      // (the bytes stay in the arena file; host access there would fault).
+      if (Status Back = Arena::get().reclaim(C)) {
+        log(LogLevel::Error, "nvidia: " + Why + "; " + Back.Message);
+        return Status(ErrorCode::DriverFailure, Why + "; " + Back.Message);
+      }
+      return Status(ErrorCode::OutOfMemory, Why);
     }
     Reserved[C] = 0;
   }
