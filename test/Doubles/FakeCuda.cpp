@@ -19,6 +19,8 @@
 /// unless $FAKE_CUDA_NO_P2P is set (cuDeviceCanAccessPeer says 0 and
 /// cuCtxEnablePeerAccess fails with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED).
 /// Device D's UUID is GPU-d<D>010203-0405-0607-0809-0a0b0c0d0e0f.
+/// $FAKE_CUDA_RESERVE_ELSEWHERE: cuMemAddressReserve never grants the
+/// address asked for.
 /// CUDA_VISIBLE_DEVICES is not read here: hetGPU applies it itself and
 /// hides it from the driver's cuInit.
 ///
@@ -276,7 +278,12 @@ API cuMemGetAllocationGranularity(size_t *G, const void *, int) {
 }
 API cuMemAddressReserve(CUdeviceptr *P, size_t Size, size_t, CUdeviceptr Addr,
                         unsigned long long) {
-  void *Want = Size >= (size_t(32) << 20) ? reinterpret_cast<void *>(Addr) : nullptr;
+  // $FAKE_CUDA_RESERVE_ELSEWHERE: the fixed address is never granted (as
+  // the H200's driver did on a first move).
+  void *Want =
+      Size >= (size_t(32) << 20) && !std::getenv("FAKE_CUDA_RESERVE_ELSEWHERE")
+          ? reinterpret_cast<void *>(Addr)
+          : nullptr;
   void *R = mmap(Want, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
                                             (Want ? MAP_FIXED_NOREPLACE : 0),
                  -1, 0);
