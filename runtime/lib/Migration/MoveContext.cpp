@@ -127,14 +127,6 @@ Status ContextMove::plan() {
                     " calls device malloc/free: memory of the device heap "
                     "(blocks may hold it, or keep it between launches) is "
                     "not known to the target's heap");
-    // CUDA's sticky errors (device assert, trap, illegal address) leave
-    // the source's memory unreadable on NVIDIA: nothing to copy from.
-    if (int E = Ctx.Sticky.load()) {
-      const char *Name = cudaErrorNameOrNull(E);
-      return refuse(std::string("the context has the sticky error ") +
-                    (Name ? Name : std::to_string(E).c_str()) +
-                    " (until cudaDeviceReset)");
-    }
   }
   All = contextAllocations(Ctx.Index);
   for (const Allocation &A : All)
@@ -541,6 +533,8 @@ Status hetgpu::rt::moveForLaunch(DeviceContext &Ctx, DeviceContext &TC,
   }
   std::shared_ptr<Device> Before = Ctx.Dev;
   if (Status St = moveContext(Ctx, TC, CopyData, &Moved, &Bytes)) {
+    // Moved, or failed midway (ContextMove::run made the context fail):
+    // not a refusal to resume from.
     if (Ctx.Dev != Before || Ctx.Sticky.load())
       return St;
     Refusal = St;
