@@ -20,7 +20,9 @@
 /// cuCtxEnablePeerAccess fails with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED).
 /// Device D's UUID is GPU-d<D>010203-0405-0607-0809-0a0b0c0d0e0f.
 /// $FAKE_CUDA_RESERVE_ELSEWHERE: cuMemAddressReserve never grants the
-/// address asked for.
+/// address asked for. Without it, it grants none once a module that calls
+/// the device runtime (vprintf, malloc, free, __assertfail) is loaded, as
+/// the H200's driver (580, CUDA 13) does.
 /// CUDA_VISIBLE_DEVICES is not read here: hetGPU applies it itself and
 /// hides it from the driver's cuInit.
 ///
@@ -48,6 +50,8 @@ void logLine(const std::string &Line) {
   }
 }
 int Dummy[8];
+/// A module that calls the device runtime was loaded (cuMemAddressReserve).
+bool DeviceRuntimeLoaded = false;
 
 constexpr int MaxDevices = 8;
 int numDevices() {
@@ -187,10 +191,28 @@ API cuMemsetD8Async(CUdeviceptr D, unsigned char V, size_t N, CUstream) {
   std::memset(reinterpret_cast<void *>(D), V, N);
   return CUDA_SUCCESS;
 }
+/// Whether \p PTX declares a function of the CUDA device runtime.
+static bool callsDeviceRuntime(const char *PTX) {
+  for (const char *L = std::strstr(PTX, ".extern .func"); L;
+       L = std::strstr(L + 1, ".extern .func")) {
+    const char *E = std::strchr(L, '\n');
+    std::string Line(L, E ? E - L : std::strlen(L));
+    for (const char *F : {"vprintf", "malloc", "free", "__assertfail"}) {
+      size_t At = Line.find(F), N = std::strlen(F);
+      if (At != std::string::npos && Line[At - 1] == ' ' &&
+          (At + N == Line.size() || Line[At + N] == '(' || Line[At + N] == ' '))
+        return true;
+    }
+  }
+  return false;
+}
+
 API cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned N,
                        CUjit_option *Opts, void **Vals) {
   const char *PTX = static_cast<const char *>(Image);
   logLine(std::string("module-load ") + PTX + "\n");
+  if (callsDeviceRuntime(PTX))
+    DeviceRuntimeLoaded = true;
   if (std::strstr(PTX, "FAKE_JIT_ERROR")) {
     for (unsigned I = 0; I < N; ++I)
       if (Opts[I] == CU_JIT_ERROR_LOG_BUFFER)
@@ -278,12 +300,12 @@ API cuMemGetAllocationGranularity(size_t *G, const void *, int) {
 }
 API cuMemAddressReserve(CUdeviceptr *P, size_t Size, size_t, CUdeviceptr Addr,
                         unsigned long long) {
-  // $FAKE_CUDA_RESERVE_ELSEWHERE: the fixed address is never granted (as
-  // the H200's driver did on a first move).
-  void *Want =
-      Size >= (size_t(32) << 20) && !std::getenv("FAKE_CUDA_RESERVE_ELSEWHERE")
-          ? reinterpret_cast<void *>(Addr)
-          : nullptr;
+  // $FAKE_CUDA_RESERVE_ELSEWHERE: the fixed address is never granted;
+  // nor is it after a module that calls the device runtime was loaded.
+  void *Want = Size >= (size_t(32) << 20) && !DeviceRuntimeLoaded &&
+                       !std::getenv("FAKE_CUDA_RESERVE_ELSEWHERE")
+                   ? reinterpret_cast<void *>(Addr)
+                   : nullptr;
   void *R = mmap(Want, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
                                             (Want ? MAP_FIXED_NOREPLACE : 0),
                  -1, 0);

@@ -103,6 +103,9 @@ struct SharedVA {
   /// The driver has made a first (unplaced) reservation: see
   /// NVIDIADevice::attachArenaRange.
   std::atomic<bool> Warm{false};
+  /// Why the driver grants no more reservations at arena addresses (it
+  /// chose another address once); empty while it does.
+  std::string Refused;
 };
 SharedVA &sharedVA();
 
@@ -304,6 +307,9 @@ private:
   /// Device memory at unified addresses: in a migratable process when the
   /// driver has the virtual-memory API.
   bool useArena();
+
+  /// SharedVA::Refused, read under the lock.
+  std::string arenaRefusal();
 
   const Driver &D;
   CUdevice Dev;

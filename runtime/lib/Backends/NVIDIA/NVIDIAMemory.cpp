@@ -71,18 +71,28 @@ SharedVA &cu::sharedVA() {
   return V;
 }
 
+std::string NVIDIADevice::arenaRefusal() {
+  std::lock_guard<std::mutex> L(VM);
+  return sharedVA().Refused;
+}
+
 Status NVIDIADevice::allocate(size_t Bytes, void *&Ptr) {
-  if (useArena()) {
+  if (useArena() && arenaRefusal().empty()) {
     // At unified addresses: an arena range, backed by this GPU's memory.
     uint64_t A = 0, N = (std::max<uint64_t>(Bytes, 1) + Gran - 1) / Gran * Gran;
     if (Status St = Arena::get().allocate(N, Gran, ArenaTag, A))
       return St;
-    if (Status St = attachArenaRange(reinterpret_cast<void *>(A), N)) {
-      Arena::get().release(A);
-      return St;
+    Status St = attachArenaRange(reinterpret_cast<void *>(A), N);
+    if (St.isOk()) {
+      Ptr = reinterpret_cast<void *>(A);
+      return Status::ok();
     }
-    Ptr = reinterpret_cast<void *>(A);
-    return Status::ok();
+    Arena::get().release(A);
+    // The driver no longer places memory at the arena's addresses: the
+    // allocation is an ordinary one, and the context keeps its memory
+    // where it is (a move finds it outside the unified address space).
+    if (arenaRefusal().empty())
+      return St;
   }
   ContextScope S(D, Ctx);
   CUdeviceptr P = 0;
@@ -193,8 +203,14 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
     return Status(ErrorCode::NotSupported,
                   Props.Name + " cannot map memory at unified addresses (" +
                       ArenaWhy + ")");
-  if (!Ptr)
-    return Status::ok(); // the capability query
+  if (!Ptr) { // the capability query
+    std::string Refused = arenaRefusal();
+    if (!Refused.empty())
+      return Status(ErrorCode::NotSupported,
+                    Props.Name + " cannot map memory at unified addresses (" +
+                        Refused + ")");
+    return Status::ok();
+  }
   uint64_t A = reinterpret_cast<uint64_t>(Ptr);
   std::lock_guard<std::mutex> L(VM);
   ContextScope S(D, Ctx);
@@ -224,6 +240,17 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
       std::string Why =
           "cuMemAddressReserve at " + hexAddr(C) + ": " +
           (R ? D.describe(R) : "the driver chose " + hexAddr(Got) + " instead");
+      // A driver that chose another address grants none later (the
+      // H200's, once a module with device printf or malloc is loaded,
+      // docs/Migration.md): no further allocation asks again.
+      if (R == CUDA_SUCCESS && sharedVA().Refused.empty()) {
+        sharedVA().Refused = Why;
+        log(LogLevel::Warn,
+            "nvidia: " + Why +
+                "; device memory of the NVIDIA GPUs is allocated where the "
+                "driver places it from now on, and contexts holding it are "
+                "not moved to other devices");
+      }
       // The host mapping comes back, or the error says that it did not
       // (the bytes stay in the arena file; host access there would fault).
       if (Status Back = Arena::get().reclaim(C)) {
