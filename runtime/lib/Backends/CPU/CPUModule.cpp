@@ -13,9 +13,11 @@
 #include "Backends/CPU/CPUDevice.h"
 #include "Core/Log.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fstream>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -66,12 +68,31 @@ void makeGlobalsWritable(void *Handle, const container::ModuleInfo &Info) {
   }
 }
 
+/// HETGPU_PROFILE_DIR=DIR: the module is loaded from a file of its own
+/// in DIR, kept after the process ends, so that profilers (perf report,
+/// which cannot read a memfd's code back) name its functions. Otherwise
+/// from a memfd.
+int openModuleFile(std::string &Path) {
+  static std::atomic<unsigned> Seq{0};
+  const char *Dir = getenv("HETGPU_PROFILE_DIR");
+  if (!Dir || !*Dir)
+    return memfd_create("hetgpu-host-module", MFD_CLOEXEC);
+  Path = std::string(Dir) + "/hetgpu-host-" + std::to_string(getpid()) + "-" +
+         std::to_string(Seq++) + ".so";
+  int FD = open(Path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (FD < 0)
+    log(LogLevel::Warn, "HETGPU_PROFILE_DIR: cannot create " + Path + ": " +
+                            strerror(errno) + "; loading from memory");
+  return FD >= 0 ? FD : memfd_create("hetgpu-host-module", MFD_CLOEXEC);
+}
+
 } // namespace
 
 Status CPUDevice::loadModule(const std::vector<char> &Binary,
                              const container::ModuleInfo &Info,
                              std::unique_ptr<Module> &Out) {
-  int FD = memfd_create("hetgpu-host-module", MFD_CLOEXEC);
+  std::string File;
+  int FD = openModuleFile(File);
   if (FD < 0)
     return Status(ErrorCode::DriverFailure,
                   std::string("memfd_create failed: ") + strerror(errno));
@@ -86,6 +107,8 @@ Status CPUDevice::loadModule(const std::vector<char> &Binary,
     Done += static_cast<size_t>(W);
   }
   std::string Path = "/proc/self/fd/" + std::to_string(FD);
+  if (!File.empty()) // (perf knows a mapping by the path it was opened by)
+    Path = File;
   // The descriptor stays open while the module is loaded: glibc knows
   // loaded objects by path, and a reused descriptor number would make the
   // next module's path equal to this one's. RTLD_DEEPBIND: the module's

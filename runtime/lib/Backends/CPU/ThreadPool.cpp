@@ -10,6 +10,8 @@
 
 #include "Backends/CPU/ThreadPool.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 
@@ -72,13 +74,35 @@ void ThreadPool::workerLoop(unsigned Id) {
       Fn = Job;
       N = Count;
     }
-    for (uint64_t I = Next.fetch_add(1); I < N; I = Next.fetch_add(1))
-      (*Fn)(I, Id);
+    runShare(*Fn, N, Id);
     {
       std::lock_guard<std::mutex> Lock(M);
       if (--Busy == 0)
         DoneCV.notify_all();
     }
+  }
+}
+
+/// Guided scheduling: each thread takes a run of consecutive indices, a
+/// share of what is left (at least one), so threads work on distant
+/// indices (blocks) until the end. One index at a time made every block
+/// a contended atomic on Next, and neighbouring blocks, which run at once
+/// on different cores, wrote neighbouring words: bench/cpu's warp_vote
+/// (one atomicAdd per warp into counts[blockIdx & 255]) spent most of its
+/// time moving that cache line between cores.
+void ThreadPool::runShare(const std::function<void(uint64_t, unsigned)> &Fn,
+                          uint64_t N, unsigned Id) {
+  uint64_t Parts = 2 * uint64_t(size() + 1);
+  for (;;) {
+    uint64_t Seen = Next.load(std::memory_order_relaxed);
+    if (Seen >= N)
+      return;
+    uint64_t Take = std::max<uint64_t>(1, (N - Seen) / Parts);
+    uint64_t I = Next.fetch_add(Take);
+    if (I >= N)
+      return;
+    for (uint64_t E = std::min(N, I + Take); I < E; ++I)
+      Fn(I, Id);
   }
 }
 
@@ -103,8 +127,7 @@ void ThreadPool::parallelFor(
   }
   WorkCV.notify_all();
   // The calling thread takes indices too.
-  for (uint64_t I = Next.fetch_add(1); I < N; I = Next.fetch_add(1))
-    Fn(I, Caller);
+  runShare(Fn, N, Caller);
   std::unique_lock<std::mutex> Lock(M);
   DoneCV.wait(Lock, [&] { return Busy == 0; });
   Job = nullptr;

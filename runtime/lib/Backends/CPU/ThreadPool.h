@@ -39,6 +39,9 @@ public:
 private:
   static void *threadMain(void *Arg);
   void workerLoop(unsigned Id);
+  /// Thread \p Id's part of the loop: runs of indices until none is left.
+  void runShare(const std::function<void(uint64_t, unsigned)> &Fn, uint64_t N,
+                unsigned Id);
 
   std::vector<pthread_t> Threads;
   std::mutex RunM; ///< one loop at a time
