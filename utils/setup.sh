@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(
   llvm-22-dev llvm-22-tools clang-22 libclang-22-dev lld-22 liblld-22-dev
   cmake ninja-build ccache python3 libgtest-dev
-  spirv-tools llvm-spirv-15 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev
+  spirv-tools spirv-headers llvm-spirv-15 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev
   qemu-user libthrust-dev libcub-dev
   libxxhash-dev libclang-rt-22-dev
 )

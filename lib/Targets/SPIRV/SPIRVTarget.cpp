@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerToSPIRV.h"
+#include "SPIRVResultIds.h"
 
 #include "hetgpu/ABI/SPIRVKernel.h"
 #include "hetgpu/Targets/LoweringTarget.h"
@@ -32,6 +33,7 @@
 #include "hetgpu/Targets/TotalDivision.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -40,7 +42,9 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <mutex>
 
 using namespace llvm;
 
@@ -197,6 +201,10 @@ Error shortenEntryPointNames(Module &M) {
   return Error::success();
 }
 
+Expected<std::vector<char>>
+emitCheckedBinary(Module &M, std::unique_ptr<TargetMachine> TMach,
+                  const MachineRequest &R, const EmitOptions &EO);
+
 Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
                                               const TargetOptions &Opts) const {
   Expected<unsigned> Minor = parseArch(Opts.Arch);
@@ -258,7 +266,6 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
                              "spirv: invalid module after optimisation: %s",
                              VErr.c_str());
 
-  SmallVector<char, 0> Buf;
   // The code generator's Loop Strength Reduction introduces integer widths
   // SPIR-V lacks (an i28 induction variable, zero-extended), which LLVM
   // 22's SPIR-V backend drops silently: the module fails spirv-val. It is
@@ -268,15 +275,68 @@ Expected<std::vector<char>> SPIRVTarget::emit(Module &M,
   EmitOptions EO;
   EO.TargetTransformInfo = false;
   EO.TrueWhileBuilding = "disable-lsr";
-  if (Error E =
-          emitCode("spirv", *TMach, M, CodeGenFileType::ObjectFile, Buf, EO))
-    return std::move(E);
-  if (Buf.size() < 20 || Buf.size() % 4)
-    return createStringError(inconvertibleErrorCode(),
-                             "spirv: the SPIR-V backend produced no module");
-  return std::vector<char>(Buf.begin(), Buf.end());
+  return emitCheckedBinary(M, std::move(TMach), R, EO);
 }
 
+/// Emits \p M with LLVM's SPIR-V backend and checks the result ids.
+///
+/// LLVM 22's SPIR-V backend numbers basic blocks in a table of its module
+/// analysis that is one static object for the process, keyed by the
+/// MachineFunction's address and never cleared (llvm/llvm-project#160613):
+/// a function whose MachineFunction lands where one of an earlier module's
+/// was takes that block's id, and the module defines it twice (llvm-spirv
+/// aborts with "Id used twice"; 1 in 10 hetgpu-cc runs that made four
+/// images). So emissions are serialised (the table is shared by every
+/// thread), each binary's ids are checked, and one that breaks the rule is
+/// emitted again from a copy of the module taken before code generation,
+/// while blocks of a MachineFunction's size are held so that the new
+/// MachineFunctions do not land where the freed ones were.
+Expected<std::vector<char>>
+emitCheckedBinary(Module &M, std::unique_ptr<TargetMachine> TMach,
+                  const MachineRequest &R, const EmitOptions &EO) {
+  static std::mutex EmitLock;
+  static bool EmittedBefore = false;
+  std::lock_guard<std::mutex> L(EmitLock);
+  // Only a process that emitted before can have stale block ids.
+  std::unique_ptr<Module> Spare = EmittedBefore ? CloneModule(M) : nullptr;
+  EmittedBefore = true;
+  constexpr unsigned Attempts = 4;
+  std::vector<std::unique_ptr<char[]>> Held;
+  std::string Problem;
+  for (unsigned A = 0; A < Attempts; ++A) {
+    std::unique_ptr<Module> Copy;
+    if (A > 0) {
+      if (!Spare)
+        break;
+      Copy = CloneModule(*Spare);
+      for (size_t I = 0, N = 4 * M.size() + 16; I < N; ++I)
+        Held.emplace_back(new char[sizeof(MachineFunction)]);
+    }
+    Module &Cur = Copy ? *Copy : M;
+    if (A > 0) { // a fresh target machine: its subtarget has module state
+      Expected<std::unique_ptr<TargetMachine>> TMOr = createTargetMachine(R);
+      if (!TMOr)
+        return TMOr.takeError();
+      TMach = std::move(*TMOr);
+    }
+    SmallVector<char, 0> Buf;
+    if (Error E = emitCode("spirv", *TMach, Cur, CodeGenFileType::ObjectFile,
+                           Buf, EO))
+      return std::move(E);
+    if (Buf.size() < 20 || Buf.size() % 4)
+      return createStringError(inconvertibleErrorCode(),
+                               "spirv: the SPIR-V backend produced no module");
+    Problem = spirv::resultIdProblem(Buf);
+    if (Problem.empty())
+      return std::vector<char>(Buf.begin(), Buf.end());
+  }
+  return createStringError(
+      inconvertibleErrorCode(),
+      "spirv: the SPIR-V backend's binary is invalid (%s) in %u attempts "
+      "(LLVM 22 reuses block ids of earlier modules, "
+      "llvm/llvm-project#160613)",
+      Problem.c_str(), Spare ? Attempts : 1u);
+}
 } // namespace
 
 std::unique_ptr<LoweringTarget> createSPIRVTarget() {
