@@ -22,7 +22,8 @@
 /// $FAKE_CUDA_RESERVE_ELSEWHERE: cuMemAddressReserve never grants the
 /// address asked for. Without it, it grants none once a module that calls
 /// the device runtime (vprintf, malloc, free, __assertfail) is loaded, as
-/// the H200's driver (580, CUDA 13) does.
+/// the H200's driver (580, CUDA 13) does for 32 MiB reservations;
+/// $FAKE_CUDA_RESERVE_MAX_MB=N: none for more than N MiB.
 /// CUDA_VISIBLE_DEVICES is not read here: hetGPU applies it itself and
 /// hides it from the driver's cuInit.
 ///
@@ -302,8 +303,11 @@ API cuMemAddressReserve(CUdeviceptr *P, size_t Size, size_t, CUdeviceptr Addr,
                         unsigned long long) {
   // $FAKE_CUDA_RESERVE_ELSEWHERE: the fixed address is never granted;
   // nor is it after a module that calls the device runtime was loaded.
+  // $FAKE_CUDA_RESERVE_MAX_MB: nor is it for a larger reservation.
+  const char *Max = std::getenv("FAKE_CUDA_RESERVE_MAX_MB");
+  bool TooLarge = Max && *Max && (Size >> 20) > std::strtoull(Max, nullptr, 0);
   void *Want = Size >= (size_t(32) << 20) && !DeviceRuntimeLoaded &&
-                       !std::getenv("FAKE_CUDA_RESERVE_ELSEWHERE")
+                       !TooLarge && !std::getenv("FAKE_CUDA_RESERVE_ELSEWHERE")
                    ? reinterpret_cast<void *>(Addr)
                    : nullptr;
   void *R = mmap(Want, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |

@@ -22,7 +22,11 @@
 // CHECK: free no error no error
 // MOVE: device 0 moved from Host CPU {{.*}} to Fake NVIDIA GPU (nvidia), 2 allocations copied
 // MOVE: device 0 moved from Fake NVIDIA GPU to Host CPU {{.*}} (cpu), 2 allocations copied
-// VMM: vmm-reserve 32 MiB at the asked address
+// The whole arena range is reserved once, at discovery; chunks are mapped
+// inside it with no reservation of their own.
+// VMM: vmm-reserve 65536 MiB at the asked address
+// VMM-NOT: vmm-reserve
+// VMM: vmm-map 2 MiB of gpu 0
 // The 40 MiB allocation goes to the GPU through the pinned ring
 // (NVIDIAStaging.cpp) in 16 MiB chunks, and back in one pageable copy.
 // VMM: memcpy-htod gpu 0 16777216 bytes

@@ -51,13 +51,18 @@ Arena &Arena::get() {
   return *A;
 }
 
+uint64_t Arena::configuredBytes() {
+  uint64_t Bytes = RVMC_DRAM_MAX;
+  if (const char *E = getenv("HETGPU_ARENA_MB"); E && *E)
+    Bytes = strtoull(E, nullptr, 0) << 20;
+  Bytes = (Bytes + ChunkBytes - 1) & ~(ChunkBytes - 1);
+  return Bytes > RVMC_DRAM_MAX ? 0 : Bytes;
+}
+
 Status Arena::ensureMapped(bool RequireFixedBase) {
   std::call_once(MapOnce, [this, RequireFixedBase] {
-    uint64_t Bytes = RVMC_DRAM_MAX;
-    if (const char *E = getenv("HETGPU_ARENA_MB"); E && *E)
-      Bytes = strtoull(E, nullptr, 0) << 20;
-    Bytes = (Bytes + ChunkBytes - 1) & ~(ChunkBytes - 1);
-    if (!Bytes || Bytes > RVMC_DRAM_MAX) {
+    uint64_t Bytes = configuredBytes();
+    if (!Bytes) {
       MapStatus = Status(ErrorCode::InvalidValue,
                          "HETGPU_ARENA_MB out of range (1..65536)");
       return;
@@ -75,9 +80,10 @@ Status Arena::ensureMapped(bool RequireFixedBase) {
         close(F);
       return;
     }
-    void *P = mmap(reinterpret_cast<void *>(RVMC_DRAM_BASE), Bytes,
-                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
-                   F, 0);
+    // Over a driver's reservation the range holds its placeholder.
+    void *P = mmap(
+        reinterpret_cast<void *>(RVMC_DRAM_BASE), Bytes, PROT_READ | PROT_WRITE,
+        MAP_SHARED | (OverReservation ? MAP_FIXED : MAP_FIXED_NOREPLACE), F, 0);
     if (P != MAP_FAILED && reinterpret_cast<uint64_t>(P) != RVMC_DRAM_BASE) {
       munmap(P, Bytes); // an old kernel ignoring MAP_FIXED_NOREPLACE
       P = MAP_FAILED;
@@ -325,9 +331,12 @@ Status Arena::reclaim(uint64_t ChunkAddr) {
   auto It = Chunks.find(Off / ChunkBytes);
   if (It == Chunks.end() || !It->second.Lent)
     return Status::ok();
-  void *P = mmap(reinterpret_cast<void *>(ChunkAddr), ChunkBytes,
-                 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, Fd,
-                 off_t(Off));
+  // Inside a driver's reservation the chunk holds the placeholder the
+  // driver left on unmapping its memory there.
+  void *P = mmap(
+      reinterpret_cast<void *>(ChunkAddr), ChunkBytes, PROT_READ | PROT_WRITE,
+      MAP_SHARED | (OverReservation ? MAP_FIXED : MAP_FIXED_NOREPLACE), Fd,
+      off_t(Off));
   if (P != reinterpret_cast<void *>(ChunkAddr)) {
     if (P != MAP_FAILED)
       munmap(P, ChunkBytes);

@@ -53,6 +53,15 @@ public:
   /// false, lets the kernel choose the base.
   Status ensureMapped(bool RequireFixedBase = false);
   bool mapped() const { return Base != 0; }
+  /// Bytes ensureMapped maps (HETGPU_ARENA_MB, whole chunks); 0 when the
+  /// setting is out of range.
+  static uint64_t configuredBytes();
+  /// A driver holds a reservation of [RVMC_DRAM_BASE, +configuredBytes())
+  /// whose placeholder mapping the arena may replace (the NVIDIA backend's
+  /// whole-arena reservation): ensureMapped maps over it, and reclaim maps a
+  /// chunk back over what the driver leaves after unmapping its memory.
+  /// Call before the arena is mapped.
+  void mapOverReservation() { OverReservation = true; }
   uint64_t base() const { return Base; }
   uint64_t size() const { return Size; }
   int fd() const { return Fd; }
@@ -149,6 +158,7 @@ private:
 
   std::once_flag MapOnce;
   Status MapStatus;
+  bool OverReservation = false;
   int Fd = -1;
   uint64_t Base = 0, Size = 0;
   std::mutex M;

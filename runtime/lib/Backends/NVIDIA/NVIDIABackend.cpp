@@ -196,6 +196,9 @@ public:
                                 std::to_string(Version) + ", " + P.Features +
                                 ")");
       Out.push_back(std::make_unique<NVIDIADevice>(D, Dev, Ctx, std::move(P)));
+      // Before any module is loaded and before the host arena is mapped.
+      if (Out.size() == 1)
+        reserveArenaRange(D, Ctx);
     }
     return Status::ok();
   }

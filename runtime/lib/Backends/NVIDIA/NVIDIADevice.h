@@ -100,14 +100,24 @@ std::string hexAddr(uint64_t V);
 struct SharedVA {
   std::mutex M;
   std::map<uint64_t, unsigned> Chunks; ///< chunk address -> mapped pages
-  /// The driver has made a first (unplaced) reservation: see
-  /// NVIDIADevice::attachArenaRange.
-  std::atomic<bool> Warm{false};
+  /// The whole arena range is one reservation of this process, made at
+  /// discovery (reserveArenaRange): chunks are mapped inside it with no
+  /// reservation of their own.
+  bool Whole = false;
   /// Why the driver grants no more reservations at arena addresses (it
   /// chose another address once); empty while it does.
   std::string Refused;
 };
 SharedVA &sharedVA();
+
+/// When the process wants the unified address space (arenaWanted) and the
+/// host arena is not mapped yet: reserves the whole arena range at its fixed
+/// base for the NVIDIA GPUs, with \p Ctx current. The H200's driver (580,
+/// CUDA 13) grants no fixed 32 MiB reservation once a module using the
+/// device runtime is loaded, but kept this one granted before
+/// (bench/migration/vmm-arena-probe.cpp); without it chunks are reserved
+/// one by one as they are lent.
+void reserveArenaRange(const Driver &D, CUcontext Ctx);
 
 class NVIDIADevice;
 
@@ -251,7 +261,8 @@ public:
 
   /// Makes the arena allocation [Ptr, Ptr + Bytes) memory of this GPU at
   /// the same addresses: each 32 MiB arena chunk it touches is lent by the
-  /// host (Arena::lend) and reserved with cuMemAddressReserve at that fixed
+  /// host (Arena::lend) and, unless the whole arena is reserved
+  /// (reserveArenaRange), reserved with cuMemAddressReserve at that fixed
   /// address; each granularity page gets its own cuMemCreate + cuMemMap.
   Status attachArenaRange(void *Ptr, size_t Bytes) override;
 

@@ -13,6 +13,7 @@
 #include "Backends/NVIDIA/NVIDIADevice.h"
 #include "Core/Log.h"
 #include "Core/UnifiedMemory.h"
+#include "hetgpu/ABI/RVManycore.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -69,6 +70,35 @@ std::string cu::hexAddr(uint64_t V) {
 SharedVA &cu::sharedVA() {
   static SharedVA V;
   return V;
+}
+
+void cu::reserveArenaRange(const Driver &D, CUcontext Ctx) {
+  std::string Why;
+  const VmmApi *Vmm = arenaWanted() ? loadVmm(Why) : nullptr;
+  const uint64_t Bytes = Arena::configuredBytes();
+  if (!Vmm || !Bytes || Arena::get().mapped())
+    return;
+  ContextScope S(D, Ctx);
+  CUdeviceptr Got = 0;
+  CUresult R =
+      Vmm->AddressReserve(&Got, Bytes, Arena::ChunkBytes, RVMC_DRAM_BASE, 0);
+  if (R == CUDA_SUCCESS && Got == RVMC_DRAM_BASE) {
+    std::lock_guard<std::mutex> L(sharedVA().M);
+    sharedVA().Whole = true;
+    Arena::get().mapOverReservation();
+    log(LogLevel::Debug, "nvidia: the arena range " + hexAddr(Got) + " +" +
+                             std::to_string(Bytes >> 20) +
+                             " MiB is reserved for the NVIDIA GPUs");
+    return;
+  }
+  if (R == CUDA_SUCCESS)
+    Vmm->AddressFree(Got, Bytes);
+  log(LogLevel::Info,
+      "nvidia: cuMemAddressReserve of the arena range at " +
+          hexAddr(RVMC_DRAM_BASE) + ": " +
+          (R ? D.describe(R)
+             : "the driver chose " + hexAddr(Got) + " instead") +
+          "; chunks are reserved one by one as the GPUs map them");
 }
 
 std::string NVIDIADevice::arenaRefusal() {
@@ -216,22 +246,15 @@ Status NVIDIADevice::attachArenaRange(void *Ptr, size_t Bytes) {
   ContextScope S(D, Ctx);
   const uint64_t Chunk = Arena::ChunkBytes;
   std::map<uint64_t, unsigned> &Reserved = sharedVA().Chunks;
-  // The H200's driver refused the fixed reservation on the first move of
-  // processes whose host mapping of the chunk had just been unmapped (and
-  // the CPU device then faulted in it): a first, unplaced reservation lets
-  // the driver set up its own address ranges while every chunk is still
-  // mapped, so that they cannot land in the hole (not yet confirmed on the
-  // H200).
-  if (!sharedVA().Warm.exchange(true)) {
-    CUdeviceptr T = 0;
-    if (Vmm->AddressReserve(&T, Chunk, Chunk, 0, 0) == CUDA_SUCCESS)
-      Vmm->AddressFree(T, Chunk);
-  }
   for (uint64_t C = A / Chunk * Chunk; C < A + Bytes; C += Chunk) {
     if (Reserved.count(C))
       continue;
     if (Status St = Arena::get().lend(C))
       return St;
+    if (sharedVA().Whole) {
+      Reserved[C] = 0;
+      continue;
+    }
     CUdeviceptr Got = 0;
     CUresult R = Vmm->AddressReserve(&Got, Chunk, Chunk, C, 0);
     if (R != CUDA_SUCCESS || Got != C) {
@@ -355,7 +378,8 @@ Status NVIDIADevice::detachArenaRange(void *Ptr, size_t) {
     auto R = Reserved.find(C);
     if (R == Reserved.end() || R->second)
       continue;
-    Vmm->AddressFree(C, Chunk);
+    if (!sharedVA().Whole)
+      Vmm->AddressFree(C, Chunk);
     Reserved.erase(R);
     if (Status St = Arena::get().reclaim(C))
       return St;
