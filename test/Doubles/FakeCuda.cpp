@@ -140,7 +140,10 @@ API cuDevicePrimaryCtxRetain(CUcontext *C, CUdevice D) {
   return CUDA_SUCCESS;
 }
 API cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
-API cuDevicePrimaryCtxReset_v2(CUdevice) { logLine("reset\n"); return CUDA_SUCCESS; }
+API cuDevicePrimaryCtxReset_v2(CUdevice D) {
+  logLine("reset gpu " + std::to_string(D) + "\n");
+  return CUDA_SUCCESS;
+}
 API cuCtxSetCurrent(CUcontext C) {
   int I = ctxIndex(C);
   if (I < 0)

@@ -14,6 +14,7 @@
 #include "API/CudaAPI.h"
 #include "Core/CudaErrors.h"
 #include "Core/KernelMemCheck.h"
+#include "Core/Log.h"
 #include "Core/MigrationService.h"
 
 #include <cstring>
@@ -69,6 +70,40 @@ HETGPU_API cudaError_t cudaThreadSynchronize(void) {
   return cudaDeviceSynchronize();
 }
 
+/// True when a context other than \p Self runs on \p D: live migration
+/// moved one of them onto the other's device.
+static bool runsOthers(Runtime &R, const DeviceContext &Self, const Device &D) {
+  for (int I = 0, N = R.contextCount(); I < N; ++I) {
+    DeviceContext *C = R.context(I);
+    if (C && C != &Self && C->Dev.get() == &D)
+      return true;
+  }
+  return false;
+}
+
+/// The device step of cudaDeviceReset, once the context's work, memory and
+/// modules are gone. A context that live migration moved goes back to the
+/// device it was created for, as if it had never left: a fault of its work
+/// on the other device is forgotten there, and that device's own context
+/// keeps its memory (on NVIDIA a reset would tear the primary context down
+/// for both). A device that another context also runs on only forgets its
+/// fault; otherwise it is reset.
+static Status resetDevices(Runtime &R, DeviceContext &Ctx) {
+  if (Ctx.Dev != Ctx.Home) {
+    std::shared_ptr<Device> Away = Ctx.Dev;
+    Ctx.Dev = Ctx.Home;
+    Ctx.Backend = Ctx.HomeBackend;
+    if (Status St = Away->forgetFault())
+      log(LogLevel::Info, "device " + std::to_string(Ctx.Index) +
+                              " reset: back on " + Ctx.Home->properties().Name +
+                              "; " + Away->properties().Name +
+                              " keeps the fault of its work there: " +
+                              St.Message);
+  }
+  return runsOthers(R, Ctx, *Ctx.Dev) ? Ctx.Dev->forgetFault()
+                                      : Ctx.Dev->reset();
+}
+
 HETGPU_API cudaError_t cudaDeviceReset(void) {
   DeviceContext *Ctx;
   if (cudaError_t E = currentCtx(Ctx, /*CheckSticky=*/false))
@@ -100,7 +135,7 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
   if (MigrationService *Mig = activeMigrationService())
     Mig->releaseDevice(*Ctx->Dev);
   R.removeDeviceAllocs(Ctx->Index);
-  Status St = Ctx->Dev->reset();
+  Status St = resetDevices(R, *Ctx);
   // The thread's last error survives the reset (CUDA 13 on an H200:
   // cudaGetLastError after a reset returns the sticky error once).
   if (St) {

@@ -37,6 +37,7 @@ Status Device::allocateManaged(size_t, void *&Ptr) {
 }
 
 Status Device::reset() { return Status::ok(); }
+Status Device::forgetFault() { return reset(); }
 
 bool Device::sharesArena() { return false; }
 

@@ -284,6 +284,12 @@ public:
   /// again). Core has synchronised and released everything first. The
   /// default does nothing.
   virtual Status reset();
+  /// cudaDeviceReset of a context while another context also runs on this
+  /// device (live migration moved one onto it): forget a fault of earlier
+  /// work, keeping the memory and modules of every context here. The
+  /// default is reset(), for devices whose reset keeps them; a device whose
+  /// reset tears its state down says when the fault cannot be forgotten.
+  virtual Status forgetFault();
 
   //===--- One address layout across devices (Core/UnifiedMemory.h) ------===//
   // Live migration moves a context's allocations between devices at

@@ -241,6 +241,10 @@ public:
   /// illegal address stays unusable, so the primary context is reset (every
   /// driver object of it dies; Core has released its own already).
   Status reset() override;
+  /// The driver forgets a sticky error only in a primary context reset,
+  /// which would take the other contexts' memory here with it: the error
+  /// is reported and the context stays as it is.
+  Status forgetFault() override;
   Status allocateHost(size_t Bytes, void *&Ptr) override;
   Status releaseHost(void *Ptr) override;
   Status memoryInfo(size_t &Free, size_t &Total) override;

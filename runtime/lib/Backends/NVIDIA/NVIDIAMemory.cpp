@@ -211,6 +211,11 @@ Status NVIDIADevice::reset() {
   return Status::ok();
 }
 
+Status NVIDIADevice::forgetFault() {
+  ContextScope S(D, Ctx);
+  return check(D, D.CtxSynchronize(), "cuCtxSynchronize (shared context)");
+}
+
 Status NVIDIADevice::allocateHost(size_t Bytes, void *&Ptr) {
   ContextScope S(D, Ctx);
   return check(D, D.MemHostAlloc(&Ptr, Bytes ? Bytes : 1, 0), "cuMemHostAlloc");
