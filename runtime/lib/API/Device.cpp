@@ -94,11 +94,10 @@ static Status resetDevices(Runtime &R, DeviceContext &Ctx) {
     Ctx.Dev = Ctx.Home;
     Ctx.Backend = Ctx.HomeBackend;
     if (Status St = Away->forgetFault())
-      log(LogLevel::Info, "device " + std::to_string(Ctx.Index) +
-                              " reset: back on " + Ctx.Home->properties().Name +
-                              "; " + Away->properties().Name +
-                              " keeps the fault of its work there: " +
-                              St.Message);
+      log(LogLevel::Info,
+          "device " + std::to_string(Ctx.Index) + " reset: back on " +
+              Ctx.Home->properties().Name + "; " + Away->properties().Name +
+              " keeps the fault of its work there: " + St.Message);
   }
   return runsOthers(R, Ctx, *Ctx.Dev) ? Ctx.Dev->forgetFault()
                                       : Ctx.Dev->reset();
