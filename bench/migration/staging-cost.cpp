@@ -29,31 +29,28 @@
 #include <thread>
 #include <vector>
 
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
+#include "../common/cuda-driver-probe.h"
 
-#define FN(Name, ...) static CUresult (*Name)(__VA_ARGS__);
-FN(cuInit, unsigned)
-FN(cuDeviceGet, int *, int)
-FN(cuDevicePrimaryCtxRetain, void **, int)
-FN(cuCtxSetCurrent, void *)
-FN(cuCtxSynchronize)
-FN(cuMemAlloc_v2, CUdeviceptr *, size_t)
-FN(cuMemsetD8_v2, CUdeviceptr, unsigned char, size_t)
-FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
-FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-FN(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, size_t, void *)
-FN(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, size_t, void *)
-FN(cuMemHostAlloc, void **, size_t, unsigned)
-FN(cuMemHostRegister_v2, void *, size_t, unsigned)
-FN(cuMemHostUnregister, void *)
-FN(cuStreamCreate, void **, unsigned)
-FN(cuEventCreate, void **, unsigned)
-FN(cuEventRecord, void *, void *)
-FN(cuEventSynchronize, void *)
-FN(cuStreamWaitEvent, void *, void *, unsigned)
-FN(cuStreamSynchronize, void *)
-#undef FN
+PROBE_FN(cuInit, unsigned)
+PROBE_FN(cuDeviceGet, int *, int)
+PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
+PROBE_FN(cuCtxSetCurrent, void *)
+PROBE_FN(cuCtxSynchronize)
+PROBE_FN(cuMemAlloc_v2, CUdeviceptr *, size_t)
+PROBE_FN(cuMemsetD8_v2, CUdeviceptr, unsigned char, size_t)
+PROBE_FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
+PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
+PROBE_FN(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, size_t, void *)
+PROBE_FN(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, size_t, void *)
+PROBE_FN(cuMemHostAlloc, void **, size_t, unsigned)
+PROBE_FN(cuMemHostRegister_v2, void *, size_t, unsigned)
+PROBE_FN(cuMemHostUnregister, void *)
+PROBE_FN(cuStreamCreate, void **, unsigned)
+PROBE_FN(cuEventCreate, void **, unsigned)
+PROBE_FN(cuEventRecord, void *, void *)
+PROBE_FN(cuEventSynchronize, void *)
+PROBE_FN(cuStreamWaitEvent, void *, void *, unsigned)
+PROBE_FN(cuStreamSynchronize, void *)
 
 using Clock = std::chrono::steady_clock;
 static double msSince(Clock::time_point T0) {
@@ -145,17 +142,10 @@ int main(int Argc, char **Argv) {
   setvbuf(stdout, nullptr, _IONBF, 0);
   size_t Mb = Argc > 1 ? strtoull(Argv[1], nullptr, 10) : 256;
   Bytes = Mb << 20;
-  void *H = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!H) {
-    printf("staging-cost: no libcuda: %s\n", dlerror());
+  void *H = openDriver("staging-cost");
+  if (!H)
     return 2;
-  }
-#define LOAD(Name)                                                             \
-  *reinterpret_cast<void **>(&Name) = dlsym(H, #Name);                         \
-  if (!Name) {                                                                 \
-    printf("staging-cost: libcuda lacks " #Name "\n");                         \
-    return 2;                                                                  \
-  }
+#define LOAD(Name) PROBE_LOAD(H, "staging-cost", Name)
   LOAD(cuInit) LOAD(cuDeviceGet) LOAD(cuDevicePrimaryCtxRetain)
   LOAD(cuCtxSetCurrent) LOAD(cuCtxSynchronize) LOAD(cuMemAlloc_v2)
   LOAD(cuMemsetD8_v2) LOAD(cuMemcpyHtoD_v2) LOAD(cuMemcpyDtoH_v2)

@@ -37,48 +37,29 @@
 #include <unistd.h>
 #include <vector>
 
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-typedef unsigned long long CUmemHandle;
-struct Loc {
-  int Type, Id;
-};
-struct Prop {
-  int Type, HandleTypes;
-  Loc Location;
-  void *Win32;
-  unsigned char Comp, Rdma;
-  unsigned short Usage;
-  unsigned char Reserved[4];
-};
-struct Access {
-  Loc Location;
-  int Flags;
-};
+#include "../common/cuda-driver-probe.h"
 
-#define FN(Name, ...) static CUresult (*Name)(__VA_ARGS__);
-FN(cuInit, unsigned)
-FN(cuDeviceGet, int *, int)
-FN(cuDevicePrimaryCtxRetain, void **, int)
-FN(cuCtxSetCurrent, void *)
-FN(cuCtxSynchronize)
-FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
+PROBE_FN(cuInit, unsigned)
+PROBE_FN(cuDeviceGet, int *, int)
+PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
+PROBE_FN(cuCtxSetCurrent, void *)
+PROBE_FN(cuCtxSynchronize)
+PROBE_FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
    unsigned long long)
-FN(cuMemAddressFree, CUdeviceptr, size_t)
-FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
-FN(cuMemRelease, CUmemHandle)
-FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
-FN(cuMemUnmap, CUdeviceptr, size_t)
-FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
-FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-FN(cuMemHostRegister_v2, void *, size_t, unsigned)
-FN(cuMemHostUnregister, void *)
-FN(cuMemHostGetDevicePointer_v2, CUdeviceptr *, void *, unsigned)
-FN(cuModuleLoadData, void **, const void *)
-FN(cuModuleGetFunction, void **, void *, const char *)
-FN(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+PROBE_FN(cuMemAddressFree, CUdeviceptr, size_t)
+PROBE_FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
+PROBE_FN(cuMemRelease, CUmemHandle)
+PROBE_FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
+PROBE_FN(cuMemUnmap, CUdeviceptr, size_t)
+PROBE_FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
+PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
+PROBE_FN(cuMemHostRegister_v2, void *, size_t, unsigned)
+PROBE_FN(cuMemHostUnregister, void *)
+PROBE_FN(cuMemHostGetDevicePointer_v2, CUdeviceptr *, void *, unsigned)
+PROBE_FN(cuModuleLoadData, void **, const void *)
+PROBE_FN(cuModuleGetFunction, void **, void *, const char *)
+PROBE_FN(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned,
    unsigned, unsigned, void *, void **, void **)
-#undef FN
 
 // fill(p, n): p[i] = &p[i]; from clang-22 --cuda-device-only, sm_90.
 static const char *FillPtx = R"(.version 8.0
@@ -231,18 +212,10 @@ static void runSay(void *Say) {
 int main(int argc, char **argv) {
   setvbuf(stdout, nullptr, _IONBF, 0);
   bool Late = argc > 1 && !strcmp(argv[1], "late");
-  const char *Lib = getenv("HETGPU_LIBCUDA");
-  void *H = dlopen(Lib && *Lib ? Lib : "libcuda.so.1", RTLD_NOW);
-  if (!H) {
-    printf("vmm-arena-probe: no libcuda: %s\n", dlerror());
+  void *H = openDriver("vmm-arena-probe");
+  if (!H)
     return 2;
-  }
-#define LOAD(Name)                                                             \
-  *reinterpret_cast<void **>(&Name) = dlsym(H, #Name);                         \
-  if (!Name) {                                                                 \
-    printf("vmm-arena-probe: libcuda lacks " #Name "\n");                      \
-    return 2;                                                                  \
-  }
+#define LOAD(Name) PROBE_LOAD(H, "vmm-arena-probe", Name)
   LOAD(cuInit)
   LOAD(cuDeviceGet) LOAD(cuDevicePrimaryCtxRetain) LOAD(cuCtxSetCurrent)
       LOAD(cuCtxSynchronize) LOAD(cuMemAddressReserve) LOAD(cuMemAddressFree)

@@ -25,37 +25,23 @@
 #include <unistd.h>
 #include <vector>
 
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-typedef unsigned long long CUmemHandle;
-struct Loc { int Type, Id; };
-struct Prop {
-  int Type, HandleTypes;
-  Loc Location;
-  void *Win32;
-  unsigned char Comp, Rdma;
-  unsigned short Usage;
-  unsigned char Reserved[4];
-};
-struct Access { Loc Location; int Flags; };
+#include "../common/cuda-driver-probe.h"
 
-#define FN(Name, ...) static CUresult (*Name)(__VA_ARGS__);
-FN(cuInit, unsigned)
-FN(cuDeviceGet, int *, int)
-FN(cuDevicePrimaryCtxRetain, void **, int)
-FN(cuCtxSetCurrent, void *)
-FN(cuMemAlloc_v2, CUdeviceptr *, size_t)
-FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long)
-FN(cuMemAddressFree, CUdeviceptr, size_t)
-FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
-FN(cuMemRelease, CUmemHandle)
-FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
-FN(cuMemUnmap, CUdeviceptr, size_t)
-FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
-FN(cuMemGetAllocationGranularity, size_t *, const Prop *, int)
-FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
-FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-#undef FN
+PROBE_FN(cuInit, unsigned)
+PROBE_FN(cuDeviceGet, int *, int)
+PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
+PROBE_FN(cuCtxSetCurrent, void *)
+PROBE_FN(cuMemAlloc_v2, CUdeviceptr *, size_t)
+PROBE_FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long)
+PROBE_FN(cuMemAddressFree, CUdeviceptr, size_t)
+PROBE_FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
+PROBE_FN(cuMemRelease, CUmemHandle)
+PROBE_FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
+PROBE_FN(cuMemUnmap, CUdeviceptr, size_t)
+PROBE_FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
+PROBE_FN(cuMemGetAllocationGranularity, size_t *, const Prop *, int)
+PROBE_FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
+PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
 
 static int Failures = 0;
 static void step(const char *What, CUresult R) {
@@ -65,18 +51,10 @@ static void step(const char *What, CUresult R) {
 
 int main(int argc, char **argv) {
   setvbuf(stdout, nullptr, _IONBF, 0);
-  const char *Lib = getenv("HETGPU_LIBCUDA");
-  void *H = dlopen(Lib && *Lib ? Lib : "libcuda.so.1", RTLD_NOW);
-  if (!H) {
-    printf("vmm-probe: no libcuda: %s\n", dlerror());
+  void *H = openDriver("vmm-probe");
+  if (!H)
     return 2;
-  }
-#define LOAD(Name)                                                             \
-  *reinterpret_cast<void **>(&Name) = dlsym(H, #Name);                         \
-  if (!Name) {                                                                 \
-    printf("vmm-probe: libcuda lacks " #Name "\n");                            \
-    return 2;                                                                  \
-  }
+#define LOAD(Name) PROBE_LOAD(H, "vmm-probe", Name)
   LOAD(cuInit) LOAD(cuDeviceGet) LOAD(cuDevicePrimaryCtxRetain)
   LOAD(cuCtxSetCurrent) LOAD(cuMemAlloc_v2) LOAD(cuMemAddressReserve)
   LOAD(cuMemAddressFree) LOAD(cuMemCreate) LOAD(cuMemRelease) LOAD(cuMemMap)

@@ -25,45 +25,26 @@
 #include <dlfcn.h>
 #include <vector>
 
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-typedef unsigned long long CUmemHandle;
-struct Loc {
-  int Type, Id;
-};
-struct Prop {
-  int Type, HandleTypes;
-  Loc Location;
-  void *Win32;
-  unsigned char Comp, Rdma;
-  unsigned short Usage;
-  unsigned char Reserved[4];
-};
-struct Access {
-  Loc Location;
-  int Flags;
-};
+#include "../common/cuda-driver-probe.h"
 
-#define FN(Name, ...) static CUresult (*Name)(__VA_ARGS__);
-FN(cuInit, unsigned)
-FN(cuDeviceGet, int *, int)
-FN(cuDevicePrimaryCtxRetain, void **, int)
-FN(cuCtxSetCurrent, void *)
-FN(cuCtxSynchronize)
-FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
+PROBE_FN(cuInit, unsigned)
+PROBE_FN(cuDeviceGet, int *, int)
+PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
+PROBE_FN(cuCtxSetCurrent, void *)
+PROBE_FN(cuCtxSynchronize)
+PROBE_FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
    unsigned long long)
-FN(cuMemAddressFree, CUdeviceptr, size_t)
-FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
-FN(cuMemRelease, CUmemHandle)
-FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
-FN(cuMemUnmap, CUdeviceptr, size_t)
-FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
-FN(cuMemGetAllocationGranularity, size_t *, const Prop *, int)
-FN(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr, size_t)
-FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
-FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-FN(cuMemHostAlloc, void **, size_t, unsigned)
-#undef FN
+PROBE_FN(cuMemAddressFree, CUdeviceptr, size_t)
+PROBE_FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
+PROBE_FN(cuMemRelease, CUmemHandle)
+PROBE_FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
+PROBE_FN(cuMemUnmap, CUdeviceptr, size_t)
+PROBE_FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
+PROBE_FN(cuMemGetAllocationGranularity, size_t *, const Prop *, int)
+PROBE_FN(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr, size_t)
+PROBE_FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
+PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
+PROBE_FN(cuMemHostAlloc, void **, size_t, unsigned)
 
 static double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(
@@ -87,17 +68,10 @@ static void report(const char *What, double Ms, size_t Pages) {
 int main(int Argc, char **Argv) {
   setvbuf(stdout, nullptr, _IONBF, 0);
   size_t Mb = Argc > 1 ? strtoull(Argv[1], nullptr, 10) : 256;
-  void *H = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!H) {
-    printf("vmm-cost: no libcuda: %s\n", dlerror());
+  void *H = openDriver("vmm-cost");
+  if (!H)
     return 2;
-  }
-#define LOAD(Name)                                                             \
-  *reinterpret_cast<void **>(&Name) = dlsym(H, #Name);                         \
-  if (!Name) {                                                                 \
-    printf("vmm-cost: libcuda lacks " #Name "\n");                             \
-    return 2;                                                                  \
-  }
+#define LOAD(Name) PROBE_LOAD(H, "vmm-cost", Name)
   LOAD(cuInit)
   LOAD(cuDeviceGet) LOAD(cuDevicePrimaryCtxRetain) LOAD(cuCtxSetCurrent)
       LOAD(cuCtxSynchronize) LOAD(cuMemAddressReserve) LOAD(cuMemAddressFree)
