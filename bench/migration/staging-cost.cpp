@@ -31,27 +31,6 @@
 
 #include "../common/cuda-driver-probe.h"
 
-PROBE_FN(cuInit, unsigned)
-PROBE_FN(cuDeviceGet, int *, int)
-PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
-PROBE_FN(cuCtxSetCurrent, void *)
-PROBE_FN(cuCtxSynchronize)
-PROBE_FN(cuMemAlloc_v2, CUdeviceptr *, size_t)
-PROBE_FN(cuMemsetD8_v2, CUdeviceptr, unsigned char, size_t)
-PROBE_FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
-PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-PROBE_FN(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, size_t, void *)
-PROBE_FN(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, size_t, void *)
-PROBE_FN(cuMemHostAlloc, void **, size_t, unsigned)
-PROBE_FN(cuMemHostRegister_v2, void *, size_t, unsigned)
-PROBE_FN(cuMemHostUnregister, void *)
-PROBE_FN(cuStreamCreate, void **, unsigned)
-PROBE_FN(cuEventCreate, void **, unsigned)
-PROBE_FN(cuEventRecord, void *, void *)
-PROBE_FN(cuEventSynchronize, void *)
-PROBE_FN(cuStreamWaitEvent, void *, void *, unsigned)
-PROBE_FN(cuStreamSynchronize, void *)
-
 using Clock = std::chrono::steady_clock;
 static double msSince(Clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - T0).count();

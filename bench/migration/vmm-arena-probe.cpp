@@ -39,28 +39,6 @@
 
 #include "../common/cuda-driver-probe.h"
 
-PROBE_FN(cuInit, unsigned)
-PROBE_FN(cuDeviceGet, int *, int)
-PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
-PROBE_FN(cuCtxSetCurrent, void *)
-PROBE_FN(cuCtxSynchronize)
-PROBE_FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
-   unsigned long long)
-PROBE_FN(cuMemAddressFree, CUdeviceptr, size_t)
-PROBE_FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
-PROBE_FN(cuMemRelease, CUmemHandle)
-PROBE_FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
-PROBE_FN(cuMemUnmap, CUdeviceptr, size_t)
-PROBE_FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
-PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-PROBE_FN(cuMemHostRegister_v2, void *, size_t, unsigned)
-PROBE_FN(cuMemHostUnregister, void *)
-PROBE_FN(cuMemHostGetDevicePointer_v2, CUdeviceptr *, void *, unsigned)
-PROBE_FN(cuModuleLoadData, void **, const void *)
-PROBE_FN(cuModuleGetFunction, void **, void *, const char *)
-PROBE_FN(cuLaunchKernel, void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-   unsigned, unsigned, void *, void **, void **)
-
 // fill(p, n): p[i] = &p[i]; from clang-22 --cuda-device-only, sm_90.
 static const char *FillPtx = R"(.version 8.0
 .target sm_90

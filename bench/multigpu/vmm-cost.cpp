@@ -27,25 +27,6 @@
 
 #include "../common/cuda-driver-probe.h"
 
-PROBE_FN(cuInit, unsigned)
-PROBE_FN(cuDeviceGet, int *, int)
-PROBE_FN(cuDevicePrimaryCtxRetain, void **, int)
-PROBE_FN(cuCtxSetCurrent, void *)
-PROBE_FN(cuCtxSynchronize)
-PROBE_FN(cuMemAddressReserve, CUdeviceptr *, size_t, size_t, CUdeviceptr,
-   unsigned long long)
-PROBE_FN(cuMemAddressFree, CUdeviceptr, size_t)
-PROBE_FN(cuMemCreate, CUmemHandle *, size_t, const Prop *, unsigned long long)
-PROBE_FN(cuMemRelease, CUmemHandle)
-PROBE_FN(cuMemMap, CUdeviceptr, size_t, size_t, CUmemHandle, unsigned long long)
-PROBE_FN(cuMemUnmap, CUdeviceptr, size_t)
-PROBE_FN(cuMemSetAccess, CUdeviceptr, size_t, const Access *, size_t)
-PROBE_FN(cuMemGetAllocationGranularity, size_t *, const Prop *, int)
-PROBE_FN(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr, size_t)
-PROBE_FN(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
-PROBE_FN(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
-PROBE_FN(cuMemHostAlloc, void **, size_t, unsigned)
-
 static double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - T0)
