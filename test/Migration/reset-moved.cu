@@ -54,6 +54,22 @@ static const char *name(int Dev) {
   return P.name;
 }
 
+/// Ends a line with where device 0 runs: the backend and, when \p Named,
+/// the device's name (the stand-in driver's GPUs share a backend).
+static void sayPlace(bool Named) {
+  std::printf(" on %s", where(0));
+  if (Named)
+    std::printf(", named %s", name(0));
+  std::printf("\n");
+}
+
+/// Moves device 0 to \p To and says how that went.
+static void move(const char *What, const char *To, bool Named) {
+  int R = hetgpuMigrateDevice(0, To);
+  std::printf("%s: rc %d (%s)", What, R, hetgpuMigrationLastError());
+  sayPlace(Named);
+}
+
 /// Runs store(v) on device 0 and returns what it wrote (-1 on an error).
 static int run(int v, cudaError_t &E) {
   int *d, h = -1;
@@ -82,21 +98,14 @@ int main(int argc, char **argv) {
     cudaSetDevice(0);
   }
   cudaMalloc(&d, sizeof ho);
-  int r = hetgpuMigrateDevice(0, To);
-  std::printf("moved: rc %d (%s) on %s", r, hetgpuMigrationLastError(),
-              where(0));
-  if (!Kernels)
-    std::printf(", named %s", name(0));
-  std::printf("\n");
+  move("moved", To, !Kernels);
   if (Kernels) {
     store<<<1, 1>>>(d, 2);
     std::printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   }
   cudaError_t E = cudaDeviceReset();
-  std::printf("reset: %s, device 0 on %s", cudaGetErrorName(E), where(0));
-  if (!Kernels)
-    std::printf(", named %s", name(0));
-  std::printf("\n");
+  std::printf("reset: %s, device 0", cudaGetErrorName(E));
+  sayPlace(!Kernels);
   if (Kernels) {
     int v = run(7, E);
     std::printf("after reset: %d %s\n", v, cudaGetErrorString(E));
@@ -111,12 +120,7 @@ int main(int argc, char **argv) {
     std::printf("other device %s, memory of device 0 %s\n",
                 intact ? "intact" : "CHANGED", cudaGetErrorString(E));
   }
-  r = hetgpuMigrateDevice(0, To);
-  std::printf("moved again: rc %d (%s) on %s", r, hetgpuMigrationLastError(),
-              where(0));
-  if (!Kernels)
-    std::printf(", named %s", name(0));
-  std::printf("\n");
+  move("moved again", To, !Kernels);
   if (Kernels) {
     int v = run(9, E);
     std::printf("there: %d %s\n", v, cudaGetErrorString(E));
