@@ -334,6 +334,39 @@ void hoistParamLoads(Function &LF, ArrayRef<LaneLoop> Loops) {
     Hoist(LI, Pick, LI->getPointerOperand(), 0);
 }
 
+/// The ends of the lane loops of \p LF (arguments: ts 2, mask 3, ids 5,
+/// fuse 6). Done: a warp operation that all lanes stopped at is performed
+/// through \p Fuse (when fusing is on) and they go on from it at \p Dispatch
+/// (\p At). Returned: `stopped`, where the inlined loops end with the OR of
+/// the ids they returned in \p IdsOr (incoming values added by the loops);
+/// when every lane of the mask exited (a kernel's last region) the call
+/// returns at once. Reading the ids back from memory instead (the fuse and
+/// copy-out checks) waits for the lane-by-lane stores just made (no store
+/// forwarding into a vector load: warpVote, docs/Benchmarks-CPU.md).
+/// Exited lanes copy nothing out and fuse no operation: no result changes.
+BasicBlock *buildLoopEnds(Function &LF, FunctionCallee Fuse,
+                          BasicBlock *Dispatch, PHINode *At, BasicBlock *Done,
+                          BasicBlock *Exit, PHINode *&IdsOr) {
+  LLVMContext &C = LF.getContext();
+  BasicBlock *TryFuse = BasicBlock::Create(C, "fuse", &LF, Exit);
+  IRBuilder<> B(Done);
+  B.CreateCondBr(B.CreateICmpNE(LF.getArg(6), B.getInt32(0)), TryFuse, Exit);
+  B.SetInsertPoint(TryFuse);
+  Value *Next =
+      B.CreateCall(Fuse, {LF.getArg(2), LF.getArg(3), LF.getArg(5)}, "next");
+  B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(0)), Dispatch, Exit);
+  At->addIncoming(Next, TryFuse);
+
+  BasicBlock *Stopped = BasicBlock::Create(C, "stopped", &LF, Done);
+  BasicBlock *AllExited = BasicBlock::Create(C, "allexited", &LF, Exit);
+  BranchInst::Create(Exit, AllExited);
+  B.SetInsertPoint(Stopped);
+  IdsOr = B.CreatePHI(B.getInt32Ty(), 4, "ids.or.out");
+  B.CreateCondBr(B.CreateICmpEQ(IdsOr, B.getInt32(0), "all.exited"), AllExited,
+                 Done);
+  return Stopped;
+}
+
 /// Lane 0's thread indices and whether a call may take the row loops.
 struct RowIds {
   llvm::Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
@@ -409,8 +442,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
     LF->addParamAttr(A, Attribute::NoAlias);
 
   Argument *Args = LF->getArg(0), *Ctx = LF->getArg(1), *TS = LF->getArg(2),
-           *Mask = LF->getArg(3), *Resume = LF->getArg(4),
-           *Out = LF->getArg(5), *FuseOn = LF->getArg(6);
+           *Mask = LF->getArg(3), *Resume = LF->getArg(4), *Out = LF->getArg(5);
   BasicBlock *Entry = BasicBlock::Create(C, "entry", LF);
   BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", LF);
   BasicBlock *Done = BasicBlock::Create(C, "done", LF);
@@ -423,22 +455,14 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BranchInst::Create(Dispatch, Entry);
   PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
   At->addIncoming(Resume, Entry);
-  {
-    // After the lanes stopped: a warp operation they all stopped at is
-    // performed here and they go on from it.
-    BasicBlock *TryFuse = BasicBlock::Create(C, "fuse", LF, Exit);
-    IRBuilder<> B(Done);
-    B.CreateCondBr(B.CreateICmpNE(FuseOn, B.getInt32(0)), TryFuse, Exit);
-    B.SetInsertPoint(TryFuse);
-    Value *Next = B.CreateCall(Fuse, {TS, Mask, Out}, "next");
-    B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(0)), Dispatch, Exit);
-    At->addIncoming(Next, TryFuse);
-  }
+  PHINode *StoppedAlive = nullptr;
+  BasicBlock *Stopped =
+      buildLoopEnds(*LF, Fuse, Dispatch, At, Done, Exit, StoppedAlive);
   SmallVector<std::pair<CallInst *, uint32_t>, 16> Calls;
   SmallVector<LaneLoop, 16> Loops, RowLoops;
   BasicBlock *GenericLatch = nullptr;
   // One loop per resume point (Point < 0: any resume value, not inlined),
-  // entered from Pred.
+  // entered from Pred. The inlined ones OR their ids (buildLoopEnds).
   auto makeLoop = [&](int64_t Point, BasicBlock *Pred, bool IsRow) {
     BasicBlock *Head = BasicBlock::Create(C, IsRow ? "rowlanes" : "lanes",
                                           LF, Done);
@@ -446,6 +470,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
     BasicBlock *Latch = BasicBlock::Create(C, "next", LF, Done);
     IRBuilder<> B(Head);
     PHINode *I = B.CreatePHI(I32, 2, "i");
+    PHINode *Alive = Point >= 0 ? B.CreatePHI(I32, 2, "ids.or") : nullptr;
     if (IsRow) {
       B.CreateBr(Body);
     } else {
@@ -462,6 +487,8 @@ Function *buildLaneFunction(Module &M, Function &T) {
     // store, 56 bytes apart per lane, kept barrier-only regions scalar.
     CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
+    Value *AliveLane = Alive ? B.CreateOr(Alive, Call, "ids.or.lane") : nullptr;
+    BasicBlock *BodyEnd = B.GetInsertBlock();
     B.CreateBr(Latch);
     if (Point >= 0) {
       Calls.push_back({Call, uint32_t(Point)});
@@ -472,11 +499,24 @@ Function *buildLaneFunction(Module &M, Function &T) {
       GenericLatch = Latch;
     }
     B.SetInsertPoint(Latch);
+    PHINode *AliveNext = nullptr;
+    if (Alive) {
+      AliveNext = B.CreatePHI(I32, 2, "ids.or.next");
+      AliveNext->addIncoming(AliveLane, BodyEnd);
+      if (!IsRow) // a lane outside the mask
+        AliveNext->addIncoming(Alive, Head);
+    }
     Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
                            /*HasNSW=*/true);
-    B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head, Done);
+    B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head,
+                   Alive ? Stopped : Done);
     I->addIncoming(B.getInt32(0), Pred);
     I->addIncoming(N, Latch);
+    if (Alive) {
+      Alive->addIncoming(B.getInt32(0), Pred);
+      Alive->addIncoming(AliveNext, Latch);
+      StoppedAlive->addIncoming(AliveNext, Latch);
+    }
     return Head;
   };
   BasicBlock *Generic = makeLoop(-1, Dispatch, false);

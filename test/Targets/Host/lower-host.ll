@@ -20,6 +20,25 @@
 ; before returning to the executor, fused warp operations through
 ; __hetgpu_exec_fuse_soa).
 ; RUN: hetgpu-opt -passes=hetgpu-lower-host -S %s | FileCheck %s --check-prefix=ARRAYS
+; The loops of the inlined regions OR the ids their lanes return; when every
+; lane exited (0), the call returns from `stopped` without the fuse call or
+; the copy-out, which would read the ids back from memory right after the
+; lanes stored them one by one (a store-forwarding stall). Region 0 of w
+; returns 1 (its barrier), region 1 exits.
+; RUN: hetgpu-opt -passes=hetgpu-lower-host,verify -S %s | FileCheck %s --check-prefix=ALLOUT
+; ALLOUT-LABEL: define internal void @w.hetgpu.thread.lanes(
+; ALLOUT: {{^}}stopped:
+; ALLOUT-NEXT: %ids.or.out = phi i32 [ %ids.or.next, %{{.*}} ], [ %ids.or.next12, %{{.*}} ], [ %ids.or.next20, %{{.*}} ], [ %ids.or.next28, %{{.*}} ]
+; ALLOUT-NEXT: %all.exited = icmp eq i32 %ids.or.out, 0
+; ALLOUT-NEXT: br i1 %all.exited, label %allexited, label %done
+; ALLOUT: %ids.or = phi i32 [ 0, %at0 ], [ %ids.or.next, %{{.*}} ]
+; ALLOUT: %ids.or.lane = or i32 %ids.or, 1
+; ALLOUT: %ids.or.next = phi i32 [ %ids.or.lane, %{{.*}} ], [ %ids.or, %{{.*}} ]
+; ALLOUT: %ids.or.lane19 = or i32 %ids.or18, 0
+; ALLOUT: {{^}}allexited:
+; ALLOUT-NEXT: br label %exit
+; ALLOUT: {{^}}exit:
+; ALLOUT-SAME: %allexited
 ; RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-opt -passes=hetgpu-lower-host -S %s \
 ; RUN:   | FileCheck %s --check-prefix=NOLANES
 
