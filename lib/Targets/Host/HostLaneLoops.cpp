@@ -455,9 +455,9 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BranchInst::Create(Dispatch, Entry);
   PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
   At->addIncoming(Resume, Entry);
-  PHINode *StoppedAlive = nullptr;
+  PHINode *IdsOrOut = nullptr;
   BasicBlock *Stopped =
-      buildLoopEnds(*LF, Fuse, Dispatch, At, Done, Exit, StoppedAlive);
+      buildLoopEnds(*LF, Fuse, Dispatch, At, Done, Exit, IdsOrOut);
   SmallVector<std::pair<CallInst *, uint32_t>, 16> Calls;
   SmallVector<LaneLoop, 16> Loops, RowLoops;
   BasicBlock *GenericLatch = nullptr;
@@ -470,7 +470,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
     BasicBlock *Latch = BasicBlock::Create(C, "next", LF, Done);
     IRBuilder<> B(Head);
     PHINode *I = B.CreatePHI(I32, 2, "i");
-    PHINode *Alive = Point >= 0 ? B.CreatePHI(I32, 2, "ids.or") : nullptr;
+    PHINode *IdsOr = Point >= 0 ? B.CreatePHI(I32, 2, "ids.or") : nullptr;
     if (IsRow) {
       B.CreateBr(Body);
     } else {
@@ -487,7 +487,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
     // store, 56 bytes apart per lane, kept barrier-only regions scalar.
     CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
-    Value *AliveLane = Alive ? B.CreateOr(Alive, Call, "ids.or.lane") : nullptr;
+    Value *IdsOrLane = IdsOr ? B.CreateOr(IdsOr, Call, "ids.or.lane") : nullptr;
     BasicBlock *BodyEnd = B.GetInsertBlock();
     B.CreateBr(Latch);
     if (Point >= 0) {
@@ -499,23 +499,23 @@ Function *buildLaneFunction(Module &M, Function &T) {
       GenericLatch = Latch;
     }
     B.SetInsertPoint(Latch);
-    PHINode *AliveNext = nullptr;
-    if (Alive) {
-      AliveNext = B.CreatePHI(I32, 2, "ids.or.next");
-      AliveNext->addIncoming(AliveLane, BodyEnd);
+    PHINode *IdsOrNext = nullptr;
+    if (IdsOr) {
+      IdsOrNext = B.CreatePHI(I32, 2, "ids.or.next");
+      IdsOrNext->addIncoming(IdsOrLane, BodyEnd);
       if (!IsRow) // a lane outside the mask
-        AliveNext->addIncoming(Alive, Head);
+        IdsOrNext->addIncoming(IdsOr, Head);
     }
     Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
                            /*HasNSW=*/true);
     B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head,
-                   Alive ? Stopped : Done);
+                   IdsOr ? Stopped : Done);
     I->addIncoming(B.getInt32(0), Pred);
     I->addIncoming(N, Latch);
-    if (Alive) {
-      Alive->addIncoming(B.getInt32(0), Pred);
-      Alive->addIncoming(AliveNext, Latch);
-      StoppedAlive->addIncoming(AliveNext, Latch);
+    if (IdsOr) {
+      IdsOr->addIncoming(B.getInt32(0), Pred);
+      IdsOr->addIncoming(IdsOrNext, Latch);
+      IdsOrOut->addIncoming(IdsOrNext, Latch);
     }
     return Head;
   };

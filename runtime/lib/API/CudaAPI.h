@@ -146,6 +146,10 @@ cudaError_t syncStream(StreamObj &S);
 cudaError_t memcpyImpl(void *Dst, const void *Src, size_t N,
                        cudaMemcpyKind Kind, cudaStream_t Stream, bool Sync);
 
+/// Two CUDA devices that live migration put on one physical device: each
+/// reaches the other's memory, which is that device's own (Peer.cpp).
+bool samePhysical(const DeviceContext *A, const DeviceContext *B);
+
 /// Copies \p N bytes of device memory from \p Src (context \p S) to \p Dst
 /// (context \p D) (Peer.cpp). \p Q null: cudaMemcpyPeer, ordered after all
 /// work of both devices and finished on return; else queued on \p Q (and

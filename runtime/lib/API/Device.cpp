@@ -70,14 +70,11 @@ HETGPU_API cudaError_t cudaThreadSynchronize(void) {
   return cudaDeviceSynchronize();
 }
 
-/// True when a context other than \p Self runs on \p D: live migration
-/// moved one of them onto the other's device.
-static bool runsOthers(Runtime &R, const DeviceContext &Self, const Device &D) {
-  for (int I = 0, N = R.contextCount(); I < N; ++I) {
-    DeviceContext *C = R.context(I);
-    if (C && C != &Self && C->Dev.get() == &D)
+/// True when another context runs on the device \p Self runs on.
+static bool runsOthers(Runtime &R, const DeviceContext &Self) {
+  for (int I = 0, N = R.contextCount(); I < N; ++I)
+    if (samePhysical(&Self, R.context(I)))
       return true;
-  }
   return false;
 }
 
@@ -99,8 +96,7 @@ static Status resetDevices(Runtime &R, DeviceContext &Ctx) {
               Ctx.Home->properties().Name + "; " + Away->properties().Name +
               " keeps the fault of its work there: " + St.Message);
   }
-  return runsOthers(R, Ctx, *Ctx.Dev) ? Ctx.Dev->forgetFault()
-                                      : Ctx.Dev->reset();
+  return runsOthers(R, Ctx) ? Ctx.Dev->forgetFault() : Ctx.Dev->reset();
 }
 
 HETGPU_API cudaError_t cudaDeviceReset(void) {

@@ -38,12 +38,6 @@ bool peerCapable(DeviceContext *A, DeviceContext *B) {
   return A && B && A->Dev != B->Dev && A->Dev->canAccessPeer(*B->Dev);
 }
 
-/// Two CUDA devices that live migration put on one physical device: each
-/// reaches the other's memory, which is that device's own.
-bool samePhysical(DeviceContext *A, DeviceContext *B) {
-  return A && B && A != B && A->Dev == B->Dev;
-}
-
 /// The default stream of context \p Ctx.
 cudaError_t nullStreamOf(DeviceContext *Ctx, StreamObj *&Out) {
   Runtime &R = RT();
@@ -245,4 +239,9 @@ HETGPU_API cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice,
   if (cudaError_t E = captureRefuse(*Q, "cudaMemcpyPeerAsync"))
     return ret(E);
   return ret(peerCopy(D, Dst, S, Src, N, Q, false));
+}
+
+bool hetgpu::rt::api::samePhysical(const DeviceContext *A,
+                                   const DeviceContext *B) {
+  return A && B && A != B && A->Dev == B->Dev;
 }
