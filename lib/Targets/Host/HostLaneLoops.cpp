@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -334,19 +335,56 @@ void hoistParamLoads(Function &LF, ArrayRef<LaneLoop> Loops) {
     Hoist(LI, Pick, LI->getPointerOperand(), 0);
 }
 
+/// The OR and the AND of the ids that the lanes of one inlined loop return,
+/// carried in registers over its iterations into `stopped` (buildLoopEnds).
+struct IdFold {
+  PHINode *Or = nullptr, *And = nullptr; ///< head: the lanes before this one
+  Value *OrLane = nullptr, *AndLane = nullptr; ///< body: with this lane's id
+  BasicBlock *BodyEnd = nullptr;
+
+  void atHead(IRBuilder<> &B) {
+    Or = B.CreatePHI(B.getInt32Ty(), 2, "ids.or");
+    And = B.CreatePHI(B.getInt32Ty(), 2, "ids.and");
+  }
+  void atBody(IRBuilder<> &B, Value *Id) {
+    OrLane = B.CreateOr(Or, Id, "ids.or.lane");
+    AndLane = B.CreateAnd(And, Id, "ids.and.lane");
+    BodyEnd = B.GetInsertBlock();
+  }
+  /// At the start of the loop's latch; \p Skip: the head, when lanes
+  /// outside the mask branch past the body.
+  void atLatch(IRBuilder<> &B, BasicBlock *Skip, BasicBlock *Pred,
+               PHINode *OutOr, PHINode *OutAnd) {
+    BasicBlock *Latch = B.GetInsertBlock();
+    auto Next = [&](PHINode *Head, Value *Lane, const char *Name, PHINode *Out,
+                    int32_t Init) {
+      PHINode *N = B.CreatePHI(Head->getType(), 2, Name);
+      N->addIncoming(Lane, BodyEnd);
+      if (Skip)
+        N->addIncoming(Head, Skip);
+      Head->addIncoming(B.getInt32(Init), Pred);
+      Head->addIncoming(N, Latch);
+      Out->addIncoming(N, Latch);
+    };
+    Next(Or, OrLane, "ids.or.next", OutOr, 0);
+    Next(And, AndLane, "ids.and.next", OutAnd, -1);
+  }
+};
+
 /// The ends of the lane loops of \p LF (arguments: ts 2, mask 3, ids 5,
 /// fuse 6). Done: a warp operation that all lanes stopped at is performed
 /// through \p Fuse (when fusing is on) and they go on from it at \p Dispatch
-/// (\p At). Returned: `stopped`, where the inlined loops end with the OR of
-/// the ids they returned in \p IdsOr (incoming values added by the loops);
-/// when every lane of the mask exited (a kernel's last region) the call
-/// returns at once. Reading the ids back from memory instead (the fuse and
-/// copy-out checks) waits for the lane-by-lane stores just made (no store
-/// forwarding into a vector load: warpVote, docs/Benchmarks-CPU.md).
+/// (\p At). Returned: `stopped`, where the inlined loops end with the OR and
+/// the AND of the ids they returned in \p IdsOr and \p IdsAnd (IdFold adds
+/// their incoming values); when every lane of the mask exited (OR 0: a
+/// kernel's last region) the call returns at once, and the uniform warp
+/// operations take "all lanes at one id" from AND == OR. Reading the ids
+/// back from memory instead waits for the lane-by-lane stores just made (no
+/// store forwarding into a vector load: warpVote, docs/Benchmarks-CPU.md).
 /// Exited lanes copy nothing out and fuse no operation: no result changes.
 BasicBlock *buildLoopEnds(Function &LF, FunctionCallee Fuse,
                           BasicBlock *Dispatch, PHINode *At, BasicBlock *Done,
-                          BasicBlock *Exit, PHINode *&IdsOr) {
+                          BasicBlock *Exit, PHINode *&IdsOr, PHINode *&IdsAnd) {
   LLVMContext &C = LF.getContext();
   BasicBlock *TryFuse = BasicBlock::Create(C, "fuse", &LF, Exit);
   IRBuilder<> B(Done);
@@ -362,6 +400,7 @@ BasicBlock *buildLoopEnds(Function &LF, FunctionCallee Fuse,
   BranchInst::Create(Exit, AllExited);
   B.SetInsertPoint(Stopped);
   IdsOr = B.CreatePHI(B.getInt32Ty(), 4, "ids.or.out");
+  IdsAnd = B.CreatePHI(B.getInt32Ty(), 4, "ids.and.out");
   B.CreateCondBr(B.CreateICmpEQ(IdsOr, B.getInt32(0), "all.exited"), AllExited,
                  Done);
   return Stopped;
@@ -455,9 +494,9 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BranchInst::Create(Dispatch, Entry);
   PHINode *At = PHINode::Create(I32, 2, "at", Dispatch);
   At->addIncoming(Resume, Entry);
-  PHINode *IdsOrOut = nullptr;
+  PHINode *IdsOr = nullptr, *IdsAnd = nullptr;
   BasicBlock *Stopped =
-      buildLoopEnds(*LF, Fuse, Dispatch, At, Done, Exit, IdsOrOut);
+      buildLoopEnds(*LF, Fuse, Dispatch, At, Done, Exit, IdsOr, IdsAnd);
   SmallVector<std::pair<CallInst *, uint32_t>, 16> Calls;
   SmallVector<LaneLoop, 16> Loops, RowLoops;
   BasicBlock *GenericLatch = nullptr;
@@ -470,7 +509,9 @@ Function *buildLaneFunction(Module &M, Function &T) {
     BasicBlock *Latch = BasicBlock::Create(C, "next", LF, Done);
     IRBuilder<> B(Head);
     PHINode *I = B.CreatePHI(I32, 2, "i");
-    PHINode *IdsOr = Point >= 0 ? B.CreatePHI(I32, 2, "ids.or") : nullptr;
+    std::optional<IdFold> Fold;
+    if (Point >= 0)
+      Fold.emplace().atHead(B);
     if (IsRow) {
       B.CreateBr(Body);
     } else {
@@ -487,8 +528,8 @@ Function *buildLaneFunction(Module &M, Function &T) {
     // store, 56 bytes apart per lane, kept barrier-only regions scalar.
     CallInst *Call = B.CreateCall(&T, {Args, Ctx, Lane});
     B.CreateStore(Call, B.CreateGEP(I32, Out, I));
-    Value *IdsOrLane = IdsOr ? B.CreateOr(IdsOr, Call, "ids.or.lane") : nullptr;
-    BasicBlock *BodyEnd = B.GetInsertBlock();
+    if (Fold)
+      Fold->atBody(B, Call);
     B.CreateBr(Latch);
     if (Point >= 0) {
       Calls.push_back({Call, uint32_t(Point)});
@@ -499,24 +540,14 @@ Function *buildLaneFunction(Module &M, Function &T) {
       GenericLatch = Latch;
     }
     B.SetInsertPoint(Latch);
-    PHINode *IdsOrNext = nullptr;
-    if (IdsOr) {
-      IdsOrNext = B.CreatePHI(I32, 2, "ids.or.next");
-      IdsOrNext->addIncoming(IdsOrLane, BodyEnd);
-      if (!IsRow) // a lane outside the mask
-        IdsOrNext->addIncoming(IdsOr, Head);
-    }
+    if (Fold)
+      Fold->atLatch(B, IsRow ? nullptr : Head, Pred, IdsOr, IdsAnd);
     Value *N = B.CreateAdd(I, B.getInt32(1), "i.next", /*HasNUW=*/true,
                            /*HasNSW=*/true);
     B.CreateCondBr(B.CreateICmpULT(N, B.getInt32(32)), Head,
-                   IdsOr ? Stopped : Done);
+                   Fold ? Stopped : Done);
     I->addIncoming(B.getInt32(0), Pred);
     I->addIncoming(N, Latch);
-    if (IdsOr) {
-      IdsOr->addIncoming(B.getInt32(0), Pred);
-      IdsOr->addIncoming(IdsOrNext, Latch);
-      IdsOrOut->addIncoming(IdsOrNext, Latch);
-    }
     return Head;
   };
   BasicBlock *Generic = makeLoop(-1, Dispatch, false);
@@ -555,7 +586,9 @@ Function *buildLaneFunction(Module &M, Function &T) {
                        Exit,
                        GenericLatch,
                        std::move(Loops),
-                       findUniformWarpOps(T)};
+                       findUniformWarpOps(T),
+                       IdsOr,
+                       IdsAnd};
   if (!soaDisabled())
     convertToWarpArrays(M, LLF);
   return LF;

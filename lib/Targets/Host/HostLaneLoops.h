@@ -63,6 +63,9 @@ struct LaneLoopFunction {
   llvm::SmallVector<LaneLoop, 16> Loops;
   /// By sync id: the thread function's uniform warp operations.
   std::map<uint32_t, UniformWarpOp> Uniform;
+  /// In `stopped`, where the inlined loops end: the OR and the AND of the
+  /// sync ids the lanes of the mask returned.
+  llvm::PHINode *IdsOr = nullptr, *IdsAnd = nullptr;
 };
 
 /// The sync points of the thread function \p T (a SIMT->MIMD thread

@@ -222,13 +222,23 @@ void inlineUniformWarpOps(Module &M, LaneLoopFunction &L, CallInst *FuseSoA,
   IRBuilder<> B(Try);
   B.CreateCondBr(B.CreateICmpEQ(Mask, B.getInt32(-1)), Same, Call);
   // All 32 lanes returned the same sync id (at the end of a kernel 0: no
-  // case of the switch below).
+  // case of the switch below). When the fuse block is reached only from
+  // the inlined loops' end, their AND and OR of the ids say it (equal);
+  // otherwise the ids are read back.
   B.SetInsertPoint(Same);
-  Value *IdV = B.CreateAlignedLoad(V32, Ids, Align(4), "ids");
-  Value *Id0 = B.CreateExtractElement(IdV, uint64_t(0), "id0");
-  Value *Eq = B.CreateBitCast(B.CreateICmpEQ(IdV, B.CreateVectorSplat(32, Id0)),
-                              I32, "same");
-  B.CreateCondBr(B.CreateICmpEQ(Eq, B.getInt32(-1)), Pick, Call);
+  Value *Id0, *AllSame;
+  if (L.IdsOr && L.Done->getSinglePredecessor() == L.IdsOr->getParent() &&
+      Try->getSinglePredecessor() == L.Done) {
+    Id0 = L.IdsOr;
+    AllSame = B.CreateICmpEQ(L.IdsAnd, L.IdsOr, "same");
+  } else {
+    Value *IdV = B.CreateAlignedLoad(V32, Ids, Align(4), "ids");
+    Id0 = B.CreateExtractElement(IdV, uint64_t(0), "id0");
+    Value *Eq = B.CreateBitCast(
+        B.CreateICmpEQ(IdV, B.CreateVectorSplat(32, Id0)), I32, "same");
+    AllSame = B.CreateICmpEQ(Eq, B.getInt32(-1));
+  }
+  B.CreateCondBr(AllSame, Pick, Call);
   B.SetInsertPoint(Pick);
   SwitchInst *Which = B.CreateSwitch(Id0, Call, Ops.size());
   for (auto &[S, Op] : Ops) {

@@ -25,16 +25,21 @@
 ; the copy-out, which would read the ids back from memory right after the
 ; lanes stored them one by one (a store-forwarding stall). Region 0 of w
 ; returns 1 (its barrier), region 1 exits.
+; The AND of the ids as well: the uniform warp operations (uniform-warp-ops.ll)
+; see all lanes at one id when AND == OR.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-host,verify -S %s | FileCheck %s --check-prefix=ALLOUT
 ; ALLOUT-LABEL: define internal void @w.hetgpu.thread.lanes(
 ; ALLOUT: {{^}}stopped:
-; ALLOUT-NEXT: %ids.or.out = phi i32 [ %ids.or.next, %{{.*}} ], [ %ids.or.next12, %{{.*}} ], [ %ids.or.next20, %{{.*}} ], [ %ids.or.next28, %{{.*}} ]
+; ALLOUT-NEXT: %ids.or.out = phi i32 [ %ids.or.next, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ]
+; ALLOUT-NEXT: %ids.and.out = phi i32 [ %ids.and.next, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ]
 ; ALLOUT-NEXT: %all.exited = icmp eq i32 %ids.or.out, 0
 ; ALLOUT-NEXT: br i1 %all.exited, label %allexited, label %done
 ; ALLOUT: %ids.or = phi i32 [ 0, %at0 ], [ %ids.or.next, %{{.*}} ]
+; ALLOUT-NEXT: %ids.and = phi i32 [ -1, %at0 ], [ %ids.and.next, %{{.*}} ]
 ; ALLOUT: %ids.or.lane = or i32 %ids.or, 1
+; ALLOUT-NEXT: %ids.and.lane = and i32 %ids.and, 1
 ; ALLOUT: %ids.or.next = phi i32 [ %ids.or.lane, %{{.*}} ], [ %ids.or, %{{.*}} ]
-; ALLOUT: %ids.or.lane19 = or i32 %ids.or18, 0
+; ALLOUT: %ids.or.lane{{[0-9]+}} = or i32 %ids.or{{[0-9]+}}, 0
 ; ALLOUT: {{^}}allexited:
 ; ALLOUT-NEXT: br label %exit
 ; ALLOUT: {{^}}exit:

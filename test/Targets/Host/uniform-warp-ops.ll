@@ -1,7 +1,7 @@
 ; The lane loops compute a warp operation with the full mask and constant
 ; control operands as vector code on the per-warp arrays when all 32 lanes
 ; stopped at it (HostUniformWarpOps.cpp): the mask of the call is ~0 and
-; every returned sync id the same, then a switch on that id; a ballot is a
+; every returned sync id the same (AND == OR of them), then a switch on it; a ballot is a
 ; vector compare and a bit cast, all a compare of the ballot with ~0, a
 ; shuffle one shufflevector (shfl_down by 3 at width 8: lanes 5-7 of each
 ; segment keep their own value). Not inlined (negative twins): the xor
@@ -20,15 +20,14 @@ target triple = "unknown-hetgpu-unknown"
 ; CHECK: fuse:
 ; CHECK-NEXT: %[[FULL:[0-9]+]] = icmp eq i32 %3, -1
 ; CHECK-NEXT: br i1 %[[FULL]], label %uniform.ids, label %fuse.call
+; The lanes' loops carried the OR and the AND of the ids they returned
+; (lower-host.ll): all lanes at one id when they are equal, with no load
+; of the ids just stored.
 ; CHECK: uniform.ids:
-; CHECK-NEXT: %ids = load <32 x i32>, ptr %5, align 4
-; CHECK-NEXT: %id0 = extractelement <32 x i32> %ids, i64 0
-; CHECK: %[[EQ:[0-9]+]] = icmp eq <32 x i32> %ids, %
-; CHECK-NEXT: %same = bitcast <32 x i1> %[[EQ]] to i32
-; CHECK-NEXT: %[[ALL:[0-9]+]] = icmp eq i32 %same, -1
-; CHECK-NEXT: br i1 %[[ALL]], label %uniform.pick, label %fuse.call
+; CHECK-NEXT: %same = icmp eq i32 %ids.and.out, %ids.or.out
+; CHECK-NEXT: br i1 %same, label %uniform.pick, label %fuse.call
 ; CHECK: uniform.pick:
-; CHECK-NEXT: switch i32 %id0, label %fuse.call [
+; CHECK-NEXT: switch i32 %ids.or.out, label %fuse.call [
 ; CHECK-NEXT: i32 1, label %uniform.sync1
 ; CHECK-NEXT: i32 2, label %uniform.sync2
 ; CHECK-NEXT: i32 3, label %uniform.sync3
