@@ -90,10 +90,18 @@ void __hetgpu_exec_block(void **args, struct hetgpu_block_ctx *ctx,
  * region may be vectorised. With \p fuse (the executor passes it when no
  * other lane of the warp waits at a warp operation), a warp operation that
  * all lanes of \p mask stopped at is performed in place through
- * __hetgpu_exec_fuse and the lanes continue, without returning. */
-typedef void (*hetgpu_lanes_fn)(void **args, struct hetgpu_block_ctx *ctx,
-                                hetgpu_thread_state *ts, uint32_t mask,
-                                uint32_t resume, uint32_t *ids, uint32_t fuse);
+ * __hetgpu_exec_fuse and the lanes continue, without returning. Returns the
+ * id that every lane of \p mask stored (0: all exited) when it knows that
+ * they all stored one, else HETGPU_LANES_IDS_MIXED: the executor then reads
+ * ids[] to tell them apart. */
+typedef uint32_t (*hetgpu_lanes_fn)(void **args, struct hetgpu_block_ctx *ctx,
+                                    hetgpu_thread_state *ts, uint32_t mask,
+                                    uint32_t resume, uint32_t *ids,
+                                    uint32_t fuse);
+
+/* What a lane-loop function returns when its lanes' ids may differ (never
+ * a sync id). */
+#define HETGPU_LANES_IDS_MIXED 0xffffffffu
 
 /* For lane-loop functions: when the lanes of \p mask (ids[i]: what lane i
  * returned) all stopped at one warp operation, performs it as the executor

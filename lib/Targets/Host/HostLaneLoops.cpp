@@ -406,6 +406,53 @@ BasicBlock *buildLoopEnds(Function &LF, FunctionCallee Fuse,
   return Stopped;
 }
 
+/// The returns of \p LF give the executor the id that every lane of the
+/// mask stored where it is known, HETGPU_LANES_IDS_MIXED elsewhere (the
+/// executor then reads the ids back; reading them right after the lanes
+/// stored them one by one waits for those stores, hetgpu_warp_sched.h). It
+/// is known after `stopped` (AND == OR there: all equal) until a loop runs
+/// again; the generic loop (any resume point) ends at \p Done without it,
+/// so `done` gets a phi. Every loop ends at `stopped` or `done`, or the
+/// generic one at the exit, so dominance by either says which value holds.
+void returnSameIds(Function &LF, BasicBlock *Stopped, BasicBlock *Done,
+                   PHINode *IdsOr, PHINode *IdsAnd) {
+  IRBuilder<> B(Stopped, Stopped->getFirstInsertionPt());
+  Value *Mixed = B.getInt32(HETGPU_LANES_IDS_MIXED);
+  Value *Same =
+      B.CreateSelect(B.CreateICmpEQ(IdsAnd, IdsOr), IdsOr, Mixed, "ids.same");
+  DominatorTree DT(LF);
+  // The value known at the end of \p BB (Done's phi set below).
+  Value *AtDone = nullptr;
+  auto KnownAt = [&](BasicBlock *BB) -> Value * {
+    if (DT.dominates(Stopped, BB))
+      return Same;
+    if (AtDone && DT.dominates(Done, BB))
+      return AtDone;
+    return Mixed;
+  };
+  // One value per predecessor of \p BB, in a phi at its top.
+  auto Join = [&](BasicBlock *BB, const Twine &Name) -> Value * {
+    if (pred_empty(BB))
+      return Mixed;
+    PHINode *P = PHINode::Create(B.getInt32Ty(), 4, Name);
+    P->insertBefore(BB->begin());
+    for (BasicBlock *Pred : predecessors(BB))
+      P->addIncoming(KnownAt(Pred), Pred);
+    return P;
+  };
+  if (!DT.dominates(Stopped, Done))
+    AtDone = Join(Done, "ids.done");
+  SmallVector<ReturnInst *, 4> Rets;
+  for (BasicBlock &BB : LF)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Rets.push_back(RI);
+  for (ReturnInst *RI : Rets) {
+    BasicBlock *RB = RI->getParent();
+    Value *V = KnownAt(RB);
+    RI->setOperand(0, V != Mixed || RB == Done ? V : Join(RB, "ids.ret"));
+  }
+}
+
 /// Lane 0's thread indices and whether a call may take the row loops.
 struct RowIds {
   llvm::Value *Row = nullptr, *X0 = nullptr, *Y0 = nullptr, *Z0 = nullptr,
@@ -470,8 +517,8 @@ Function *buildLaneFunction(Module &M, Function &T) {
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I8 = Type::getInt8Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
-  FunctionType *FT = FunctionType::get(
-      Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, I32, Ptr, I32}, false);
+  FunctionType *FT =
+      FunctionType::get(I32, {Ptr, Ptr, Ptr, I32, I32, Ptr, I32}, false);
   FunctionCallee Fuse = M.getOrInsertFunction(
       "__hetgpu_exec_fuse", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
   Function *LF = Function::Create(FT, GlobalValue::InternalLinkage,
@@ -486,7 +533,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
   BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", LF);
   BasicBlock *Done = BasicBlock::Create(C, "done", LF);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", LF);
-  ReturnInst::Create(C, Exit);
+  ReturnInst::Create(C, ConstantInt::get(I32, HETGPU_LANES_IDS_MIXED), Exit);
   RowIds R;
   if (TwoLoops)
     R = rowCondition(Entry, TS, Ctx, Mask);
@@ -591,6 +638,7 @@ Function *buildLaneFunction(Module &M, Function &T) {
                        IdsAnd};
   if (!soaDisabled())
     convertToWarpArrays(M, LLF);
+  returnSameIds(*LF, Stopped, Done, IdsOr, IdsAnd);
   return LF;
 }
 

@@ -141,28 +141,77 @@ SmallVector<int, 32> shuffleSources(const UniformWarpOp &Op) {
   return Src;
 }
 
-/// The results of the 32 lanes of \p Op as a <32 x i32> vector computed
-/// from the operand array \p ArgA (null for __syncwarp: no result).
+/// Lanes per piece in which the votes read the operand array and every
+/// uniform result is stored: the vectorised region loops store the operands
+/// as <8 x i32> (emit() prefers 256-bit vectors) and the next region copies
+/// results in at most that wide. A load wider than the stores it reads is
+/// not store-forwarded: it waits until they reach the cache (warpVote:
+/// about a third of its lane-loop time, docs/Benchmarks-CPU.md).
+constexpr unsigned PieceLanes = 8;
+
+/// The ballot of the 32 operands at \p Opnds (lane i at Opnds[i]), read in
+/// pieces of PieceLanes lanes.
+Value *ballotInPieces(IRBuilder<> &B, Value *Opnds) {
+  Type *I32 = B.getInt32Ty();
+  auto *Piece = FixedVectorType::get(I32, PieceLanes);
+  Value *Bits = nullptr;
+  for (unsigned K = 0; K < 32; K += PieceLanes) {
+    Value *At = K ? B.CreateConstInBoundsGEP1_64(I32, Opnds, K) : Opnds;
+    Value *P =
+        B.CreateAlignedLoad(Piece, At, Align(4 * PieceLanes), "warp.vals");
+    Value *M = B.CreateZExt(
+        B.CreateBitCast(B.CreateICmpNE(P, Constant::getNullValue(Piece)),
+                        B.getIntNTy(PieceLanes)),
+        I32);
+    Bits = K ? B.CreateOr(Bits, B.CreateShl(M, K)) : M;
+  }
+  Bits->setName("warp.ballot");
+  return Bits;
+}
+
+/// Stores the results \p R of the 32 lanes (a <32 x i32> vector, or an i32
+/// that every lane gets) into \p ResA in pieces of PieceLanes lanes.
+void storeResults(IRBuilder<> &B, Value *R, AllocaInst *ResA) {
+  Type *I32 = B.getInt32Ty();
+  Value *Splat = R->getType()->isVectorTy()
+                     ? nullptr
+                     : B.CreateVectorSplat(PieceLanes, R, "warp.splat");
+  for (unsigned K = 0; K < 32; K += PieceLanes) {
+    Value *P = Splat;
+    if (!P) {
+      SmallVector<int, PieceLanes> Lanes;
+      for (unsigned L = 0; L < PieceLanes; ++L)
+        Lanes.push_back(int(K + L));
+      P = B.CreateShuffleVector(R, Lanes);
+    }
+    B.CreateAlignedStore(P,
+                         K ? B.CreateConstInBoundsGEP1_64(I32, ResA, K) : ResA,
+                         Align(4 * PieceLanes));
+  }
+}
+
+/// The results of the 32 lanes of \p Op computed from the operand array
+/// \p ArgA: a <32 x i32> vector (shuffles), one i32 for every lane (votes,
+/// activemask), or null (__syncwarp: no result).
 Value *computeOp(IRBuilder<> &B, const UniformWarpOp &Op, AllocaInst *ArgA) {
   Type *I32 = B.getInt32Ty();
   auto *V32 = FixedVectorType::get(I32, 32);
   if (Op.Kind == HETGPU_SYNC_SYNCWARP)
     return nullptr;
   if (Op.Kind == HETGPU_SYNC_ACTIVEMASK)
-    return B.CreateVectorSplat(32, B.getInt32(-1));
+    return B.getInt32(-1);
   // Operand 1 (the value or predicate) of lane i at ArgA[32 + i].
-  Value *Vals = B.CreateAlignedLoad(
-      V32, B.CreateConstInBoundsGEP1_64(I32, ArgA, 32), Align(64), "warp.vals");
+  Value *Opnds = B.CreateConstInBoundsGEP1_64(I32, ArgA, 32);
   if (isShuffle(Op.Kind))
-    return B.CreateShuffleVector(Vals, shuffleSources(Op), "warp.shfl");
-  Value *Bits = B.CreateBitCast(
-      B.CreateICmpNE(Vals, Constant::getNullValue(V32)), I32, "warp.ballot");
-  Value *R = Bits;
+    return B.CreateShuffleVector(
+        B.CreateAlignedLoad(V32, Opnds, Align(64), "warp.vals"),
+        shuffleSources(Op), "warp.shfl");
+  Value *Bits = ballotInPieces(B, Opnds);
   if (Op.Kind == HETGPU_SYNC_VOTE_ANY)
-    R = B.CreateZExt(B.CreateICmpNE(Bits, B.getInt32(0)), I32, "warp.any");
-  else if (Op.Kind == HETGPU_SYNC_VOTE_ALL)
-    R = B.CreateZExt(B.CreateICmpEQ(Bits, B.getInt32(-1)), I32, "warp.all");
-  return B.CreateVectorSplat(32, R);
+    return B.CreateZExt(B.CreateICmpNE(Bits, B.getInt32(0)), I32, "warp.any");
+  if (Op.Kind == HETGPU_SYNC_VOTE_ALL)
+    return B.CreateZExt(B.CreateICmpEQ(Bits, B.getInt32(-1)), I32, "warp.all");
+  return Bits;
 }
 
 } // namespace
@@ -247,7 +296,7 @@ void inlineUniformWarpOps(Module &M, LaneLoopFunction &L, CallInst *FuseSoA,
     Which->addCase(B.getInt32(S), Case);
     IRBuilder<> CB(Case);
     if (Value *R = computeOp(CB, Op, ArgA))
-      CB.CreateAlignedStore(R, ResA, Align(64));
+      storeResults(CB, R, ResA);
     CB.CreateBr(L.Dispatch);
     L.At->addIncoming(CB.getInt32(S), Case);
   }

@@ -345,13 +345,19 @@ HETGPU_SCHED_INLINE uint32_t hetgpu_sched_run_warp_masks(
     if (LanesFn && Run) {
       for (uint32_t L = 0; L < 32; ++L)
         Ids[L] = 0;
-      LanesFn(Args, Ctx, LANE(0), Run, LANE(__builtin_ctz(Run))->resume, Ids,
-              /*Fuse=*/Waiting == 0);
+      uint32_t Same =
+          LanesFn(Args, Ctx, LANE(0), Run, LANE(__builtin_ctz(Run))->resume,
+                  Ids, /*Fuse=*/Waiting == 0);
       /* The lanes that exited (at the end of a kernel all of them), in one
-       * vector pass: only the others need the loop below. */
-      uint32_t Exited = 0;
-      for (uint32_t L = 0; L < 32; ++L)
-        Exited |= (uint32_t)(Ids[L] == 0) << L;
+       * vector pass: only the others need the loop below. When the lanes
+       * say they all stored one id, neither pass reads Ids back (the vector
+       * loads would wait for the lanes' 4-byte stores: no forwarding). */
+      uint32_t Exited = 0, Other = 0;
+      if (Same != HETGPU_LANES_IDS_MIXED)
+        Exited = Same == 0 ? Run : 0;
+      else
+        for (uint32_t L = 0; L < 32; ++L)
+          Exited |= (uint32_t)(Ids[L] == 0) << L;
       Exited &= Run;
       if (!BarId)
         for (uint32_t M = Exited; M; M &= M - 1)
@@ -360,9 +366,12 @@ HETGPU_SCHED_INLINE uint32_t hetgpu_sched_run_warp_masks(
       Run &= ~Exited;
       /* The others all stopped at one block barrier (the same id is the
        * same sync point, so the same kind): no warp operation to group. */
-      uint32_t Other = 0, Id0 = Run ? Ids[__builtin_ctz(Run)] : 0;
-      for (uint32_t L = 0; L < 32; ++L)
-        Other |= (uint32_t)(Ids[L] != Id0) << L;
+      uint32_t Id0 = Same;
+      if (Same == HETGPU_LANES_IDS_MIXED) {
+        Id0 = Run ? Ids[__builtin_ctz(Run)] : 0;
+        for (uint32_t L = 0; L < 32; ++L)
+          Other |= (uint32_t)(Ids[L] != Id0) << L;
+      }
       if (Run && !(Other & Run) &&
           hetgpu_sched_is_barrier(LANE(__builtin_ctz(Run))->kind)) {
         if (BarId && !AtBarrier) {

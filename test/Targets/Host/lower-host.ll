@@ -28,10 +28,12 @@
 ; The AND of the ids as well: the uniform warp operations (uniform-warp-ops.ll)
 ; see all lanes at one id when AND == OR.
 ; RUN: hetgpu-opt -passes=hetgpu-lower-host,verify -S %s | FileCheck %s --check-prefix=ALLOUT
-; ALLOUT-LABEL: define internal void @w.hetgpu.thread.lanes(
+; ALLOUT-LABEL: define internal i32 @w.hetgpu.thread.lanes(
 ; ALLOUT: {{^}}stopped:
 ; ALLOUT-NEXT: %ids.or.out = phi i32 [ %ids.or.next, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ], [ %ids.or.next{{[0-9]+}}, %{{.*}} ]
 ; ALLOUT-NEXT: %ids.and.out = phi i32 [ %ids.and.next, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ], [ %ids.and.next{{[0-9]+}}, %{{.*}} ]
+; ALLOUT-NEXT: %[[EQ:[0-9]+]] = icmp eq i32 %ids.and.out, %ids.or.out
+; ALLOUT-NEXT: %ids.same = select i1 %[[EQ]], i32 %ids.or.out, i32 -1
 ; ALLOUT-NEXT: %all.exited = icmp eq i32 %ids.or.out, 0
 ; ALLOUT-NEXT: br i1 %all.exited, label %allexited, label %done
 ; ALLOUT: %ids.or = phi i32 [ 0, %at0 ], [ %ids.or.next, %{{.*}} ]
@@ -44,6 +46,10 @@
 ; ALLOUT-NEXT: br label %exit
 ; ALLOUT: {{^}}exit:
 ; ALLOUT-SAME: %allexited
+; The lanes' common id goes back to the executor (hetgpu_warp_sched.h), so
+; that it does not read the ids either; -1: not known (the generic loop).
+; ALLOUT-NEXT: %ids.ret = phi i32 [ -1, %next1 ], [ %ids.same, %copyout.check ], [ %ids.same, %copyout.full ], [ %ids.same, %copyout.next ], [ %ids.same, %allexited ]
+; ALLOUT-NEXT: ret i32 %ids.ret
 ; RUN: env HETGPU_HOST_LANE_LOOPS=0 hetgpu-opt -passes=hetgpu-lower-host -S %s \
 ; RUN:   | FileCheck %s --check-prefix=NOLANES
 
@@ -81,7 +87,7 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES-NOT: @m.hetgpu.thread.lanes
 ; LANES-LABEL: define void @__hetgpu_block_s(
 ; LANES: call void @__hetgpu_exec_block_lanes(ptr %args, ptr %ctx, ptr @s.hetgpu.thread, ptr @s.hetgpu.thread.lanes, i32 {{[0-9]+}}, ptr @s.name)
-; LANES-LABEL: define internal void @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
+; LANES-LABEL: define internal i32 @s.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
 ; LANES: %at = phi i32 [ %4, %entry ], [ %next, %fuse ]
 ; LANES-NEXT: switch i32 %at, label %[[GENERIC:.*]] [
 ; LANES-NEXT: i32 0, label %[[AT0:.*]]
@@ -117,8 +123,14 @@ define void @m(ptr %out, float %x, double %y) #0 {
 ; LANES-NOT: switch
 ; LANES: store i32 1, ptr %[[OUT1]]
 ; LANES-NOT: switch
+; The generic loop ends at done too: there the common id is not known.
+; LANES: {{^}}done:
+; LANES-NEXT: %ids.done = phi i32 [ -1, %next1 ], [ %ids.same, %stopped ]
 ; LANES: fuse:
 ; LANES-NEXT: %next = call i32 @__hetgpu_exec_fuse(ptr %2, i32 %3, ptr %5)
+; LANES: {{^}}exit:
+; LANES-NEXT: %ids.ret = phi i32 [ %ids.same, %allexited ], [ %ids.done, %fuse ], [ %ids.done, %done ]
+; LANES-NEXT: ret i32 %ids.ret
 ; NOLANES-NOT: .lanes
 ; NOLANES-NOT: @__hetgpu_exec_block_lanes
 ; NOLANES: call void @__hetgpu_exec_block(ptr %args, ptr %ctx, ptr @s.hetgpu.thread,
@@ -131,7 +143,7 @@ define void @s(ptr %out) #0 {
 }
 
 ; A ballot: with per-warp arrays.
-; ARRAYS-LABEL: define internal void @w.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
+; ARRAYS-LABEL: define internal i32 @w.hetgpu.thread.lanes(ptr noalias %0, ptr noalias %1, ptr noalias %2, i32 %3, i32 %4, ptr noalias %5, i32 %6)
 ; ARRAYS: %x0 = load i32, ptr
 ; ARRAYS: %lin0 = load i32, ptr
 ; ARRAYS: %ntid.x = load i32, ptr
@@ -230,7 +242,7 @@ define void @s(ptr %out) #0 {
 ; A kernel whose only sync points are block barriers keeps its states (no
 ; per-warp arrays) but gets the row loops too: tid.x from lane 0's, so that
 ; accesses indexed by threadIdx.x are consecutive.
-; ARRAYS-LABEL: define internal void @s.hetgpu.thread.lanes(
+; ARRAYS-LABEL: define internal i32 @s.hetgpu.thread.lanes(
 ; ARRAYS-NOT: warp.kind
 ; ARRAYS: %row = and i1
 ; ARRAYS-NOT: warp.kind

@@ -12,7 +12,7 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "unknown-hetgpu-unknown"
 
-; CHECK-LABEL: define internal void @r.hetgpu.thread.lanes(
+; CHECK-LABEL: define internal i32 @r.hetgpu.thread.lanes(
 ; CHECK: at0:
 ; CHECK: %[[BID:.*]] = load i32, ptr %{{.*}}, align 4, !invariant.load
 ; CHECK-NEXT: %[[C:[0-9]+]] = shl i32 %[[BID]], 5
