@@ -11,6 +11,7 @@
 // CHECK: launch returned before the work finished: 1
 // CHECK-NEXT: ordered: 101 eager-after ok, 40 rounds
 // CHECK-NEXT: two streams: 64 increments
+// CHECK-NEXT: destroyed stream: 52
 // CHECK-NEXT: re-recorded event: 7
 // CHECK-NEXT: PASS
 #include "Inputs/check.h"
@@ -92,6 +93,21 @@ int main() {
   for (int i = 0; i < n; ++i)
     EXPECT_TRUE(h[i] == 64);
   std::printf("two streams: %d increments\n", h[0]);
+
+  // The stream of the last launch destroyed right after it (the runtime
+  // marks a launch's end only when something waits for it): the next
+  // launch, on s2, still runs after it and after the slow kernel before it.
+  cudaStream_t s3;
+  CHECK(cudaStreamCreateWithFlags(&s3, cudaStreamNonBlocking));
+  slowFill<<<1, 64, 0, s3>>>(a, 50, n, 100000000LL);
+  CHECK(cudaGraphLaunch(x, s3));
+  CHECK(cudaStreamDestroy(s3));
+  CHECK(cudaGraphLaunch(x, s2));
+  CHECK(cudaStreamSynchronize(s2));
+  CHECK(cudaMemcpy(h.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(h[i] == 52);
+  std::printf("destroyed stream: %d\n", h[0]);
 
   // Eager: s2 waits for ev as recorded on s (after a slow kernel), then
   // records ev itself; the wait must not wait for that later record.

@@ -299,6 +299,10 @@ cudaError_t capturedEventCheck(EventObj &E);
 void captureForgetStream(StreamObj &S);
 /// Whether \p S is capturing (cudaGraphLaunch then adds a child node).
 bool isCapturing(StreamObj &S);
+/// Before \p S is destroyed (cudaStreamDestroy, cudaDeviceReset): executable
+/// graphs last launched on it record there the end-of-launch event they
+/// put off (GraphExec.cpp).
+void graphsForgetStream(StreamObj &S);
 
 } // namespace api
 } // namespace rt

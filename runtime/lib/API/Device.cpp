@@ -106,12 +106,19 @@ HETGPU_API cudaError_t cudaDeviceReset(void) {
   Runtime &R = RT();
   Ctx->Dev->synchronize();
   std::vector<StreamObj *> Streams;
+  StreamObj *Null;
   {
     std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
     Streams.assign(Ctx->Streams.begin(), Ctx->Streams.end());
+    Null = Ctx->NullStream.get();
   }
-  for (StreamObj *S : Streams)
+  // Outside Ctx->M: a graph launch holds its graph's lock, then Ctx->M.
+  if (Null)
+    graphsForgetStream(*Null);
+  for (StreamObj *S : Streams) {
+    graphsForgetStream(*S);
     R.destroyStream(S);
+  }
   {
     std::lock_guard<std::recursive_mutex> Lock(Ctx->M);
     memCheckResetContext(*Ctx);

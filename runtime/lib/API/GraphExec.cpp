@@ -55,9 +55,13 @@ struct GraphExecObj {
   /// Memset nodes whose element pattern is no byte pattern: a page-locked
   /// row of the pattern, copied to every row.
   std::map<const GraphNode *, void *> Patterns;
-  /// Serialises launches; Done is recorded at the end of the last one.
+  /// Serialises launches. Done marks the end of the last one on stream
+  /// Last: recorded only when something waits for it (DonePending until
+  /// then, see recordDone), as one more event record per launch cost the
+  /// H200's graph replays a quarter over nvcc's.
   std::mutex M;
   std::unique_ptr<Event> Done;
+  bool DonePending = false;
   DeviceContext *DoneCtx = nullptr;
   /// The device Done was made on: live migration moves DoneCtx to another
   /// one (Migration/MoveContext.cpp), whose queues cannot record it.
@@ -344,6 +348,45 @@ cudaError_t replayOrder(GraphExecObj &X, StreamObj &S, cudaStream_t Stream) {
   return cudaSuccess;
 }
 
+/// Records \p X's Done on its last launch's stream if that was put off:
+/// everything queued there now, a superset of that launch. Caller holds
+/// X.M.
+Status recordDone(GraphExecObj &X) {
+  if (!X.DonePending)
+    return Status::ok();
+  X.DonePending = false;
+  std::lock_guard<std::recursive_mutex> Lock(X.DoneCtx->M);
+  // Moved since (followMove not yet run): the move drained that launch,
+  // and the new device's queues cannot record the old device's event.
+  if (X.DoneCtx->Dev != X.DoneDev)
+    return Status::ok();
+  return X.Last->Q->record(*X.Done);
+}
+
+/// Waits for the last launch of \p X to finish. Caller holds X.M.
+void waitDone(GraphExecObj &X) {
+  if (!X.Last)
+    return;
+  if (Status S = recordDone(X))
+    log(LogLevel::Warn, "graph: " + S.Message);
+  X.Done->synchronize();
+}
+
+} // namespace
+
+void api::graphsForgetStream(StreamObj &S) {
+  std::lock_guard<std::mutex> L(ExecM);
+  for (GraphExecObj *X : liveExecs()) {
+    std::lock_guard<std::mutex> XL(X->M);
+    if (X->Last != &S)
+      continue;
+    if (Status St = recordDone(*X))
+      log(LogLevel::Warn, "graph: " + St.Message);
+  }
+}
+
+namespace {
+
 /// After a move of its context (the source drained: the old Done is
 /// complete), Done is made again on the context's device.
 cudaError_t followMove(GraphExecObj &X) {
@@ -356,6 +399,7 @@ cudaError_t followMove(GraphExecObj &X) {
   X.Done = std::move(Done);
   X.DoneDev = X.DoneCtx->Dev;
   X.Last = nullptr;
+  X.DonePending = false;
   return cudaSuccess;
 }
 
@@ -418,8 +462,9 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
     return ret(E);
   if (X->Last && X->Last != S) {
     // After the previous launch of this graph, which ran on another stream.
-    Status St =
-        X->DoneCtx == S->Ctx ? S->Q->wait(*X->Done) : X->Done->synchronize();
+    Status St = recordDone(*X);
+    if (!St)
+      St = X->DoneCtx == S->Ctx ? S->Q->wait(*X->Done) : X->Done->synchronize();
     if (cudaError_t E = mapStatus(*S->Ctx, St))
       return ret(E);
   }
@@ -446,12 +491,11 @@ HETGPU_API cudaError_t cudaGraphLaunch(cudaGraphExec_t H, cudaStream_t Stream) {
   if (cudaError_t E = followMove(*X))
     return ret(E);
   if (X->DoneCtx == S->Ctx) {
-    std::lock_guard<std::recursive_mutex> Lock(S->Ctx->M);
-    if (cudaError_t E = mapStatus(*S->Ctx, S->Q->record(*X->Done)))
-      return ret(E);
     X->Last = S;
+    X->DonePending = true;
   } else {
     X->Last = nullptr; // another device's stream: the next launch syncs it
+    X->DonePending = false;
     if (cudaError_t E = syncStream(*S))
       return ret(E);
   }
@@ -476,8 +520,10 @@ HETGPU_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t H) {
     liveExecs().erase(X);
   }
   // CUDA lets a launched graph finish; its pattern buffers live until then.
-  if (X->Last)
-    X->Done->synchronize();
+  {
+    std::lock_guard<std::mutex> L(X->M);
+    waitDone(*X);
+  }
   for (auto &[Node, Buf] : X->Patterns)
     cudaFreeHost(Buf);
   delete X;
@@ -521,8 +567,7 @@ HETGPU_API cudaError_t cudaGraphExecMemsetNodeSetParams(
   if (cudaError_t E = setMemsetParams(*N, P))
     return ret(E);
   std::lock_guard<std::mutex> L(X->M);
-  if (X->Last)
-    X->Done->synchronize(); // the old pattern may still be read
+  waitDone(*X); // the old pattern may still be read
   driverStale(*X);
   return ret(preparePattern(*X, *N));
 }
@@ -594,8 +639,7 @@ HETGPU_API cudaError_t cudaGraphExecUpdate(
   if (cudaError_t E = currentCtx(Ctx))
     return ret(E);
   std::lock_guard<std::mutex> L(X->M);
-  if (X->Last)
-    X->Done->synchronize(); // pattern buffers of the last launch
+  waitDone(*X); // pattern buffers of the last launch
   // Child graphs are copied anew: every pattern is made again below.
   for (auto &[Node, Buf] : X->Patterns)
     cudaFreeHost(Buf);

@@ -88,6 +88,7 @@ HETGPU_API cudaError_t cudaStreamDestroy(cudaStream_t S) {
     return ret(cudaErrorInvalidResourceHandle);
   eagerFlushStream(*Obj); // its held launch runs first
   captureForgetStream(*Obj);
+  graphsForgetStream(*Obj);
   return ret(RT().destroyStream(Obj));
 }
 
